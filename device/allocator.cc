@@ -1,0 +1,356 @@
+#include "device/allocator.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "device/device.h"
+#include "device/vk_status.h"
+
+namespace vkhlo::device {
+
+struct Allocator::Block {
+  uint32_t id = 0;
+  uint32_t memory_type = 0;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  VkBuffer buffer = VK_NULL_HANDLE;
+  uint64_t size = 0;
+  std::byte* mapped = nullptr;
+  bool host_coherent = true;
+  bool dedicated = false;
+  uint64_t used = 0;
+  std::map<uint64_t, uint64_t> free_ranges;  // offset -> size, coalesced
+};
+
+namespace {
+
+constexpr VkBufferUsageFlags kUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                      VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                      VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+
+uint64_t RoundUp(uint64_t value, uint64_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+// Best memory type of `allowed` for `kind`, or -1.
+int ChooseMemoryType(const std::vector<MemoryType>& types, uint32_t allowed, MemoryKind kind) {
+  int best = -1, best_score = -1;
+  for (uint32_t i = 0; i < types.size(); ++i) {
+    if (!(allowed & (1u << i))) continue;
+    const MemoryType& t = types[i];
+    if (t.is_protected || t.lazily_allocated) continue;
+    int score = 0;
+    if (kind == MemoryKind::kDevice) {
+      // Plain VRAM first; host-visible device memory (ReBAR, UMA) after.
+      score = (t.device_local ? 100 : 0) + (t.host_visible ? 0 : 10);
+    } else {
+      if (!t.host_visible) continue;
+      // Coherent avoids flushes; cached makes read-back fast; staging should not use VRAM.
+      score = (t.host_coherent ? 20 : 0) + (t.host_cached ? 10 : 0) + (t.device_local ? 0 : 5);
+    }
+    if (score > best_score) {
+      best = static_cast<int>(i);
+      best_score = score;
+    }
+  }
+  return best;
+}
+
+std::string Bytes(uint64_t n) {
+  if (n >= (1ull << 30)) return fmt::format("{} bytes ({:.2f} GiB)", n, n / double(1ull << 30));
+  if (n >= (1ull << 20)) return fmt::format("{} bytes ({:.1f} MiB)", n, n / double(1ull << 20));
+  return fmt::format("{} bytes", n);
+}
+
+}  // namespace
+
+Buffer& Buffer::operator=(Buffer&& other) noexcept {
+  if (this != &other) {
+    Reset();
+    allocator_ = other.allocator_;
+    block_id_ = other.block_id_;
+    buffer_ = other.buffer_;
+    memory_ = other.memory_;
+    offset_ = other.offset_;
+    size_ = other.size_;
+    bound_size_ = other.bound_size_;
+    mapped_ = other.mapped_;
+    host_coherent_ = other.host_coherent_;
+    kind_ = other.kind_;
+    other.allocator_ = nullptr;
+    other.buffer_ = VK_NULL_HANDLE;
+    other.mapped_ = nullptr;
+    other.size_ = other.bound_size_ = 0;
+  }
+  return *this;
+}
+
+void Buffer::Reset() {
+  if (allocator_ != nullptr) allocator_->Free(*this);
+  allocator_ = nullptr;
+  buffer_ = VK_NULL_HANDLE;
+  mapped_ = nullptr;
+  size_ = bound_size_ = 0;
+}
+
+StatusOr<std::unique_ptr<Allocator>> Allocator::Create(Device& device, uint64_t block_bytes) {
+  std::unique_ptr<Allocator> allocator(new Allocator(device));
+  const DeviceCapabilities& caps = device.capabilities();
+
+  // memoryTypeBits and alignment are the same for every buffer of the same usage and flags, so
+  // one probe buffer tells them for all.
+  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  info.size = 4096;
+  info.usage = kUsage;
+  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  VkBuffer probe = VK_NULL_HANDLE;
+  VKHLO_DEVICE_RETURN_IF_ERROR(device, vkCreateBuffer(device.handle(), &info, nullptr, &probe));
+  VkMemoryRequirements req{};
+  vkGetBufferMemoryRequirements(device.handle(), probe, &req);
+  vkDestroyBuffer(device.handle(), probe, nullptr);
+
+  for (MemoryKind kind : {MemoryKind::kDevice, MemoryKind::kStaging}) {
+    int type = ChooseMemoryType(caps.memory_types, req.memoryTypeBits, kind);
+    if (type < 0) {
+      return FailedPreconditionError(fmt::format(
+          "device '{}' has no {} memory type usable for storage buffers", caps.name,
+          kind == MemoryKind::kDevice ? "device" : "host-visible"));
+    }
+    allocator->memory_type_for_[static_cast<int>(kind)] = static_cast<uint32_t>(type);
+  }
+  uint64_t alignment = std::max<uint64_t>({16, req.alignment, caps.limits.min_storage_buffer_offset_alignment});
+  const MemoryType& staging = caps.memory_types[allocator->memory_type_for_[1]];
+  if (!staging.host_coherent) alignment = std::max(alignment, caps.limits.non_coherent_atom_size);
+  allocator->alignment_ = alignment;
+
+  // Blocks: the requested size, but no more than an eighth of the smallest heap used, nor than
+  // the largest single allocation the driver allows.
+  uint64_t block = block_bytes;
+  for (uint32_t type : allocator->memory_type_for_) {
+    block = std::min(block, caps.memory_heaps[caps.memory_types[type].heap_index].size / 8);
+  }
+  if (caps.limits.max_memory_allocation_size != 0) {
+    block = std::min(block, caps.limits.max_memory_allocation_size);
+  }
+  allocator->block_bytes_ = std::max(RoundUp(block, alignment), alignment);
+  allocator->heap_reserved_.assign(caps.memory_heaps.size(), 0);
+  return allocator;
+}
+
+Allocator::Allocator(Device& device) : device_(device) {}
+
+Allocator::~Allocator() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  while (!blocks_.empty()) DestroyBlockLocked(blocks_.begin()->first);
+}
+
+bool Allocator::IsHostVisible(MemoryKind kind) const {
+  return device_.capabilities()
+      .memory_types[memory_type_for_[static_cast<int>(kind)]]
+      .host_visible;
+}
+
+void Allocator::SetBlockDestroyedCallback(std::function<void(VkBuffer)> callback) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  on_block_destroyed_ = std::move(callback);
+}
+
+std::string Allocator::HeapDescription(uint32_t memory_type) const {
+  const DeviceCapabilities& caps = device_.capabilities();
+  uint32_t heap = caps.memory_types[memory_type].heap_index;
+  return fmt::format("heap {} ({} of {} in use by vkhlo)", heap, Bytes(heap_reserved_[heap]),
+                     Bytes(caps.memory_heaps[heap].size));
+}
+
+StatusOr<Allocator::Block*> Allocator::CreateBlockLocked(uint32_t memory_type, uint64_t size,
+                                                         bool dedicated) {
+  const DeviceCapabilities& caps = device_.capabilities();
+  const MemoryType& type = caps.memory_types[memory_type];
+  const uint64_t heap_size = caps.memory_heaps[type.heap_index].size;
+  if (heap_reserved_[type.heap_index] + size > heap_size) {
+    return ResourceExhaustedError(fmt::format(
+        "out of device memory: a block of {} does not fit in {}", Bytes(size),
+        HeapDescription(memory_type)));
+  }
+
+  auto block = std::make_unique<Block>();
+  block->memory_type = memory_type;
+  block->size = size;
+  block->dedicated = dedicated;
+  block->host_coherent = type.host_coherent;
+  VkDevice dev = device_.handle();
+
+  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  info.size = size;
+  info.usage = kUsage;
+  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  VKHLO_DEVICE_RETURN_IF_ERROR(device_, vkCreateBuffer(dev, &info, nullptr, &block->buffer));
+  VkMemoryRequirements req{};
+  vkGetBufferMemoryRequirements(dev, block->buffer, &req);
+
+  VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  alloc.allocationSize = req.size;
+  alloc.memoryTypeIndex = memory_type;
+  VkResult result = vkAllocateMemory(dev, &alloc, nullptr, &block->memory);
+  if (result != VK_SUCCESS) {
+    vkDestroyBuffer(dev, block->buffer, nullptr);
+    Status status = device_.Check(result, "vkAllocateMemory");
+    return status.WithContext(fmt::format("allocating a block of {} in {}", Bytes(req.size),
+                                          HeapDescription(memory_type)));
+  }
+  result = vkBindBufferMemory(dev, block->buffer, block->memory, 0);
+  if (result == VK_SUCCESS && type.host_visible) {
+    void* ptr = nullptr;
+    result = vkMapMemory(dev, block->memory, 0, VK_WHOLE_SIZE, 0, &ptr);
+    block->mapped = static_cast<std::byte*>(ptr);
+  }
+  if (result != VK_SUCCESS) {
+    vkDestroyBuffer(dev, block->buffer, nullptr);
+    vkFreeMemory(dev, block->memory, nullptr);
+    return device_.Check(result, "vkBindBufferMemory/vkMapMemory");
+  }
+
+  block->free_ranges[0] = size;
+  block->id = next_block_id_++;
+  heap_reserved_[type.heap_index] += size;
+  stats_.bytes_reserved += size;
+  stats_.peak_bytes_reserved = std::max(stats_.peak_bytes_reserved, stats_.bytes_reserved);
+  stats_.blocks++;
+  Block* raw = block.get();
+  blocks_[raw->id] = std::move(block);
+  return raw;
+}
+
+void Allocator::DestroyBlockLocked(uint32_t block_id) {
+  auto it = blocks_.find(block_id);
+  if (it == blocks_.end()) return;
+  Block& block = *it->second;
+  if (on_block_destroyed_) on_block_destroyed_(block.buffer);
+  VkDevice dev = device_.handle();
+  if (block.mapped != nullptr) vkUnmapMemory(dev, block.memory);
+  vkDestroyBuffer(dev, block.buffer, nullptr);
+  vkFreeMemory(dev, block.memory, nullptr);
+  heap_reserved_[device_.capabilities().memory_types[block.memory_type].heap_index] -= block.size;
+  stats_.bytes_reserved -= block.size;
+  stats_.blocks--;
+  blocks_.erase(it);
+}
+
+StatusOr<Buffer> Allocator::Allocate(uint64_t size, MemoryKind kind) {
+  VKHLO_RETURN_IF_ERROR(device_.CheckAlive());
+  const DeviceLimits& limits = device_.capabilities().limits;
+  const uint32_t memory_type = memory_type_for_[static_cast<int>(kind)];
+  if (limits.max_buffer_size != 0 && size > limits.max_buffer_size) {
+    return ResourceExhaustedError(fmt::format(
+        "cannot allocate {}: larger than the device's maxBufferSize ({})", Bytes(size),
+        Bytes(limits.max_buffer_size)));
+  }
+  if (limits.max_memory_allocation_size != 0 && size > limits.max_memory_allocation_size) {
+    return ResourceExhaustedError(fmt::format(
+        "cannot allocate {}: larger than the device's maxMemoryAllocationSize ({})", Bytes(size),
+        Bytes(limits.max_memory_allocation_size)));
+  }
+  const uint64_t rounded = RoundUp(std::max<uint64_t>(size, 1), alignment_);
+
+  std::lock_guard<std::mutex> lock(mutex_);
+  Block* chosen = nullptr;
+  uint64_t offset = 0;
+  if (rounded > block_bytes_ / 2) {
+    auto block = CreateBlockLocked(memory_type, rounded, /*dedicated=*/true);
+    if (!block.ok()) return block.status().WithContext(fmt::format("allocating {}", Bytes(size)));
+    chosen = *block;
+  } else {
+    uint64_t best_size = UINT64_MAX;
+    for (auto& [id, block] : blocks_) {
+      if (block->dedicated || block->memory_type != memory_type) continue;
+      for (auto [range_offset, range_size] : block->free_ranges) {
+        if (range_size >= rounded && range_size < best_size) {
+          chosen = block.get();
+          offset = range_offset;
+          best_size = range_size;
+        }
+      }
+    }
+    if (chosen == nullptr) {
+      auto block = CreateBlockLocked(memory_type, block_bytes_, /*dedicated=*/false);
+      if (!block.ok()) return block.status().WithContext(fmt::format("allocating {}", Bytes(size)));
+      chosen = *block;
+      offset = 0;
+    }
+  }
+
+  // Carve [offset, offset + rounded) out of its free range.
+  auto range = chosen->free_ranges.find(offset);
+  uint64_t range_size = range->second;
+  chosen->free_ranges.erase(range);
+  if (range_size > rounded) chosen->free_ranges[offset + rounded] = range_size - rounded;
+  chosen->used += rounded;
+
+  stats_.bytes_in_use += rounded;
+  stats_.peak_bytes_in_use = std::max(stats_.peak_bytes_in_use, stats_.bytes_in_use);
+  stats_.live_buffers++;
+  stats_.total_allocations++;
+
+  Buffer buffer;
+  buffer.allocator_ = this;
+  buffer.block_id_ = chosen->id;
+  buffer.buffer_ = chosen->buffer;
+  buffer.memory_ = chosen->memory;
+  buffer.offset_ = offset;
+  buffer.size_ = size;
+  buffer.bound_size_ = rounded;
+  buffer.mapped_ = chosen->mapped != nullptr ? chosen->mapped + offset : nullptr;
+  buffer.host_coherent_ = chosen->host_coherent;
+  buffer.kind_ = kind;
+  return buffer;
+}
+
+void Allocator::Free(Buffer& buffer) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = blocks_.find(buffer.block_id_);
+  if (it == blocks_.end()) return;
+  Block& block = *it->second;
+  const uint64_t size = buffer.bound_size_;
+  stats_.bytes_in_use -= size;
+  stats_.live_buffers--;
+  block.used -= size;
+
+  if (block.dedicated) {
+    DestroyBlockLocked(block.id);
+    return;
+  }
+  // Insert and coalesce with the neighbours.
+  uint64_t offset = buffer.offset_, length = size;
+  auto next = block.free_ranges.lower_bound(offset);
+  if (next != block.free_ranges.begin()) {
+    auto prev = std::prev(next);
+    if (prev->first + prev->second == offset) {
+      offset = prev->first;
+      length += prev->second;
+      block.free_ranges.erase(prev);
+    }
+  }
+  if (next != block.free_ranges.end() && offset + length == next->first) {
+    length += next->second;
+    block.free_ranges.erase(next);
+  }
+  block.free_ranges[offset] = length;
+
+  if (block.used == 0) {
+    // Keep one empty block per memory type for the next allocation; release the others.
+    for (auto& [id, other] : blocks_) {
+      if (id != block.id && !other->dedicated && other->used == 0 &&
+          other->memory_type == block.memory_type) {
+        DestroyBlockLocked(block.id);
+        return;
+      }
+    }
+  }
+}
+
+AllocatorStats Allocator::stats() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return stats_;
+}
+
+}  // namespace vkhlo::device

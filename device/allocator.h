@@ -1,0 +1,84 @@
+// The device memory allocator: buffers carved out of large VkDeviceMemory blocks.
+//
+// Small and medium buffers share blocks (default 64 MiB, smaller on small heaps) with best-fit
+// placement and coalescing on free; a request over half a block gets a dedicated block, released
+// as soon as it is freed. At most one empty shared block is kept per memory type, so
+// allocate/free cycles do not grow memory. Every offset is aligned to the device's
+// minStorageBufferOffsetAlignment, so any buffer can be bound directly.
+//
+// Running out of memory is an ordinary error (RESOURCE_EXHAUSTED naming the request and the
+// heap); the allocator also refuses to reserve more than a heap's size, since some drivers
+// (lavapipe) would otherwise over-commit system memory. Buffers larger than
+// maxStorageBufferRange are fine here: binding them in pieces is the kernels' business.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "device/buffer.h"
+#include "device/capabilities.h"
+#include "vkhlo/status.h"
+
+namespace vkhlo::device {
+
+class Device;
+
+struct AllocatorStats {
+  uint64_t bytes_in_use = 0;        // by live buffers (rounded to the allocation granularity)
+  uint64_t peak_bytes_in_use = 0;
+  uint64_t bytes_reserved = 0;      // in VkDeviceMemory blocks
+  uint64_t peak_bytes_reserved = 0;
+  uint64_t live_buffers = 0;
+  uint64_t blocks = 0;
+  uint64_t total_allocations = 0;   // buffers ever allocated
+};
+
+class Allocator {
+ public:
+  static StatusOr<std::unique_ptr<Allocator>> Create(Device& device, uint64_t block_bytes);
+  ~Allocator();
+  Allocator(const Allocator&) = delete;
+  Allocator& operator=(const Allocator&) = delete;
+
+  // A buffer of `size` bytes (0 allowed). Its contents are undefined.
+  StatusOr<Buffer> Allocate(uint64_t size, MemoryKind kind = MemoryKind::kDevice);
+
+  AllocatorStats stats() const;
+  // The granularity every buffer is rounded up to (and aligned at).
+  uint64_t alignment() const { return alignment_; }
+  // Whether buffers of `kind` are host-visible (mapped() is non-null).
+  bool IsHostVisible(MemoryKind kind) const;
+
+  // Called (under the allocator's lock) just before a block's VkBuffer is destroyed, so caches
+  // keyed by VkBuffer handles can forget it before the handle value is reused.
+  void SetBlockDestroyedCallback(std::function<void(VkBuffer)> callback);
+
+ private:
+  friend class Buffer;
+  struct Block;
+
+  explicit Allocator(Device& device);
+  void Free(Buffer& buffer);
+  StatusOr<Block*> CreateBlockLocked(uint32_t memory_type, uint64_t size, bool dedicated);
+  void DestroyBlockLocked(uint32_t block_id);
+  std::string HeapDescription(uint32_t memory_type) const;
+
+  Device& device_;
+  uint64_t block_bytes_ = 0;
+  uint64_t alignment_ = 16;
+  uint32_t memory_type_for_[2] = {0, 0};  // indexed by MemoryKind
+  std::vector<uint64_t> heap_reserved_;
+
+  mutable std::mutex mutex_;
+  std::map<uint32_t, std::unique_ptr<Block>> blocks_;
+  uint32_t next_block_id_ = 1;
+  AllocatorStats stats_;
+  std::function<void(VkBuffer)> on_block_destroyed_;
+};
+
+}  // namespace vkhlo::device

@@ -1,0 +1,82 @@
+// Descriptor sets for dispatches, cached by their contents.
+//
+// A dispatch binds storage buffers (VkBuffer, offset, range) to a pipeline's set layout. The set
+// for a given layout and bindings is written once and reused by every later dispatch with the
+// same bindings, so steady-state execution (the same executable run again on the same buffers)
+// allocates and updates no descriptors. Sets are evicted when a block's VkBuffer is destroyed
+// (its handle value may be reused) and, least recently used first, when the cache is full —
+// then only sets that no recording command list holds and whose last submission completed.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <list>
+#include <mutex>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "device/buffer.h"
+#include "vkhlo/status.h"
+
+namespace vkhlo::device {
+
+class Device;
+
+struct DescriptorCacheStats {
+  uint64_t hits = 0;
+  uint64_t misses = 0;     // sets allocated and written
+  uint64_t pools = 0;      // VkDescriptorPools created
+  uint64_t live_sets = 0;
+};
+
+class DescriptorCache {
+ public:
+  explicit DescriptorCache(Device& device, size_t capacity = 4096);
+  ~DescriptorCache();
+  DescriptorCache(const DescriptorCache&) = delete;
+  DescriptorCache& operator=(const DescriptorCache&) = delete;
+
+  // A set for `layout` with `views[i]` at binding i, held by the caller until Release.
+  StatusOr<VkDescriptorSet> Acquire(VkDescriptorSetLayout layout, std::span<const BufferView> views);
+  // Ends a hold: `submission` is the queue value of the submission that used the set (0 if the
+  // recording was abandoned).
+  void Release(VkDescriptorSet set, uint64_t submission);
+
+  // Drops every set that references `buffer` (called by the allocator before destroying it).
+  void ForgetBuffer(VkBuffer buffer);
+
+  DescriptorCacheStats stats() const;
+
+ private:
+  struct Key {
+    VkDescriptorSetLayout layout;
+    std::vector<BufferView> views;
+    bool operator==(const Key& other) const;
+  };
+  struct KeyHash {
+    size_t operator()(const Key& key) const;
+  };
+  struct Entry {
+    VkDescriptorSet set;
+    VkDescriptorPool pool;
+    uint64_t last_use;  // submission value of the latest use
+    uint32_t holds;     // command lists recording with it
+    std::list<Key>::iterator lru;
+  };
+
+  StatusOr<std::pair<VkDescriptorSet, VkDescriptorPool>> AllocateLocked(VkDescriptorSetLayout layout);
+  void EvictLocked(const Key& key);
+  Status MakeRoomLocked();
+
+  Device& device_;
+  size_t capacity_;
+  mutable std::mutex mutex_;
+  std::unordered_map<Key, Entry, KeyHash> entries_;
+  std::list<Key> lru_;  // front: most recently used
+  std::unordered_map<VkDescriptorSet, Entry*> by_set_;  // element pointers are stable
+  std::vector<VkDescriptorPool> pools_;
+  DescriptorCacheStats stats_;
+};
+
+}  // namespace vkhlo::device

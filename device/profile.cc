@@ -1,0 +1,79 @@
+#include "device/profile.h"
+
+#include <algorithm>
+
+#include "support/env.h"
+
+namespace vkhlo::device {
+
+std::string_view ProfileName(Profile profile) {
+  switch (profile) {
+    case Profile::kNative: return "native";
+    case Profile::kMobile: return "mobile";
+  }
+  return "native";
+}
+
+StatusOr<Profile> ParseProfile(std::string_view name) {
+  if (name.empty() || name == "native") return Profile::kNative;
+  if (name == "mobile") return Profile::kMobile;
+  return InvalidArgumentError("unknown capability profile '" + std::string(name) +
+                              "' (VKHLO_PROFILE accepts: native, mobile)");
+}
+
+StatusOr<Profile> ProfileFromEnvironment() {
+  std::optional<std::string> value = GetEnv("VKHLO_PROFILE");
+  return ParseProfile(value.value_or("native"));
+}
+
+namespace {
+
+template <typename T>
+void CapAt(T& value, T cap) {
+  value = std::min(value, cap);
+}
+
+void ApplyMobile(DeviceCapabilities& caps) {
+  DeviceFeatures& f = caps.features;
+  f.shader_float64 = false;
+  f.shader_int64 = false;
+  f.shader_buffer_int64_atomics = false;
+  f.shader_float16 = false;
+  f.shader_int8 = false;
+  f.storage_buffer_8bit = false;
+  f.storage_buffer_16bit = false;
+  f.shader_buffer_float32_atomic_add = false;
+  f.cooperative_matrix = false;
+  f.subgroup_size_control = false;
+  f.compute_full_subgroups = false;
+  caps.cooperative_matrix_shapes.clear();
+
+  DeviceLimits& l = caps.limits;
+  CapAt(l.max_shared_memory_bytes, 16u * 1024);
+  CapAt(l.max_workgroup_invocations, 128u);
+  CapAt(l.max_workgroup_size[0], 128u);
+  CapAt(l.max_workgroup_size[1], 128u);
+  CapAt(l.max_workgroup_size[2], 64u);
+  CapAt(l.max_storage_buffer_range, uint64_t{128} << 20);
+  CapAt(l.max_push_constants_bytes, 128u);
+  // Alignment is a minimum the device requires: a weaker device requires more.
+  l.min_storage_buffer_offset_alignment = std::max<uint64_t>(l.min_storage_buffer_offset_alignment, 256);
+
+  SubgroupProperties& sg = caps.subgroup;
+  // The subgroup size is a fact of the hardware, not a capability: keep it, but without size
+  // control the default size is the only one a kernel can count on.
+  sg.min_size = sg.max_size = sg.size;
+  sg.required_size_in_compute = false;
+  sg.supported_operations &= kSubgroupBasic | kSubgroupVote | kSubgroupBallot | kSubgroupArithmetic;
+}
+
+}  // namespace
+
+DeviceCapabilities ApplyProfile(const DeviceCapabilities& caps, Profile profile) {
+  DeviceCapabilities masked = caps;
+  masked.profile = std::string(ProfileName(profile));
+  if (profile == Profile::kMobile) ApplyMobile(masked);
+  return masked;
+}
+
+}  // namespace vkhlo::device

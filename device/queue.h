@@ -1,0 +1,75 @@
+// The compute queue: command buffers, submission, and completion tracking.
+//
+// Every submission gets a increasing 64-bit value. With timeline semaphores (Vulkan 1.2 or
+// VK_KHR_timeline_semaphore) the value is signaled on one semaphore; without them each
+// submission gets a fence. Either way callers see only values: Submit returns one, Wait and
+// IsComplete take one. Command buffers are recycled once their submission has completed, so
+// steady-state work allocates nothing.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "vkhlo/status.h"
+
+namespace vkhlo::device {
+
+class Device;
+
+class Queue {
+ public:
+  static StatusOr<std::unique_ptr<Queue>> Create(Device& device, uint32_t family_index);
+  ~Queue();
+  Queue(const Queue&) = delete;
+  Queue& operator=(const Queue&) = delete;
+
+  uint32_t family_index() const { return family_index_; }
+  bool uses_timeline_semaphore() const { return timeline_ != VK_NULL_HANDLE; }
+
+  // A primary command buffer in the recording state (one-time submit).
+  StatusOr<VkCommandBuffer> BeginCommandBuffer();
+  // Returns a command buffer that will not be submitted (error paths).
+  void Discard(VkCommandBuffer command_buffer);
+  // Ends and submits `command_buffer`; returns its submission value. The buffer is recycled
+  // after completion; the caller must not touch it again.
+  StatusOr<uint64_t> Submit(VkCommandBuffer command_buffer);
+
+  // Blocks until submission `value` has completed.
+  Status Wait(uint64_t value);
+  StatusOr<bool> IsComplete(uint64_t value);
+  Status WaitIdle();
+
+  uint64_t last_submitted() const;
+
+ private:
+  struct InFlight {
+    uint64_t value;
+    VkCommandBuffer command_buffer;
+    VkFence fence;  // VK_NULL_HANDLE with timeline semaphores
+  };
+
+  explicit Queue(Device& device) : device_(device) {}
+  // Reads the completed value and recycles finished command buffers. Caller holds mutex_.
+  Status PollLocked();
+  Status WaitLocked(uint64_t value, std::unique_lock<std::mutex>& lock);
+
+  Device& device_;
+  uint32_t family_index_ = 0;
+  VkQueue queue_ = VK_NULL_HANDLE;
+  VkCommandPool pool_ = VK_NULL_HANDLE;
+  VkSemaphore timeline_ = VK_NULL_HANDLE;
+
+  mutable std::mutex mutex_;
+  uint64_t last_submitted_ = 0;
+  uint64_t completed_ = 0;
+  std::deque<InFlight> in_flight_;
+  std::vector<VkCommandBuffer> free_command_buffers_;
+  std::vector<VkFence> free_fences_;
+};
+
+}  // namespace vkhlo::device

@@ -1,0 +1,41 @@
+// What a compute shader's SPIR-V declares about its resources, read from the module itself so
+// that pipeline creation can check it against the device's limits without trusting the caller:
+// workgroup size (after specialization), shared memory, push-constant bytes, bindings.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "vkhlo/status.h"
+
+namespace vkhlo::device {
+
+struct SpecializationValue {
+  uint32_t id = 0;
+  uint32_t bits = 0;  // the 32-bit value (bool, int, uint or float bit pattern)
+};
+
+struct ShaderBinding {
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  bool storage_buffer = true;  // false: uniform buffer
+};
+
+struct ShaderInterface {
+  std::string entry_point;
+  std::array<uint32_t, 3> workgroup_size = {1, 1, 1};
+  uint64_t shared_memory_bytes = 0;  // all Workgroup-storage variables
+  uint32_t push_constant_bytes = 0;  // end of the last push-constant member
+  std::vector<ShaderBinding> bindings;  // sorted by (set, binding)
+  std::vector<uint32_t> specialization_ids;
+};
+
+// Parses a compute module; `specialization` overrides spec constants' defaults (as the pipeline
+// will). Errors on malformed modules or constructs it cannot size.
+StatusOr<ShaderInterface> ReflectComputeShader(std::span<const uint32_t> spirv,
+                                               std::span<const SpecializationValue> specialization);
+
+}  // namespace vkhlo::device

@@ -1,0 +1,128 @@
+#include "device/pipeline.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "embedded_shaders.h"
+#include "tests/support/device_fixture.h"
+
+namespace vkhlo::device {
+namespace {
+
+using testing::ShaderPipeline;
+
+class PipelineCacheTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    directory_ = std::filesystem::temp_directory_path() /
+                 ("vkhlo-pipeline-cache-" + std::to_string(::getpid()) + "-" +
+                  ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(directory_);
+  }
+  void TearDown() override { std::filesystem::remove_all(directory_); }
+
+  std::unique_ptr<Device> Open(Profile profile = Profile::kNative) {
+    DeviceOptions options = testing::TestDeviceOptions();
+    options.cache_directory = directory_.string();
+    options.profile = profile;
+    return testing::OpenTestDevice(std::move(options));
+  }
+
+  std::filesystem::path directory_;
+};
+
+TEST_F(PipelineCacheTest, SecondCreationIsACacheHit) {
+  auto device = Open();
+  ASSERT_NE(device, nullptr);
+  ASSERT_OK_AND_ASSIGN(auto first, ShaderPipeline(*device, "util/fill_u32", {SpecUint(0, 64)}, 0));
+  ASSERT_OK_AND_ASSIGN(auto second, ShaderPipeline(*device, "util/fill_u32", {SpecUint(0, 64)}, 0));
+  EXPECT_EQ(first.get(), second.get());
+  // Different specialization: a different pipeline.
+  ASSERT_OK_AND_ASSIGN(auto other, ShaderPipeline(*device, "util/fill_u32", {SpecUint(0, 32)}, 0));
+  EXPECT_NE(first.get(), other.get());
+  PipelineCacheStats stats = device->pipelines().stats();
+  EXPECT_EQ(stats.hits, 1u);
+  EXPECT_EQ(stats.misses, 2u);
+}
+
+TEST_F(PipelineCacheTest, PersistsToDiskAndReloads) {
+  std::string path;
+  {
+    auto device = Open();
+    ASSERT_NE(device, nullptr);
+    EXPECT_EQ(device->pipelines().stats().disk_bytes_loaded, 0u);
+    ASSERT_OK(ShaderPipeline(*device, "util/fill_u32", {SpecUint(0, 64)}, 0).status());
+    path = device->pipelines().disk_path();
+    EXPECT_EQ(path.rfind(directory_.string(), 0), 0u) << path;
+  }  // closing the device saves the cache
+  ASSERT_TRUE(std::filesystem::exists(path)) << path;
+  EXPECT_GE(std::filesystem::file_size(path), 32u);  // at least the Vulkan cache header
+
+  auto device = Open();
+  ASSERT_NE(device, nullptr);
+  EXPECT_EQ(device->pipelines().stats().disk_bytes_loaded, std::filesystem::file_size(path));
+  ASSERT_OK(ShaderPipeline(*device, "util/fill_u32", {SpecUint(0, 64)}, 0).status());
+}
+
+TEST_F(PipelineCacheTest, DamagedCacheFileIsIgnored) {
+  std::string path;
+  {
+    auto device = Open();
+    ASSERT_NE(device, nullptr);
+    path = device->pipelines().disk_path();
+  }
+  std::filesystem::create_directories(directory_);
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << "this is not a pipeline cache";
+  }
+  auto device = Open();
+  ASSERT_NE(device, nullptr);
+  EXPECT_EQ(device->pipelines().stats().disk_bytes_loaded, 0u);
+  ASSERT_OK(ShaderPipeline(*device, "util/fill_u32", {SpecUint(0, 64)}, 0).status());
+}
+
+TEST_F(PipelineCacheTest, LimitsAreCheckedAtCreationWithTheLimitNamed) {
+  auto device = Open();
+  ASSERT_NE(device, nullptr);
+  const DeviceLimits& limits = device->capabilities().limits;
+  // Shared memory: 4 bytes over the limit.
+  auto shared = ShaderPipeline(*device, "test/shared_memory_probe",
+                               {SpecUint(0, limits.max_shared_memory_bytes / 4 + 1)});
+  ASSERT_FALSE(shared.ok());
+  EXPECT_EQ(shared.status().code(), StatusCode::kResourceExhausted);
+  EXPECT_NE(shared.status().message().find("maxComputeSharedMemorySize"), std::string::npos)
+      << shared.status().message();
+  // Workgroup size.
+  auto wide = ShaderPipeline(*device, "util/fill_u32", {SpecUint(0, limits.max_workgroup_size[0] + 1)}, 0);
+  ASSERT_FALSE(wide.ok());
+  EXPECT_NE(wide.status().message().find("maxComputeWorkGroupSize[0]"), std::string::npos)
+      << wide.status().message();
+  // A workgroup base that does not fit in the push constants.
+  auto base = ShaderPipeline(*device, "util/fill_u32", {SpecUint(0, 64)}, 36);
+  EXPECT_EQ(base.status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST_F(PipelineCacheTest, MobileProfileLimitsApplyToPipelines) {
+  auto native = Open(Profile::kNative);
+  ASSERT_NE(native, nullptr);
+  const uint32_t words = 6 * 1024;  // 24 KiB: above mobile's 16 KiB
+  if (native->capabilities().limits.max_shared_memory_bytes < words * 4) GTEST_SKIP() << "device has < 24 KiB shared memory";
+  EXPECT_OK(ShaderPipeline(*native, "test/shared_memory_probe", {SpecUint(0, words)}).status());
+  native.reset();
+
+  auto mobile = Open(Profile::kMobile);
+  ASSERT_NE(mobile, nullptr);
+  auto shared = ShaderPipeline(*mobile, "test/shared_memory_probe", {SpecUint(0, words)});
+  ASSERT_FALSE(shared.ok());
+  EXPECT_NE(shared.status().message().find("profile mobile"), std::string::npos) << shared.status().message();
+  auto wide = ShaderPipeline(*mobile, "util/fill_u32", {SpecUint(0, 256)}, 0);
+  ASSERT_FALSE(wide.ok());
+  EXPECT_NE(wide.status().message().find("maxComputeWorkGroup"), std::string::npos) << wide.status().message();
+  EXPECT_OK(ShaderPipeline(*mobile, "util/fill_u32", {SpecUint(0, 128)}, 0).status());
+}
+
+}  // namespace
+}  // namespace vkhlo::device
