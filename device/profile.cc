@@ -46,6 +46,10 @@ void ApplyMobile(DeviceCapabilities& caps) {
   f.cooperative_matrix = false;
   f.subgroup_size_control = false;
   f.compute_full_subgroups = false;
+  // Many Vulkan 1.1 phone drivers have neither; without timeline semaphores submissions are
+  // tracked with fences, and that path must be tested too.
+  f.timeline_semaphore = false;
+  f.buffer_device_address = false;
   caps.cooperative_matrix_shapes.clear();
 
   DeviceLimits& l = caps.limits;

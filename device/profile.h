@@ -8,7 +8,8 @@
 //
 //   native  the device as it is (default)
 //   mobile  no f64, no i64 (arithmetic or atomics), no f16/i8 arithmetic, no 8/16-bit storage,
-//           no cooperative matrix, no float atomics, 16 KiB shared memory, 128 invocations per
+//           no cooperative matrix, no float atomics, no timeline semaphores (fences instead),
+//           no buffer device address, 16 KiB shared memory, 128 invocations per
 //           workgroup (and at most 128 x 128 x 64), maxStorageBufferRange 128 MiB, 128-byte push
 //           constants, 256-byte storage offset alignment, subgroup operations limited to basic,
 //           vote, ballot and arithmetic, and no subgroup size control

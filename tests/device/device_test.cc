@@ -69,6 +69,7 @@ TEST(DeviceEnvironmentTest, MobileProfileMasksTheOpenedDevice) {
   EXPECT_LE(caps.limits.max_shared_memory_bytes, 16u * 1024);
   EXPECT_LE(caps.limits.max_workgroup_invocations, 128u);
   EXPECT_LE(caps.limits.max_storage_buffer_range, 128ull << 20);
+  EXPECT_FALSE(device->queue().uses_timeline_semaphore());  // the fence path
   // Memory still works through the masked limits: a buffer over maxStorageBufferRange.
   auto big = device->allocator().Allocate(caps.limits.max_storage_buffer_range + 4096);
   EXPECT_TRUE(big.ok()) << big.status().ToString();
