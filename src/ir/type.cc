@@ -1,0 +1,158 @@
+#include "ir/type.h"
+
+#include <fmt/format.h>
+
+namespace vkhlo::ir {
+namespace {
+
+int64_t CountElements(const std::vector<int64_t>& dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    if (d < 0) return -1;
+    if (d != 0 && n > INT64_MAX / d) return -1;
+    n *= d;
+  }
+  return n;
+}
+
+const std::vector<Type>& EmptyTypes() {
+  static const std::vector<Type> empty;
+  return empty;
+}
+
+std::string FormatScale(double scale) {
+  // Shortest text that reads back to the same double.
+  std::string text = fmt::format("{}", scale);
+  if (text.find_first_of(".eEn") == std::string::npos) text += ".0";
+  return text;
+}
+
+}  // namespace
+
+Type Type::Tensor(ElementType element, std::vector<int64_t> dims) {
+  Type t;
+  t.kind_ = Kind::kTensor;
+  t.element_ = element;
+  t.num_elements_ = CountElements(dims);
+  t.dims_ = std::move(dims);
+  return t;
+}
+
+Type Type::QuantizedTensor(QuantizedElement element, std::vector<int64_t> dims) {
+  Type t = Tensor(element.storage, std::move(dims));
+  t.quantized_ = std::make_shared<const QuantizedElement>(std::move(element));
+  return t;
+}
+
+Type Type::Tuple(std::vector<Type> elements) {
+  Type t;
+  t.kind_ = Kind::kTuple;
+  t.tuple_ = std::make_shared<const std::vector<Type>>(std::move(elements));
+  return t;
+}
+
+Type Type::Token() {
+  Type t;
+  t.kind_ = Kind::kToken;
+  return t;
+}
+
+const std::vector<Type>& Type::tuple_elements() const { return tuple_ ? *tuple_ : EmptyTypes(); }
+
+Type Type::WithElementType(ElementType element) const {
+  Type t = Tensor(element, dims_);
+  return t;
+}
+
+Type Type::WithDims(std::vector<int64_t> dims) const {
+  Type t = *this;
+  t.num_elements_ = CountElements(dims);
+  t.dims_ = std::move(dims);
+  return t;
+}
+
+bool Type::operator==(const Type& other) const {
+  if (kind_ != other.kind_) return false;
+  switch (kind_) {
+    case Kind::kInvalid:
+    case Kind::kToken:
+      return true;
+    case Kind::kTuple:
+      return tuple_elements() == other.tuple_elements();
+    case Kind::kTensor:
+      if (element_ != other.element_ || dims_ != other.dims_) return false;
+      if (is_quantized() != other.is_quantized()) return false;
+      return !is_quantized() || *quantized_ == *other.quantized_;
+  }
+  return false;
+}
+
+std::string QuantizedElementToString(const QuantizedElement& q) {
+  std::string s = "!quant.uniform<";
+  s += ElementTypeName(q.storage);
+  // The storage range is printed only when it is not the full range of the storage type.
+  const int bits = BitWidth(q.storage);
+  const bool is_signed = IsSignedInteger(q.storage);
+  const int64_t full_min = is_signed ? -(int64_t{1} << (bits - 1)) : 0;
+  const int64_t full_max = is_signed ? (int64_t{1} << (bits - 1)) - 1
+                                     : (bits >= 64 ? INT64_MAX : (int64_t{1} << bits) - 1);
+  if (q.storage_min != full_min || q.storage_max != full_max) {
+    s += fmt::format("<{}:{}>", q.storage_min, q.storage_max);
+  }
+  s += ":";
+  s += ElementTypeName(q.expressed);
+  if (q.quantized_dimension) {
+    s += fmt::format(":{}, {{", *q.quantized_dimension);
+    for (size_t i = 0; i < q.scales.size(); ++i) {
+      s += fmt::format("{}{}:{}", i ? "," : "", FormatScale(q.scales[i]), q.zero_points[i]);
+    }
+    s += "}>";
+  } else {
+    s += fmt::format(", {}:{}>", FormatScale(q.scales.empty() ? 1.0 : q.scales[0]),
+                     q.zero_points.empty() ? 0 : q.zero_points[0]);
+  }
+  return s;
+}
+
+std::string Type::ToString() const {
+  switch (kind_) {
+    case Kind::kInvalid:
+      return "<invalid type>";
+    case Kind::kToken:
+      return "!stablehlo.token";
+    case Kind::kTuple: {
+      std::string s = "tuple<";
+      const auto& elements = tuple_elements();
+      for (size_t i = 0; i < elements.size(); ++i) {
+        if (i) s += ", ";
+        s += elements[i].ToString();
+      }
+      return s + ">";
+    }
+    case Kind::kTensor: {
+      std::string s = "tensor<";
+      for (int64_t d : dims_) s += fmt::format("{}x", d);
+      s += is_quantized() ? QuantizedElementToString(*quantized_) : std::string(ElementTypeName(element_));
+      return s + ">";
+    }
+  }
+  return "<invalid type>";
+}
+
+std::string FunctionType::ToString() const {
+  std::string s = "(";
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (i) s += ", ";
+    s += inputs[i].ToString();
+  }
+  s += ") -> ";
+  if (results.size() == 1 && !results[0].is_tuple()) return s + results[0].ToString();
+  s += "(";
+  for (size_t i = 0; i < results.size(); ++i) {
+    if (i) s += ", ";
+    s += results[i].ToString();
+  }
+  return s + ")";
+}
+
+}  // namespace vkhlo::ir

@@ -1,0 +1,33 @@
+// Verification: the StableHLO spec's constraints (C1..Cn of every op), region signatures, SSA
+// structure, and shape inference. Pure functions of types and attributes, shared by the text
+// frontend and (later) the C++ builder.
+//
+// Every error reads
+//   "<file>:<line>:<col>: error: 'stablehlo.op' <what failed>: expected <...>, found <...>"
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ir/module.h"
+#include "vkhlo/status.h"
+
+namespace vkhlo::verify {
+
+// Checks a whole module: function signatures and calls, SSA uses before definition, block
+// terminators, and every op's constraints. Returns the first error (INVALID_ARGUMENT).
+Status VerifyModule(const ir::Module& module);
+
+// Checks one op's own constraints (operands, results, attributes, regions), not its uses.
+Status VerifyOperation(const ir::Operation& op);
+
+// The result types an op's operands and attributes imply, for ops whose results are implied
+// (element-wise ops, dot_general, reduce, ...). UNIMPLEMENTED for ops whose result types must be
+// given (e.g. reshape, custom_call). `regions` may be empty when the op has none.
+StatusOr<std::vector<ir::Type>> InferResultTypes(ir::OpCode code,
+                                                 std::span<const ir::Type> operand_types,
+                                                 const std::vector<ir::NamedAttribute>& attributes,
+                                                 std::span<const ir::Region* const> regions = {});
+
+}  // namespace vkhlo::verify
