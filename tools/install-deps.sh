@@ -5,8 +5,8 @@
 set -euo pipefail
 
 packages=(
-  # toolchain
-  build-essential cmake ccache pkg-config git
+  # toolchain (clang and its runtime: the libFuzzer/sanitizer build of the parser)
+  build-essential cmake ccache pkg-config git clang libclang-rt-14-dev
   # Vulkan: loader + headers, Mesa's drivers (lavapipe for headless CPU runs), tools, validation
   libvulkan-dev mesa-vulkan-drivers vulkan-tools vulkan-validationlayers
   # shader compilation: GLSL -> SPIR-V at build time and in-process, SPIR-V validation/optimization

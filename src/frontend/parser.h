@@ -4,6 +4,17 @@
 // Errors name the place and what was expected:
 //   "add.mlir:12:7: error: expected ',' or ')' in operand list, found 'tensor'"
 // Never a crash, an abort or an endless loop on any input.
+//
+// What the IR gets:
+//   - an op's attributes under the names of its generic form (the pretty
+//     `stablehlo.transpose %x, dims = [1, 0]` sets `permutation = array<i64: 1, 0>`), properties
+//     (`<{...}>`) merged with the attribute dictionary, sorted by name (as MLIR keeps them), so
+//     both spellings of an op give equal IR;
+//   - op locations (line/column of the op's first token, lines counted from
+//     ParseOptions::first_line); `loc(...)` annotations and `#loc` aliases are read and dropped;
+//   - value name hints from the source ("0", "arg0", "0#1" for result 1 of `%0:2`).
+// Only syntax, SSA names and literal/type validity are checked here; op constraints are
+// verify::VerifyModule's job.
 #pragma once
 
 #include <cstdint>

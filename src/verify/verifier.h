@@ -4,6 +4,15 @@
 //
 // Every error reads
 //   "<file>:<line>:<col>: error: 'stablehlo.op' <what failed>: expected <...>, found <...>"
+// with the constraint's label where the spec has one ("operand types must match (C1)"); the
+// file is the module's source name, and line:col are left out when the op's location is unknown.
+//
+// Inside: one rule per op code (op_rules.h) — a shape function for the ops whose results are
+// implied and a check of the remaining constraints — listed by concept in elementwise.cc,
+// data_movement.cc, gather_scatter.cc, reduction.cc, library_ops.cc, control_flow.cc,
+// collectives.cc, other_ops.cc and chlo.cc; module_verifier.cc checks the structure around the
+// ops. The verifier never crashes on malformed IR: odd attributes, negative or overflowing
+// dimensions, empty regions and dangling values are errors like any other.
 #pragma once
 
 #include <span>

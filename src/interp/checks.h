@@ -1,0 +1,35 @@
+// The comparisons behind check.* ops and custom_call @check.*, as the StableHLO reference
+// interpreter makes them (see ../shared/conformance/README.md):
+//   exact        expect_eq(_const): integers and booleans bit for bit; floats by value (NaN never
+//                equals NaN, +0 equals -0); complex both parts
+//   almost       expect_almost_eq(_const): |actual - expected| <= tolerance; NaN matches NaN;
+//                infinities and zeros match exactly unless the other side is a tiny finite
+//                value within tolerance; complex both parts
+//   close        expect_close: ULP distance of |value| bit patterns (opposite signs add) within
+//                [min_ulp, max_ulp]; NaN matches any NaN; a non-finite value matches only the
+//                identical one; complex: the larger of the parts' distances
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "ir/literal.h"
+
+namespace vkhlo::interp {
+
+enum class CheckKind { kExact, kAlmost, kClose };
+
+struct CheckParams {
+  CheckKind kind = CheckKind::kExact;
+  double tolerance = 1e-4;      // kAlmost
+  int64_t max_ulp_difference = 1;  // kClose
+  int64_t min_ulp_difference = 0;
+};
+
+// nullopt when `actual` matches `expected`; otherwise a message naming the first mismatching
+// element: "element [1, 0]: actual 2.5, expected 2.0" (or a type/shape mismatch).
+std::optional<std::string> CompareLiterals(const ir::Literal& actual, const ir::Literal& expected,
+                                           const CheckParams& params);
+
+}  // namespace vkhlo::interp

@@ -1,0 +1,41 @@
+#include "interp/interpreter.h"
+
+#include <fmt/format.h>
+
+#include "interp/op_registry.h"
+
+namespace vkhlo::interp {
+
+StatusOr<RunResult> RunFunction(const ir::Module& module, std::string_view name, InterpValues arguments,
+                                const RunOptions& options) {
+  const ir::Function* function = module.FindFunction(name);
+  if (function == nullptr) return NotFoundError(fmt::format("no function @{} in the module", name));
+  const auto& inputs = function->type().inputs;
+  if (arguments.size() != inputs.size()) {
+    return InvalidArgumentError(fmt::format("@{} takes {} arguments, given {}", name, inputs.size(), arguments.size()));
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (arguments[i].type() != inputs[i]) {
+      return InvalidArgumentError(fmt::format("argument {} of @{}: expected {}, found {}", i, name,
+                                              inputs[i].ToString(), arguments[i].type().ToString()));
+    }
+  }
+  HostQueues empty_queues;
+  EvalContext context(module, ProcessId{}, nullptr, options.queues ? options.queues : &empty_queues);
+  VKHLO_ASSIGN_OR_RETURN(InterpValues outputs, context.CallFunction(*function, std::move(arguments)));
+  return RunResult{std::move(outputs), context.check_failures(), context.checks_passed()};
+}
+
+StatusOr<InterpValues> EvaluateOp(const ir::Operation& op, const InterpValues& operands) {
+  if (op.code() == ir::OpCode::kCall || op.info().kind == ir::OpKind::kCollective) {
+    return InvalidArgumentError(fmt::format("'{}' cannot be evaluated on its own", op.name()));
+  }
+  OpEvaluator evaluate = GetOpRegistry().Find(op.code());
+  if (evaluate == nullptr) return UnimplementedError(fmt::format("'{}' has no evaluation function", op.name()));
+  static const ir::Module kNoModule;
+  HostQueues queues;
+  EvalContext context(kNoModule, ProcessId{}, nullptr, &queues);
+  return evaluate(context, op, operands);
+}
+
+}  // namespace vkhlo::interp

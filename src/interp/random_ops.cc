@@ -1,0 +1,248 @@
+// rng_bit_generator and rng.
+//
+// rng_bit_generator is bit-exact with XLA's RngBitGeneratorExpander (xla/hlo/builder/lib/prng.cc):
+//   state[0] is the key (split into two u32: low word first), the rest the counter.
+//   THREE_FRY (state: 2 x u64): Threefry-2x32 with 20 rounds on counter words (low, high).
+//     64-bit outputs: element i = TF(counter + i), low | high << 32; counter += n.
+//     32-bit and narrower outputs: h = ceil(n / 2) blocks; element i = TF(counter + i).word0 for
+//     i < h, else TF(counter + i - h).word1 (word0s then word1s); narrower types keep the low bits
+//     of those 32-bit values; counter += h.
+//   PHILOX (state: 3 x u64 = key, counter low, counter high; a 2-element state has counter high
+//     0 and keeps only the low word): Philox-4x32 with 10 rounds on the 128-bit counter's four
+//     words (least significant first).
+//     32-bit and narrower outputs: ceil(n / 4) blocks, element 4*i + j = block i's word j;
+//     counter += ceil(n / 4).
+//     64-bit outputs: ceil(n / 2) blocks, element 2*i + j = block i's words (2j) | (2j+1) << 32;
+//     counter += ceil(n / 2).
+//   DEFAULT: PHILOX, the algorithm XLA's CPU and GPU compilers expand RNG_DEFAULT to
+//     (RngBitGeneratorExpander(RNG_PHILOX)); see kDefaultAlgorithm.
+// Float outputs take the generated bits as their bit pattern.
+//
+// rng (UNIFORM, NORMAL) is implementation-defined: deterministic values from Philox keyed by a
+// hash of the op's location and operands (so one op gives the same values for the same inputs).
+#include <fmt/format.h>
+
+#include <array>
+#include <cmath>
+#include <numbers>
+
+#include "interp/library_common.h"
+#include "interp/op_registry.h"
+
+namespace vkhlo::interp {
+namespace {
+
+using ir::Operation;
+
+// The algorithm `DEFAULT` stands for.
+constexpr std::string_view kDefaultAlgorithm = "PHILOX";
+
+inline uint32_t RotL(uint32_t v, int d) { return (v << d) | (v >> (32 - d)); }
+
+std::array<uint32_t, 2> ThreeFry2x32(std::array<uint32_t, 2> key, std::array<uint32_t, 2> x) {
+  constexpr int kRotations[8] = {13, 15, 26, 6, 17, 29, 16, 24};
+  const uint32_t ks[3] = {key[0], key[1], 0x1BD11BDAu ^ key[0] ^ key[1]};
+  x[0] += ks[0];
+  x[1] += ks[1];
+  for (int group = 0; group < 5; ++group) {
+    const int* r = kRotations + (group % 2) * 4;
+    for (int i = 0; i < 4; ++i) {
+      x[0] += x[1];
+      x[1] = RotL(x[1], r[i]);
+      x[1] ^= x[0];
+    }
+    x[0] += ks[(group + 1) % 3];
+    x[1] += ks[(group + 2) % 3] + static_cast<uint32_t>(group + 1);
+  }
+  return x;
+}
+
+std::array<uint32_t, 4> Philox4x32(std::array<uint32_t, 4> x, std::array<uint32_t, 2> key) {
+  constexpr uint32_t kW32A = 0x9E3779B9, kW32B = 0xBB67AE85;
+  constexpr uint64_t kM4x32A = 0xD2511F53, kM4x32B = 0xCD9E8D57;
+  for (int round = 0; round < 10; ++round) {
+    const uint64_t p0 = kM4x32A * x[0], p1 = kM4x32B * x[2];
+    x = {static_cast<uint32_t>(p1 >> 32) ^ x[1] ^ key[0], static_cast<uint32_t>(p1),
+         static_cast<uint32_t>(p0 >> 32) ^ x[3] ^ key[1], static_cast<uint32_t>(p0)};
+    key[0] += kW32A;
+    key[1] += kW32B;
+  }
+  return x;
+}
+
+inline std::array<uint32_t, 2> Split(uint64_t v) { return {static_cast<uint32_t>(v), static_cast<uint32_t>(v >> 32)}; }
+inline uint64_t Join(uint32_t lo, uint32_t hi) { return uint64_t{lo} | (uint64_t{hi} << 32); }
+
+struct Bits {
+  std::vector<uint64_t> values;  // one per element, in its low `width` bits
+  std::vector<uint64_t> state;
+};
+
+Bits ThreeFryBits(const std::vector<uint64_t>& state, int64_t n, int width) {
+  Bits out;
+  out.values.resize(static_cast<size_t>(n));
+  const auto key = Split(state[0]);
+  const uint64_t counter = state[1];
+  if (width > 32) {
+    for (int64_t i = 0; i < n; ++i) {
+      const auto r = ThreeFry2x32(key, Split(counter + static_cast<uint64_t>(i)));
+      out.values[static_cast<size_t>(i)] = Join(r[0], r[1]);
+    }
+    out.state = {state[0], counter + static_cast<uint64_t>(n)};
+    return out;
+  }
+  const int64_t half = (n + 1) / 2;
+  for (int64_t i = 0; i < half; ++i) {
+    const auto r = ThreeFry2x32(key, Split(counter + static_cast<uint64_t>(i)));
+    out.values[static_cast<size_t>(i)] = r[0];
+    if (half + i < n) out.values[static_cast<size_t>(half + i)] = r[1];
+  }
+  out.state = {state[0], counter + static_cast<uint64_t>(half)};
+  return out;
+}
+
+Bits PhiloxBits(const std::vector<uint64_t>& state, int64_t n, int width) {
+  Bits out;
+  out.values.resize(static_cast<size_t>(n));
+  const auto key = Split(state[0]);
+  const uint64_t lo = state[1];
+  const uint64_t hi = state.size() > 2 ? state[2] : 0;
+  auto block = [&](int64_t i) {
+    const uint64_t c_lo = lo + static_cast<uint64_t>(i);
+    const uint64_t c_hi = c_lo < lo ? hi + 1 : hi;
+    const auto a = Split(c_lo), b = Split(c_hi);
+    return Philox4x32({a[0], a[1], b[0], b[1]}, key);
+  };
+  int64_t blocks;
+  if (width > 32) {
+    blocks = (n + 1) / 2;
+    for (int64_t i = 0; i < blocks; ++i) {
+      const auto r = block(i);
+      for (int64_t j = 0; j < 2 && 2 * i + j < n; ++j) {
+        out.values[static_cast<size_t>(2 * i + j)] = Join(r[2 * j], r[2 * j + 1]);
+      }
+    }
+  } else {
+    blocks = (n + 3) / 4;
+    for (int64_t i = 0; i < blocks; ++i) {
+      const auto r = block(i);
+      for (int64_t j = 0; j < 4 && 4 * i + j < n; ++j) out.values[static_cast<size_t>(4 * i + j)] = r[j];
+    }
+  }
+  const uint64_t new_lo = lo + static_cast<uint64_t>(blocks);
+  out.state = {state[0], new_lo};
+  if (state.size() > 2) out.state.push_back(new_lo < lo ? hi + 1 : hi);
+  return out;
+}
+
+StatusOr<InterpValues> EvalRngBitGenerator(EvalContext& context, const Operation& op, const InterpValues& operands) {
+  VKHLO_ASSIGN_OR_RETURN(const ir::Literal* initial, lib::TensorOperand(context, op, operands, 0));
+  VKHLO_ASSIGN_OR_RETURN(ir::Type state_type, lib::TensorResultType(context, op, 0));
+  VKHLO_ASSIGN_OR_RETURN(ir::Type output_type, lib::TensorResultType(context, op, 1));
+  if (initial->type().rank() != 1 || initial->element_type() != ir::ElementType::kU64 ||
+      state_type != initial->type()) {
+    return context.OpError(op, "takes and returns a state of type tensor<Nxui64>");
+  }
+  std::string algorithm = lib::AttrEnum(op, "rng_algorithm", "rng_algorithm").value_or("DEFAULT");
+  if (algorithm == "DEFAULT") algorithm = std::string(kDefaultAlgorithm);
+  std::vector<uint64_t> state(static_cast<size_t>(initial->num_elements()));
+  for (size_t i = 0; i < state.size(); ++i) state[i] = initial->GetBits(static_cast<int64_t>(initial->is_splat() ? 0 : i));
+  const int width = ir::BitWidth(output_type.element_type());
+  if (ir::IsComplex(output_type.element_type()) || width > 64) {
+    return context.OpError(op, "produces integers or floats only");
+  }
+  const int64_t n = output_type.num_elements();
+  Bits bits;
+  if (algorithm == "THREE_FRY") {
+    if (state.size() != 2) return context.OpError(op, "THREE_FRY takes a state of 2 elements");
+    bits = ThreeFryBits(state, n, width);
+  } else if (algorithm == "PHILOX") {
+    if (state.size() != 2 && state.size() != 3) return context.OpError(op, "PHILOX takes a state of 2 or 3 elements");
+    bits = PhiloxBits(state, n, width);
+  } else {
+    return context.OpError(op, "has unknown rng_algorithm " + algorithm);
+  }
+  VKHLO_ASSIGN_OR_RETURN(ir::Literal out_state, ir::Literal::Create(state_type));
+  for (size_t i = 0; i < bits.state.size(); ++i) out_state.SetBits(static_cast<int64_t>(i), bits.state[i]);
+  VKHLO_ASSIGN_OR_RETURN(ir::Literal output, ir::Literal::Create(output_type));
+  const uint64_t mask = width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t v = bits.values[static_cast<size_t>(i)] & mask;
+    if (ir::IsSignedInteger(output_type.element_type()) && width < 64 && ((v >> (width - 1)) & 1)) {
+      output.SetInt(i, static_cast<int64_t>(v | ~mask));  // sign-extend into storage
+    } else {
+      output.SetBits(i, v);
+    }
+  }
+  return InterpValues{InterpValue::Tensor(std::move(out_state)), InterpValue::Tensor(std::move(output))};
+}
+
+// --- rng ---
+
+uint64_t Mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+  h ^= h >> 33;
+  h *= 0xFF51AFD7ED558CCDull;
+  h ^= h >> 33;
+  return h;
+}
+
+StatusOr<InterpValues> EvalRng(EvalContext& context, const Operation& op, const InterpValues& operands) {
+  VKHLO_ASSIGN_OR_RETURN(const ir::Literal* a, lib::TensorOperand(context, op, operands, 0));
+  VKHLO_ASSIGN_OR_RETURN(const ir::Literal* b, lib::TensorOperand(context, op, operands, 1));
+  VKHLO_ASSIGN_OR_RETURN(ir::Type result_type, lib::TensorResultType(context, op, 0));
+  if (a->num_elements() != 1 || b->num_elements() != 1) return context.OpError(op, "takes scalar bounds");
+  const std::string distribution = lib::AttrEnum(op, "rng_distribution", "rng_distribution").value_or("UNIFORM");
+  const ir::ElementType t = result_type.element_type();
+  uint64_t seed = Mix(op.location().line, op.location().column);
+  seed = Mix(seed, a->GetBits(0));
+  seed = Mix(seed, b->GetBits(0));
+  seed = Mix(seed, static_cast<uint64_t>(t));
+  const int64_t n = result_type.num_elements();
+  // Two 64-bit random words per element.
+  Bits bits = PhiloxBits({seed, 0, 0}, 2 * n, 64);
+  auto unit = [&](int64_t i, int word) {  // uniform in [0, 1) with 53 bits
+    return static_cast<double>(bits.values[static_cast<size_t>(2 * i + word)] >> 11) * 0x1.0p-53;
+  };
+  VKHLO_ASSIGN_OR_RETURN(ir::Literal out, ir::Literal::Create(result_type));
+  if (distribution == "NORMAL") {
+    if (!ir::IsFloat(t)) return context.OpError(op, "NORMAL needs a floating-point type");
+    const double mean = a->GetFloat(0), stddev = b->GetFloat(0);
+    for (int64_t i = 0; i < n; ++i) {
+      const double u1 = 1.0 - unit(i, 0);  // (0, 1]
+      const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * unit(i, 1));
+      out.SetFloat(i, mean + stddev * z);
+    }
+  } else if (distribution == "UNIFORM") {
+    if (ir::IsFloat(t)) {
+      const double lo = a->GetFloat(0), hi = b->GetFloat(0);
+      for (int64_t i = 0; i < n; ++i) {
+        out.SetFloat(i, lo + (hi - lo) * unit(i, 0));
+        if (!(out.GetFloat(i) < hi)) out.SetFloat(i, lo);  // rounding reached the open end
+      }
+    } else if (ir::IsInteger(t) || ir::IsBoolean(t)) {
+      const int64_t lo = a->GetInt(0), hi = b->GetInt(0);
+      const bool is_unsigned = ir::IsUnsignedInteger(t);
+      const bool empty = is_unsigned ? static_cast<uint64_t>(lo) >= static_cast<uint64_t>(hi) : lo >= hi;
+      const uint64_t range = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
+      for (int64_t i = 0; i < n; ++i) {
+        const uint64_t r = empty ? 0 : bits.values[static_cast<size_t>(2 * i)] % range;
+        out.SetInt(i, static_cast<int64_t>(static_cast<uint64_t>(lo) + r));
+      }
+    } else {
+      return context.OpError(op, "UNIFORM needs an integer, boolean or floating-point type");
+    }
+  } else {
+    return context.OpError(op, "has unknown rng_distribution " + distribution);
+  }
+  return lib::One(std::move(out));
+}
+
+}  // namespace
+
+void RegisterRandomOps(OpRegistry& registry) {
+  registry.Register(ir::OpCode::kRngBitGenerator, EvalRngBitGenerator);
+  registry.Register(ir::OpCode::kRng, EvalRng);
+}
+
+}  // namespace vkhlo::interp

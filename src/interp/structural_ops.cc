@@ -1,0 +1,182 @@
+// Constants, calls, tuples, tokens, and the test ops (check.*, interpreter.probe/print).
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "interp/checks.h"
+#include "interp/op_registry.h"
+
+namespace vkhlo::interp {
+namespace {
+
+using ir::Operation;
+
+StatusOr<InterpValues> EvalConstant(EvalContext& context, const Operation& op, const InterpValues&) {
+  const ir::Attribute* value = op.attribute("value");
+  const ir::Literal* literal = value ? value->AsDenseElements() : nullptr;
+  if (literal == nullptr) return context.OpError(op, "has no dense `value` attribute");
+  return InterpValues{InterpValue::Tensor(*literal)};
+}
+
+StatusOr<InterpValues> EvalCall(EvalContext& context, const Operation& op, const InterpValues& operands) {
+  const ir::Attribute* callee = op.attribute("callee");
+  const ir::SymbolRef* symbol = callee ? callee->as<ir::SymbolRef>() : nullptr;
+  if (symbol == nullptr) return context.OpError(op, "has no `callee` symbol");
+  const ir::Function* function = context.module().FindFunction(symbol->name);
+  if (function == nullptr) return context.OpError(op, "calls @" + symbol->name + ", which does not exist");
+  return context.CallFunction(*function, operands);
+}
+
+StatusOr<InterpValues> EvalComposite(EvalContext& context, const Operation& op, const InterpValues& operands) {
+  const ir::Attribute* decomposition = op.attribute("decomposition");
+  const ir::SymbolRef* symbol = decomposition ? decomposition->as<ir::SymbolRef>() : nullptr;
+  if (symbol == nullptr) return context.OpError(op, "has no `decomposition` symbol");
+  const ir::Function* function = context.module().FindFunction(symbol->name);
+  if (function == nullptr) return context.OpError(op, "decomposes to @" + symbol->name + ", which does not exist");
+  return context.CallFunction(*function, operands);
+}
+
+StatusOr<InterpValues> EvalTuple(EvalContext&, const Operation&, const InterpValues& operands) {
+  return InterpValues{InterpValue::Tuple(operands)};
+}
+
+StatusOr<InterpValues> EvalGetTupleElement(EvalContext& context, const Operation& op, const InterpValues& operands) {
+  auto index = op.attribute("index") ? op.attribute("index")->AsInt() : std::nullopt;
+  if (!index || !operands[0].is_tuple() || *index < 0 ||
+      *index >= static_cast<int64_t>(operands[0].tuple().size())) {
+    return context.OpError(op, "index out of range of its tuple operand");
+  }
+  return InterpValues{operands[0].tuple()[*index]};
+}
+
+StatusOr<InterpValues> EvalToken(EvalContext&, const Operation&, const InterpValues&) {
+  return InterpValues{InterpValue::Token()};
+}
+
+StatusOr<InterpValues> EvalIdentity(EvalContext&, const Operation&, const InterpValues& operands) {
+  return operands;
+}
+
+// --- checks ---
+
+CheckParams ParamsFor(const Operation& op, CheckKind kind) {
+  CheckParams params;
+  params.kind = kind;
+  if (auto* t = op.attribute("tolerance")) params.tolerance = t->AsFloat().value_or(params.tolerance);
+  if (auto* m = op.attribute("max_ulp_difference")) params.max_ulp_difference = m->AsInt().value_or(1);
+  if (auto* m = op.attribute("min_ulp_difference")) params.min_ulp_difference = m->AsInt().value_or(0);
+  return params;
+}
+
+Status Check(EvalContext& context, const Operation& op, const InterpValue& actual,
+             const ir::Literal& expected, const CheckParams& params) {
+  if (!actual.is_tensor()) return context.OpError(op, "checks a value that is not a tensor");
+  if (auto mismatch = CompareLiterals(actual.literal(), expected, params)) {
+    context.RecordCheckFailure(op, *mismatch);
+  } else {
+    context.RecordCheckPass();
+  }
+  return OkStatus();
+}
+
+template <CheckKind kKind>
+StatusOr<InterpValues> EvalExpect(EvalContext& context, const Operation& op, const InterpValues& operands) {
+  if (!operands[1].is_tensor()) return context.OpError(op, "expects a tensor");
+  VKHLO_RETURN_IF_ERROR(Check(context, op, operands[0], operands[1].literal(), ParamsFor(op, kKind)));
+  return InterpValues{};
+}
+
+template <CheckKind kKind>
+StatusOr<InterpValues> EvalExpectConst(EvalContext& context, const Operation& op, const InterpValues& operands) {
+  const ir::Attribute* value = op.attribute("value");
+  const ir::Literal* expected = value ? value->AsDenseElements() : nullptr;
+  if (expected == nullptr) return context.OpError(op, "has no dense `value` attribute");
+  VKHLO_RETURN_IF_ERROR(Check(context, op, operands[0], *expected, ParamsFor(op, kKind)));
+  return InterpValues{};
+}
+
+std::string ProbeKey(const Operation& op) {
+  const ir::Attribute* id = op.attribute("probe_id");
+  const std::string* s = id ? id->AsString() : nullptr;
+  int64_t iteration = op.attribute("iteration") ? op.attribute("iteration")->AsInt().value_or(0) : 0;
+  return fmt::format("{}#{}", s ? *s : "", iteration);
+}
+
+StatusOr<InterpValues> EvalProbe(EvalContext& context, const Operation& op, const InterpValues& operands) {
+  const ir::Attribute* id = op.attribute("probe_id");
+  const std::string* s = id ? id->AsString() : nullptr;
+  if (s == nullptr) return context.OpError(op, "has no `probe_id`");
+  // Each evaluation of the same probe is a new iteration: "id#0", "id#1", ...
+  int64_t iteration = 0;
+  while (context.probes().count(fmt::format("{}#{}", *s, iteration))) ++iteration;
+  context.probes()[fmt::format("{}#{}", *s, iteration)] = operands[0];
+  return operands;
+}
+
+StatusOr<InterpValues> EvalExpectSerializedEq(EvalContext& context, const Operation& op, const InterpValues& operands) {
+  auto it = context.probes().find(ProbeKey(op));
+  if (it == context.probes().end()) {
+    context.RecordCheckFailure(op, "no probe recorded under " + ProbeKey(op));
+    return InterpValues{};
+  }
+  if (!it->second.is_tensor()) return context.OpError(op, "probe holds no tensor");
+  VKHLO_RETURN_IF_ERROR(Check(context, op, operands[0], it->second.literal(), ParamsFor(op, CheckKind::kExact)));
+  return InterpValues{};
+}
+
+StatusOr<InterpValues> EvalPrint(EvalContext&, const Operation&, const InterpValues& operands) {
+  std::printf("%s\n", operands[0].ToString().c_str());
+  return InterpValues{};
+}
+
+// custom_call: the check targets are test ops; any other target is the embedder's (not the
+// interpreter's) and is reported as such.
+StatusOr<InterpValues> EvalCustomCall(EvalContext& context, const Operation& op, const InterpValues& operands) {
+  const ir::Attribute* target = op.attribute("call_target_name");
+  const std::string* name = target ? target->AsString() : nullptr;
+  if (name == nullptr) return context.OpError(op, "has no `call_target_name`");
+  CheckParams params;
+  if (*name == "check.expect_eq") {
+    params.kind = CheckKind::kExact;
+  } else if (*name == "check.expect_almost_eq") {
+    params.kind = CheckKind::kAlmost;
+    params.tolerance = 1e-3;
+  } else if (*name == "check.expect_close") {
+    params.kind = CheckKind::kClose;
+    params.max_ulp_difference = 3;
+    params.min_ulp_difference = 0;
+  } else {
+    return context.Unimplemented(op, "custom_call target '" + *name + "' is not registered");
+  }
+  if (operands.size() != 2 || !operands[1].is_tensor()) {
+    return context.OpError(op, "@" + *name + " takes two tensors (actual, expected)");
+  }
+  VKHLO_RETURN_IF_ERROR(Check(context, op, operands[0], operands[1].literal(), params));
+  return InterpValues(op.num_results());
+}
+
+}  // namespace
+
+void RegisterStructuralOps(OpRegistry& r) {
+  using ir::OpCode;
+  r.Register(OpCode::kConstant, EvalConstant);
+  r.Register(OpCode::kChloConstant, EvalConstant);
+  r.Register(OpCode::kCall, EvalCall);
+  r.Register(OpCode::kComposite, EvalComposite);
+  r.Register(OpCode::kTuple, EvalTuple);
+  r.Register(OpCode::kGetTupleElement, EvalGetTupleElement);
+  r.Register(OpCode::kAfterAll, EvalToken);
+  r.Register(OpCode::kCreateToken, EvalToken);
+  r.Register(OpCode::kOptimizationBarrier, EvalIdentity);
+  r.Register(OpCode::kCheckExpectEq, EvalExpect<CheckKind::kExact>);
+  r.Register(OpCode::kCheckExpectAlmostEq, EvalExpect<CheckKind::kAlmost>);
+  r.Register(OpCode::kCheckExpectClose, EvalExpect<CheckKind::kClose>);
+  r.Register(OpCode::kCheckExpectEqConst, EvalExpectConst<CheckKind::kExact>);
+  r.Register(OpCode::kCheckExpectAlmostEqConst, EvalExpectConst<CheckKind::kAlmost>);
+  r.Register(OpCode::kCheckExpectSerializedEq, EvalExpectSerializedEq);
+  r.Register(OpCode::kInterpreterProbe, EvalProbe);
+  r.Register(OpCode::kInterpreterPrint, EvalPrint);
+  r.Register(OpCode::kCustomCall, EvalCustomCall);
+}
+
+}  // namespace vkhlo::interp
