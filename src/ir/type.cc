@@ -93,9 +93,10 @@ std::string QuantizedElementToString(const QuantizedElement& q) {
   // The storage range is printed only when it is not the full range of the storage type.
   const int bits = BitWidth(q.storage);
   const bool is_signed = IsSignedInteger(q.storage);
-  const int64_t full_min = is_signed ? -(int64_t{1} << (bits - 1)) : 0;
-  const int64_t full_max = is_signed ? (int64_t{1} << (bits - 1)) - 1
-                                     : (bits >= 64 ? INT64_MAX : (int64_t{1} << bits) - 1);
+  // Computed without overflow for 64-bit storage.
+  const int64_t full_min = !is_signed ? 0 : bits >= 64 ? INT64_MIN : -(int64_t{1} << (bits - 1));
+  const int64_t full_max = is_signed ? (bits >= 64 ? INT64_MAX : (int64_t{1} << (bits - 1)) - 1)
+                                     : (bits >= 63 ? INT64_MAX : (int64_t{1} << bits) - 1);
   if (q.storage_min != full_min || q.storage_max != full_max) {
     s += fmt::format("<{}:{}>", q.storage_min, q.storage_max);
   }

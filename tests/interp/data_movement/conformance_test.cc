@@ -109,14 +109,6 @@ void RunProgram(const std::string& label, std::string_view text, uint32_t first_
     ++tally.run;
     auto result = RunFunction(**module, function->name(), {});
     if (!result.ok()) {
-      if (result.status().code() == StatusCode::kUnimplemented) {
-        ++tally.skipped;
-        std::string reason = result.status().message();
-        const size_t quote = reason.find("error: '");
-        if (quote != std::string::npos) reason = reason.substr(quote + 8, reason.find('\'', quote + 8) - quote - 8);
-        ++tally.skip_reasons[reason];
-        continue;
-      }
       ADD_FAILURE() << label << " @" << function->name() << ": " << result.status().ToString();
       continue;
     }

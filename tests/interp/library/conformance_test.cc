@@ -63,11 +63,6 @@ void RunFile(const fs::path& path, Tally& tally) {
     for (const ir::Function* f : entries) {
       auto result = RunFunction(**module, f->name(), {});
       if (!result.ok()) {
-        if (result.status().code() == StatusCode::kUnimplemented) {
-          unimplemented = true;
-          std::printf("  unimplemented %s: %s\n", where.c_str(), result.status().ToString().c_str());
-          break;
-        }
         ok = false;
         ADD_FAILURE() << where << " @" << f->name() << ": " << result.status().ToString();
         continue;
