@@ -7,8 +7,9 @@
 //     32-bit and narrower outputs: h = ceil(n / 2) blocks; element i = TF(counter + i).word0 for
 //     i < h, else TF(counter + i - h).word1 (word0s then word1s); narrower types keep the low bits
 //     of those 32-bit values; counter += h.
-//   PHILOX (state: 3 x u64 = key, counter low, counter high; a 2-element state has counter high
-//     0 and keeps only the low word): Philox-4x32 with 10 rounds on the 128-bit counter's four
+//   PHILOX (state: 3 x u64 = key, counter low, counter high; with a 2-element state the counter
+//     high word is the key, and only the low word is carried forward): Philox-4x32 with 10
+//     rounds on the 128-bit counter's four
 //     words (least significant first).
 //     32-bit and narrower outputs: ceil(n / 4) blocks, element 4*i + j = block i's word j;
 //     counter += ceil(n / 4).
@@ -106,7 +107,9 @@ Bits PhiloxBits(const std::vector<uint64_t>& state, int64_t n, int width) {
   out.values.resize(static_cast<size_t>(n));
   const auto key = Split(state[0]);
   const uint64_t lo = state[1];
-  const uint64_t hi = state.size() > 2 ? state[2] : 0;
+  // A 2-element state has no counter high word of its own: XLA uses the key there (checked
+  // against JAX/XLA outputs, see tests/interp/library/random_test.cc).
+  const uint64_t hi = state.size() > 2 ? state[2] : state[0];
   auto block = [&](int64_t i) {
     const uint64_t c_lo = lo + static_cast<uint64_t>(i);
     const uint64_t c_hi = c_lo < lo ? hi + 1 : hi;
