@@ -3,11 +3,15 @@
 // Every sort is stable (a bottom-up merge sort that takes the right element only when the
 // comparator says it is strictly before the left one), which satisfies both is_stable values.
 // The merge sort is O(n log n) comparator calls per row and stays in bounds whatever the
-// comparator answers (it need not be a strict weak order).
+// comparator answers (it need not be a strict weak order). The common comparator — one
+// `compare LT|GT` of an operand's two arguments, returned as is — is recognized and evaluated
+// natively with the same semantics, which makes a 1M-element sort take about a second instead of
+// evaluating the region 20M times.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include "interp/data_movement.h"
 #include "interp/shape_util.h"
@@ -37,6 +41,49 @@ Status MergeSort(std::vector<int64_t>& order, Less&& less) {
     order.swap(buffer);
   }
   return OkStatus();
+}
+
+// A comparator that is `return compare(DIR, arg[2k + s], arg[2k + 1 - s])` with DIR LT or GT and
+// the element type's natural compare type: what it sorts by, or nullopt.
+struct SimpleComparator {
+  size_t operand;   // k
+  bool ascending;   // true: less(a, b) = a < b
+};
+
+std::optional<SimpleComparator> MatchSimpleComparator(const ir::Region& region, const std::vector<const Literal*>& inputs) {
+  if (region.blocks().size() != 1) return std::nullopt;
+  const ir::Block& block = region.front();
+  if (block.operations().size() != 2) return std::nullopt;
+  const ir::Operation& compare = *block.operations()[0];
+  const ir::Operation& ret = *block.operations()[1];
+  if (compare.code() != ir::OpCode::kCompare || ret.code() != ir::OpCode::kReturn || ret.num_operands() != 1 ||
+      ret.operand(0) != compare.result(0)) {
+    return std::nullopt;
+  }
+  const ir::Value* lhs = compare.operand(0);
+  const ir::Value* rhs = compare.operand(1);
+  if (!lhs->is_block_argument() || !rhs->is_block_argument() || lhs->owner_block() != &block ||
+      rhs->owner_block() != &block) {
+    return std::nullopt;
+  }
+  const int a = lhs->index(), b = rhs->index();
+  if (a / 2 != b / 2 || a == b) return std::nullopt;
+  const size_t k = static_cast<size_t>(a / 2);
+  if (k >= inputs.size()) return std::nullopt;
+  const ir::ElementType t = inputs[k]->element_type();
+  if (inputs[k]->type().is_quantized() || !(ir::IsFloat(t) || ir::IsInteger(t))) return std::nullopt;
+  const ir::Attribute* direction_attr = compare.attribute("comparison_direction");
+  auto direction = direction_attr ? direction_attr->AsEnum("comparison_direction") : std::nullopt;
+  if (!direction || (*direction != "LT" && *direction != "GT")) return std::nullopt;
+  if (const ir::Attribute* type_attr = compare.attribute("compare_type")) {
+    auto type = type_attr->AsEnum("comparison_type");
+    const char* natural = ir::IsFloat(t) ? "FLOAT" : ir::IsSignedInteger(t) ? "SIGNED" : "UNSIGNED";
+    if (!type || *type != natural) return std::nullopt;  // TOTALORDER and the rest: evaluate the region
+  }
+  // less(x, y) evaluates compare(arg[a] = x_k, arg[b] = y_k); with a odd the arguments are swapped.
+  const bool swapped = (a % 2) == 1;
+  const bool lt = *direction == "LT";
+  return SimpleComparator{k, lt != swapped};
 }
 
 StatusOr<InterpValues> EvalSort(EvalContext& context, const Operation& op, const InterpValues& operands) {
@@ -95,6 +142,16 @@ StatusOr<InterpValues> EvalSort(EvalContext& context, const Operation& op, const
   std::vector<InterpValues> row(n, InterpValues(static_cast<size_t>(size)));
   InterpValues args(2 * n);
   std::vector<int64_t> order(static_cast<size_t>(size));
+  const std::optional<SimpleComparator> simple = MatchSimpleComparator(comparator, inputs);
+  std::vector<double> float_keys;
+  std::vector<int64_t> int_keys;
+  auto native_less = [&](int64_t a, int64_t b) -> StatusOr<bool> {
+    const ir::ElementType t = inputs[simple->operand]->element_type();
+    const int64_t x = simple->ascending ? a : b, y = simple->ascending ? b : a;
+    if (ir::IsFloat(t)) return float_keys[x] < float_keys[y];  // decoded exactly: same order, NaN unordered
+    if (ir::IsUnsignedInteger(t)) return static_cast<uint64_t>(int_keys[x]) < static_cast<uint64_t>(int_keys[y]);
+    return int_keys[x] < int_keys[y];
+  };
   auto less = [&](int64_t a, int64_t b) -> StatusOr<bool> {
     for (size_t k = 0; k < n; ++k) {
       args[2 * k] = row[k][a];
@@ -107,13 +164,28 @@ StatusOr<InterpValues> EvalSort(EvalContext& context, const Operation& op, const
   for (int64_t o = 0; o < outer; ++o) {
     for (int64_t r = 0; r < inner; ++r) {
       const int64_t base = o * size * inner + r;
-      for (size_t k = 0; k < n; ++k) {
-        for (int64_t i = 0; i < size; ++i) {
-          VKHLO_ASSIGN_OR_RETURN(row[k][i], ScalarValue(inputs[k]->type(), readers[k].at(base + i * inner)));
-        }
-      }
       std::iota(order.begin(), order.end(), 0);
-      VKHLO_RETURN_IF_ERROR(MergeSort(order, less));
+      if (simple) {
+        const Literal& keys = *inputs[simple->operand];
+        const bool is_float = ir::IsFloat(keys.element_type());
+        (is_float ? float_keys.resize(static_cast<size_t>(size)) : int_keys.resize(static_cast<size_t>(size)));
+        for (int64_t i = 0; i < size; ++i) {
+          const int64_t index = keys.is_splat() ? 0 : base + i * inner;
+          if (is_float) {
+            float_keys[i] = keys.GetFloat(index);
+          } else {
+            int_keys[i] = keys.GetInt(index);
+          }
+        }
+        VKHLO_RETURN_IF_ERROR(MergeSort(order, native_less));
+      } else {
+        for (size_t k = 0; k < n; ++k) {
+          for (int64_t i = 0; i < size; ++i) {
+            VKHLO_ASSIGN_OR_RETURN(row[k][i], ScalarValue(inputs[k]->type(), readers[k].at(base + i * inner)));
+          }
+        }
+        VKHLO_RETURN_IF_ERROR(MergeSort(order, less));
+      }
       for (size_t k = 0; k < n; ++k) {
         const int64_t eb = readers[k].element_bytes();
         for (int64_t i = 0; i < size; ++i) {
