@@ -17,15 +17,6 @@ static_assert(std::endian::native == std::endian::little,
 
 namespace {
 
-constexpr std::array<int8_t, 256> MakeHexTable() {
-  std::array<int8_t, 256> t{};
-  for (int c = 0; c < 256; ++c) t[c] = -1;
-  for (int c = '0'; c <= '9'; ++c) t[c] = static_cast<int8_t>(c - '0');
-  for (int c = 'a'; c <= 'f'; ++c) t[c] = static_cast<int8_t>(c - 'a' + 10);
-  for (int c = 'A'; c <= 'F'; ++c) t[c] = static_cast<int8_t>(c - 'A' + 10);
-  return t;
-}
-constexpr std::array<int8_t, 256> kHexTable = MakeHexTable();
 
 // One scalar as written: a number token with its sign, true/false, or inf/nan.
 struct DenseScalar {
@@ -202,8 +193,8 @@ class DenseReader {
     uint8_t* dst = bytes.data();
     int bad = 0;
     for (size_t i = 0, n = bytes.size(); i < n; ++i) {
-      const int hi = kHexTable[src[2 * i]];
-      const int lo = kHexTable[src[2 * i + 1]];
+      const int hi = kHexDigitValues[src[2 * i]];
+      const int lo = kHexDigitValues[src[2 * i + 1]];
       bad |= hi | lo;
       dst[i] = static_cast<uint8_t>((hi << 4) | (lo & 15));
     }

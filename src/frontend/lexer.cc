@@ -32,15 +32,6 @@ constexpr std::array<uint8_t, 256> MakeClasses() {
 }
 constexpr std::array<uint8_t, 256> kClasses = MakeClasses();
 
-constexpr std::array<int8_t, 256> MakeHex() {
-  std::array<int8_t, 256> t{};
-  for (int c = 0; c < 256; ++c) t[c] = -1;
-  for (int c = '0'; c <= '9'; ++c) t[c] = static_cast<int8_t>(c - '0');
-  for (int c = 'a'; c <= 'f'; ++c) t[c] = static_cast<int8_t>(c - 'a' + 10);
-  for (int c = 'A'; c <= 'F'; ++c) t[c] = static_cast<int8_t>(c - 'A' + 10);
-  return t;
-}
-constexpr std::array<int8_t, 256> kHex = MakeHex();
 
 inline uint8_t Class(char c) { return kClasses[static_cast<unsigned char>(c)]; }
 
@@ -88,7 +79,6 @@ bool IsIdentStart(char c) { return Class(c) & kIdentStart; }
 bool IsIdentChar(char c) { return Class(c) & kIdentChar; }
 bool IsSuffixIdChar(char c) { return Class(c) & kSuffixChar; }
 bool IsDigit(char c) { return Class(c) & kDigitClass; }
-int HexDigitValue(char c) { return kHex[static_cast<unsigned char>(c)]; }
 
 std::string_view TokenKindName(TokenKind kind) {
   switch (kind) {

@@ -14,11 +14,23 @@
 // offending spot; error_message() says what is wrong.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
 namespace vkhlo::frontend {
+
+// Value of a hex digit by byte, -1 for anything else: a table, because decoding hex blobs (the
+// bulk of real files) runs through it once per character.
+inline constexpr std::array<int8_t, 256> kHexDigitValues = [] {
+  std::array<int8_t, 256> t{};
+  for (int c = 0; c < 256; ++c) t[c] = -1;
+  for (int c = '0'; c <= '9'; ++c) t[c] = static_cast<int8_t>(c - '0');
+  for (int c = 'a'; c <= 'f'; ++c) t[c] = static_cast<int8_t>(c - 'a' + 10);
+  for (int c = 'A'; c <= 'F'; ++c) t[c] = static_cast<int8_t>(c - 'A' + 10);
+  return t;
+}();
 
 enum class TokenKind : uint8_t {
   kEof,
@@ -103,7 +115,7 @@ bool IsIdentChar(char c);     // bare identifiers: letters, digits, _ $ .
 bool IsSuffixIdChar(char c);  // %/^/#/! identifiers: letters, digits, _ $ . -
 bool IsDigit(char c);
 // Value of a hex digit, or -1.
-int HexDigitValue(char c);
+inline int HexDigitValue(char c) { return kHexDigitValues[static_cast<unsigned char>(c)]; }
 
 // Decodes a string token's body (between the quotes): \" \\ \n \t and \XX hex escapes.
 // Returns false on a malformed escape.
