@@ -10,16 +10,14 @@
 #include <string>
 
 #include "frontend/parser.h"
+#include "tests/support/test_files.h"
 #include "tests/support/generated_programs.h"
 #include "verify/verifier.h"
 
 namespace vkhlo {
 namespace {
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
+using ::vkhlo::testing::ReadFile;
 
 const std::string& GeneratedPath() {
   static const std::string path = [] {

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "frontend/parser.h"
+#include "tests/support/test_files.h"
 #include "tools/vkhlo-run/check_runner.h"
 #include "verify/verifier.h"
 
@@ -54,8 +55,7 @@ class ReferenceConformance : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ReferenceConformance, ChunksPassTheirChecks) {
   const std::string relative = GetParam();
-  std::ifstream in(kRoot / relative, std::ios::binary);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string text = testing::ReadFile(kRoot / relative);
   const bool split = relative.rfind("interpret/", 0) == 0;
   std::vector<frontend::SourceChunk> chunks =
       split ? frontend::SplitInputFile(text) : std::vector<frontend::SourceChunk>{{text, 1}};

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "frontend/parser.h"
+#include "tests/support/test_files.h"
 #include "ir/op_table.h"
 
 namespace vkhlo::frontend {
@@ -18,12 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
+using ::vkhlo::testing::ReadFile;
 
 std::vector<fs::path> CorpusFiles() {
   std::vector<fs::path> files;

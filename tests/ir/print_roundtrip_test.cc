@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "frontend/parser.h"
+#include "tests/support/test_files.h"
 #include "ir/printer.h"
 
 namespace vkhlo {
@@ -31,12 +32,7 @@ std::vector<fs::path> MlirFiles(const fs::path& dir) {
   return files;
 }
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using ::vkhlo::testing::ReadFile;
 
 // "line N:\n  first:  ...\n  second: ..." for the first differing line (lines cut to 300 chars:
 // the hex constants are long).

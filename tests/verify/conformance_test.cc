@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "frontend/parser.h"
+#include "tests/support/test_files.h"
 #include "verify/verifier.h"
 
 namespace vkhlo {
@@ -35,12 +36,7 @@ std::vector<fs::path> MlirFiles(const fs::path& dir, bool recursive) {
   return files;
 }
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
+using ::vkhlo::testing::ReadFile;
 
 // Conformance programs vkhlo rejects on purpose, each with its exact diagnostic and why. A
 // program missing from here that fails, or an entry that no longer fails, fails the test.

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "frontend/parser.h"
+#include "tests/support/test_files.h"
 #include "interp/interpreter.h"
 
 namespace vkhlo::interp {
@@ -21,12 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
+using ::vkhlo::testing::ReadFile;
 
 // The ops whose interpret/ files this suite runs.
 const char* const kInterpretFiles[] = {"broadcast_in_dim",

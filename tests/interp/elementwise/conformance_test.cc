@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "frontend/parser.h"
+#include "tests/support/test_files.h"
 #include "interp/interpreter.h"
 #include "interp/op_registry.h"
 #include "ir/op_table.h"
@@ -24,12 +25,7 @@ namespace fs = std::filesystem;
 
 const fs::path kRoot = VKHLO_CONFORMANCE_DIR;
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
+using ::vkhlo::testing::ReadFile;
 
 struct Tally {
   int cases = 0, passed = 0, skipped = 0;
