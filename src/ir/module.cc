@@ -93,6 +93,13 @@ std::unique_ptr<Operation> Block::Remove(size_t position) {
   return op;
 }
 
+std::vector<std::unique_ptr<Operation>> Block::TakeOperations() {
+  std::vector<std::unique_ptr<Operation>> taken = std::move(operations_);
+  operations_.clear();
+  for (auto& op : taken) op->parent_block_ = nullptr;
+  return taken;
+}
+
 Operation* Block::parent_op() const { return parent_ ? parent_->parent_op() : nullptr; }
 
 Block& Region::AddBlock() {

@@ -122,6 +122,9 @@ class Block {
   Operation* InsertBefore(size_t position, std::unique_ptr<Operation> op);
   // Removes and returns the op at `position`.
   std::unique_ptr<Operation> Remove(size_t position);
+  // Detaches every op (in order), leaving the block empty: passes rebuild a block by taking its
+  // ops and appending what they keep, in linear time.
+  std::vector<std::unique_ptr<Operation>> TakeOperations();
 
   Region* parent_region() const { return parent_; }
   Operation* parent_op() const;

@@ -1,0 +1,29 @@
+#include "passes/pass_registry.h"
+
+#include <string>
+
+#include "passes/passes.h"
+
+namespace vkhlo::passes {
+
+namespace {
+// One row per pass. Order here is only the order `vkhlo-opt --help`-style listings show.
+constexpr PassInfo kPasses[] = {
+    {"dce", "remove unused side-effect-free ops and unreferenced private functions",
+     &CreateDeadCodeEliminationPass},
+};
+}  // namespace
+
+std::span<const PassInfo> RegisteredPasses() { return kPasses; }
+
+StatusOr<std::unique_ptr<Pass>> CreatePass(std::string_view name) {
+  for (const PassInfo& info : kPasses) {
+    if (info.name == name) return info.create();
+  }
+  std::string known;
+  for (const PassInfo& info : kPasses) known += (known.empty() ? "" : ", ") + std::string(info.name);
+  return Status(StatusCode::kNotFound,
+                "unknown pass '" + std::string(name) + "': expected one of " + known);
+}
+
+}  // namespace vkhlo::passes

@@ -1,0 +1,43 @@
+// A pass pipeline: passes run in order, the verifier after each, optional IR dumps.
+//
+//   auto pipeline = PassPipeline::Parse("inline,chlo-decompose,canonicalize,cse,dce");
+//   VKHLO_RETURN_IF_ERROR(pipeline->Run(module));
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "passes/pass.h"
+
+namespace vkhlo::passes {
+
+struct PipelineOptions {
+  // Verify the module after every pass (a failure is an internal error naming the pass).
+  bool verify_each = true;
+  // Called after every pass with the pass's name, whether it changed the module, and the module
+  // (`--dump-after-all`).
+  std::function<void(std::string_view pass, bool changed, const ir::Module&)> after_pass;
+};
+
+class PassPipeline {
+ public:
+  PassPipeline() = default;
+  PassPipeline(PassPipeline&&) = default;
+  PassPipeline& operator=(PassPipeline&&) = default;
+
+  // A comma-separated list of registered pass names; empty entries are ignored.
+  static StatusOr<PassPipeline> Parse(std::string_view spec);
+
+  void Add(std::unique_ptr<Pass> pass) { passes_.push_back(std::move(pass)); }
+  size_t size() const { return passes_.size(); }
+
+  // Runs every pass once, in order. Returns whether any pass changed the module.
+  StatusOr<bool> Run(ir::Module& module, const PipelineOptions& options = {}) const;
+
+ private:
+  std::vector<std::unique_ptr<Pass>> passes_;
+};
+
+}  // namespace vkhlo::passes
