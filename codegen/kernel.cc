@@ -86,7 +86,8 @@ StatusOr<KernelSource> EmitLoopKernel(const Fusion& fusion, const TargetInfo& ta
   }
 
   const bool guard = static_cast<uint64_t>(n) % per != 0;
-  for (uint32_t e = 0; e < per; ++e) {
+  // A zero-size index space is never dispatched: the kernel only needs to be valid.
+  for (uint32_t e = 0; e < per && n > 0; ++e) {
     const std::string i = fmt::format("i{}", e);
     em.Line(fmt::format("uint {} = base + {}u;", i, e));
     em.Open(guard && e > 0 ? fmt::format("if ({} < {})", i, total) : std::string());
@@ -111,7 +112,7 @@ StatusOr<KernelSource> EmitLoopKernel(const Fusion& fusion, const TargetInfo& ta
     }
     em.Close();
   }
-  for (size_t o = 0; o < fusion.outputs.size(); ++o) {
+  for (size_t o = 0; o < fusion.outputs.size() && n > 0; ++o) {
     const int storage = packed[o].storage;
     if (storage >= 32) continue;
     const std::string out = fmt::format("in{}", fusion.inputs.size() + o);

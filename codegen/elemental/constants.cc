@@ -27,7 +27,7 @@ StatusOr<Expr> EmitConstant(ElementalEmitter& em, const Operation& op, const Ind
   if (literal == nullptr) return em.OpError(op, "has no dense value");
   const ir::ElementType type = literal->element_type();
   const TypeFacts& f = em.Facts(type);
-  if (literal->is_splat() || literal->num_elements() == 1) {
+  if (literal->is_splat() || literal->num_elements() <= 1) {
     std::span<const uint8_t> bytes = literal->raw();
     uint64_t lo = 0, hi = 0;
     for (size_t i = 0; i < bytes.size() && i < 16; ++i) {

@@ -77,11 +77,12 @@ std::string ElementalEmitter::Var(std::string_view glsl_type, const std::string&
 
 Expr ElementalEmitter::Result(ir::ElementType type, const std::string& code) {
   const TypeFacts& f = Facts(type);
-  if (f.kind == ComputeKind::kNarrowFloat) Include("hlo_float_codec.glsl");
+  RequireCompute(type);
   return Expr{Var(f.glsl, RoundToType(f, code)), type, false};
 }
 
 Expr ElementalEmitter::Exact(ir::ElementType type, const std::string& code) {
+  RequireCompute(type);
   return Expr{Var(Facts(type).glsl, code), type, false};
 }
 
@@ -199,38 +200,50 @@ std::string ElementalEmitter::MemoKey(const ir::Value* value, const Index& index
   return fmt::format("{}@M{}", static_cast<const void*>(value), fmt::join(index.multi, ","));
 }
 
-StatusOr<Expr> ElementalEmitter::Compute(const Expr& e) {
-  if (!e.raw) return e;
-  const TypeFacts& f = Facts(e.type);
-  std::string_view feature = RequiredFeature(f.kind);
-  if (!TargetHas(target_, feature)) {
-    const ir::Operation* op = current_op();
-    std::string type_text(ir::ElementTypeName(e.type));
-    if (op != nullptr) {
-      for (size_t i = 0; i < op->num_results(); ++i) {
-        if (op->result(i)->type().is_tensor() && op->result(i)->type().element_type() == e.type) {
-          type_text = op->result(i)->type().ToString();
-        }
+Status ElementalEmitter::MissingFeature(ir::ElementType type, std::string_view feature) const {
+  const ir::Operation* op = current_op();
+  std::string type_text(ir::ElementTypeName(type));
+  if (op != nullptr) {
+    for (size_t i = 0; i < op->num_results(); ++i) {
+      if (op->result(i)->type().is_tensor() && op->result(i)->type().element_type() == type) {
+        type_text = op->result(i)->type().ToString();
       }
-      if (type_text == ir::ElementTypeName(e.type)) {
-        for (const ir::Value* operand : op->operands()) {
-          if (operand->type().is_tensor() && operand->type().element_type() == e.type) {
-            type_text = operand->type().ToString();
-            break;
-          }
+    }
+    if (type_text == ir::ElementTypeName(type)) {
+      for (const ir::Value* operand : op->operands()) {
+        if (operand->type().is_tensor() && operand->type().element_type() == type) {
+          type_text = operand->type().ToString();
+          break;
         }
       }
     }
-    std::string what = fmt::format("on {} needs {}, which {} lacks (profile {})", type_text, feature,
-                                   target_.device_name, target_.profile);
-    if (op == nullptr) return InvalidArgumentError(what);
-    return OpError(*op, what);
+  }
+  std::string what = fmt::format("on {} needs {}, which {} lacks (profile {})", type_text, feature,
+                                 target_.device_name, target_.profile);
+  if (op == nullptr) return InvalidArgumentError(what);
+  return OpError(*op, what);
+}
+
+void ElementalEmitter::RequireCompute(ir::ElementType type) {
+  const TypeFacts& f = Facts(type);
+  std::string_view feature = RequiredFeature(f.kind);
+  if (!TargetHas(target_, feature)) {
+    if (sticky_.ok()) sticky_ = MissingFeature(type, feature);
+    return;
   }
   if (f.kind == ComputeKind::kInt64 || f.kind == ComputeKind::kUint64) {
     prelude_.Extension("GL_EXT_shader_explicit_arithmetic_types_int64");
   }
   if (f.kind == ComputeKind::kHalf) prelude_.Extension("GL_EXT_shader_explicit_arithmetic_types_float16");
   if (f.kind == ComputeKind::kNarrowFloat) Include("hlo_float_codec.glsl");
+}
+
+StatusOr<Expr> ElementalEmitter::Compute(const Expr& e) {
+  if (!e.raw) return e;
+  const TypeFacts& f = Facts(e.type);
+  std::string_view feature = RequiredFeature(f.kind);
+  if (!TargetHas(target_, feature)) return MissingFeature(e.type, feature);
+  RequireCompute(e.type);
   return Expr{Var(f.glsl, RawToCompute(f, e.code)), e.type, false};
 }
 
@@ -285,6 +298,7 @@ StatusOr<Expr> ElementalEmitter::EmitUncached(const ir::Value* value, const Inde
   op_stack_.push_back(op);
   StatusOr<Expr> result = fn(*this, *op, index);
   op_stack_.pop_back();
+  if (result.ok() && !sticky_.ok()) return sticky_;
   return result;
 }
 

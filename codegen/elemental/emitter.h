@@ -140,6 +140,8 @@ class ElementalEmitter {
   void Bind(const ir::Value* value, Expr expr);
 
   const std::string& body() const { return body_; }
+  // The first error met where no status could be returned (a compute type the target lacks).
+  const Status& sticky_error() const { return sticky_; }
   void set_source_name(std::string name) { source_name_ = std::move(name); }
   void set_indent(int indent) { indent_ = indent; }
 
@@ -161,6 +163,10 @@ class ElementalEmitter {
   std::vector<const ir::Operation*> op_stack_;
   std::map<int, TypeFacts> facts_;
   std::unordered_map<const ir::Value*, Expr> bound_;
+  Status sticky_;
+  // Fails (stickily) when the target cannot compute in `type`; adds the extensions it needs.
+  void RequireCompute(ir::ElementType type);
+  Status MissingFeature(ir::ElementType type, std::string_view feature) const;
 };
 
 // "file:line:col" of an op for messages ("" when unknown).

@@ -179,6 +179,8 @@ class Compiler {
                            codegen::EmitLoopKernel(fusion, exe_.client->target, kernel_options));
     for (const ir::Value* v : fusion.inputs) VKHLO_RETURN_IF_ERROR(CheckRange(v->type(), fusion.name));
     for (const ir::Value* v : fusion.outputs) VKHLO_RETURN_IF_ERROR(CheckRange(v->type(), fusion.name));
+    // A zero-size index space is never dispatched: its outputs are empty buffers.
+    if (source.workgroups == 0) return CompiledKernel{std::move(source), nullptr};
     auto start = Clock::now();
     codegen::GlslCompileOptions glsl_options;
     glsl_options.name = fusion.name;
