@@ -147,12 +147,12 @@ class Planner {
     return it != elemental_.end() && it->second;
   }
 
-  // Whether `v` is read from a buffer by the kernels that use it.
+  // Whether `v` is read from a buffer by the kernels that use it (rather than recomputed).
   bool IsInput(const ir::Value* v) const {
     if (!IsLocalElemental(v)) return true;
     const ir::Operation* op = v->defining_op();
     if (buffer_constant_.count(op)) return true;
-    return materialized_.count(v) != 0;
+    return boundary_.count(v) != 0;
   }
 
   void Decide() {
@@ -171,23 +171,21 @@ class Planner {
         if (!IsInput(operand)) cost += cost_[operand];
       }
       cost_[v] = cost;
-      if (u.non_elemental) {
-        materialized_.insert(v);
-        continue;
+      // Fused into its elemental users: read once per element in total, or cheap to recompute.
+      bool fused = false;
+      if (!u.elemental.empty() && options_.fuse) {
+        const double elements = std::max<int64_t>(1, v->type().num_elements());
+        double reads = 0;  // how many times each element of v is read, summed over its users
+        for (const ir::Operation* user : u.elemental) {
+          reads += std::max(1.0, static_cast<double>(user->result(0)->type().num_elements()) / elements);
+        }
+        fused = reads <= 1.0 || cost <= kCheapRecomputeCost;
       }
-      if (u.elemental.empty()) continue;  // dead: nothing reads it
-      if (!options_.fuse) {
-        materialized_.insert(v);
-        continue;
-      }
-      // How many times each element of v is read, summed over its users.
-      const double elements = std::max<int64_t>(1, v->type().num_elements());
-      double reads = 0;
-      for (const ir::Operation* user : u.elemental) {
-        reads += std::max(1.0, static_cast<double>(user->result(0)->type().num_elements()) / elements);
-      }
-      if (reads <= 1.0 || cost <= kCheapRecomputeCost) continue;  // fused into its users
-      materialized_.insert(v);
+      // A buffer when something other than an elemental op needs it (it is then also computed
+      // by the kernels of its elemental users, and multi-output fusion puts it in one of
+      // them), or when its users read it from memory.
+      if (u.non_elemental || (!u.elemental.empty() && !fused)) materialized_.insert(v);
+      if (!u.elemental.empty() && !fused) boundary_.insert(v);
     }
   }
 
@@ -299,7 +297,8 @@ class Planner {
   std::unordered_map<const ir::Value*, Uses> uses_;
   std::unordered_map<const ir::Operation*, bool> elemental_;
   std::unordered_map<const ir::Value*, int> cost_;
-  std::unordered_set<const ir::Value*> materialized_;
+  std::unordered_set<const ir::Value*> materialized_;  // roots: get a buffer
+  std::unordered_set<const ir::Value*> boundary_;      // read from that buffer by their users
   std::unordered_set<const ir::Operation*> buffer_constant_;
 };
 

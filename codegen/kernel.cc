@@ -71,26 +71,46 @@ StatusOr<KernelSource> EmitLoopKernel(const Fusion& fusion, const TargetInfo& ta
   em.Line(fmt::format("uint invocation = (gl_WorkGroupID.x + pc.vkhlo_workgroup_base.x) * {}u + gl_LocalInvocationID.x;", wg));
   em.Line(fmt::format("uint base = invocation * {}u;", per));
   em.Line(fmt::format("if (base >= {}) return;", total));
+  // The device binds buffers 0..N-1, so every input must stay in the module even when the
+  // optimizer proves its reads dead (an empty operand of a pad or concatenate). The base's w is
+  // never set (always 0), and the compiler cannot know it.
+  if (!fusion.inputs.empty()) {
+    std::vector<std::string> reads;
+    for (size_t b = 0; b < fusion.inputs.size(); ++b) reads.push_back(fmt::format("in{}[0]", b));
+    em.Line(fmt::format("if (pc.vkhlo_workgroup_base.w == 0xffffffffu) in{}[0] = {};", fusion.inputs.size(),
+                        fmt::join(reads, " ^ ")));
+  }
 
   // Accumulators of packed outputs: one word per 32 bits of the invocation's elements.
   struct Packed {
     int storage = 32;
-    std::vector<std::string> words;
+    uint32_t words = 0;
+    std::string array;
   };
   std::vector<Packed> packed(fusion.outputs.size());
   for (size_t o = 0; o < fusion.outputs.size(); ++o) {
     packed[o].storage = GetTypeFacts(fusion.outputs[o]->type().element_type(), target).storage_bits;
     if (packed[o].storage >= 32) continue;
-    const uint32_t words = per * static_cast<uint32_t>(packed[o].storage) / 32;
-    for (uint32_t w = 0; w < words; ++w) packed[o].words.push_back(em.Var("uint", "0u"));
+    packed[o].words = per * static_cast<uint32_t>(packed[o].storage) / 32;
+    packed[o].array = fmt::format("acc{}", o);
+    em.Line(fmt::format("uint {}[{}];", packed[o].array, packed[o].words));
+    for (uint32_t w = 0; w < packed[o].words; ++w) em.Line(fmt::format("{}[{}] = 0u;", packed[o].array, w));
   }
 
+  // The elements of the invocation, in a loop (not unrolled: a kernel with several expensive
+  // outputs would otherwise grow `per` times, and so would the driver's compile time).
   const bool guard = static_cast<uint64_t>(n) % per != 0;
-  // A zero-size index space is never dispatched: the kernel only needs to be valid.
-  for (uint32_t e = 0; e < per && n > 0; ++e) {
-    const std::string i = fmt::format("i{}", e);
-    em.Line(fmt::format("uint {} = base + {}u;", i, e));
-    em.Open(guard && e > 0 ? fmt::format("if ({} < {})", i, total) : std::string());
+  const std::string i = "i";
+  if (n > 0) {
+    if (per == 1) {
+      em.Line("uint e = 0u;");
+      em.Line("uint i = base;");
+      em.Open("");
+    } else {
+      em.Open(fmt::format("for (uint e = 0u; e < {}u; ++e)", per));
+      em.Line("uint i = base + e;");
+      if (guard) em.Line(fmt::format("if (i >= {}) break;", total));
+    }
     const Index index = Index::Linear(fusion.dims, i);
     for (size_t o = 0; o < fusion.outputs.size(); ++o) {
       VKHLO_ASSIGN_OR_RETURN(Expr value, em.Emit(fusion.outputs[o], index));
@@ -98,9 +118,8 @@ StatusOr<KernelSource> EmitLoopKernel(const Fusion& fusion, const TargetInfo& ta
       const int storage = packed[o].storage;
       const std::string out = fmt::format("in{}", fusion.inputs.size() + o);
       if (storage < 32) {
-        const uint32_t bit = e * static_cast<uint32_t>(storage);
-        em.Line(fmt::format("{} |= ({} & {}) << {}u;", packed[o].words[bit / 32], raw.code,
-                            UintLiteral((1u << storage) - 1), bit % 32));
+        em.Line(fmt::format("{}[(e * {}u) >> 5u] |= ({} & {}) << ((e * {}u) & 31u);", packed[o].array, storage, raw.code,
+                            UintLiteral((1u << storage) - 1), storage));
       } else if (storage == 32) {
         em.Line(fmt::format("{}[{}] = {};", out, i, raw.code));
       } else {
@@ -117,12 +136,12 @@ StatusOr<KernelSource> EmitLoopKernel(const Fusion& fusion, const TargetInfo& ta
     if (storage >= 32) continue;
     const std::string out = fmt::format("in{}", fusion.inputs.size() + o);
     const uint32_t per_word = 32 / static_cast<uint32_t>(storage);
-    for (size_t w = 0; w < packed[o].words.size(); ++w) {
+    for (uint32_t w = 0; w < packed[o].words; ++w) {
       const std::string word = fmt::format("base / {}u + {}u", per_word, w);
       if (guard && w > 0) {
-        em.Line(fmt::format("if (base + {}u < {}) {}[{}] = {};", w * per_word, total, out, word, packed[o].words[w]));
+        em.Line(fmt::format("if (base + {}u < {}) {}[{}] = {}[{}];", w * per_word, total, out, word, packed[o].array, w));
       } else {
-        em.Line(fmt::format("{}[{}] = {};", out, word, packed[o].words[w]));
+        em.Line(fmt::format("{}[{}] = {}[{}];", out, word, packed[o].array, w));
       }
     }
   }

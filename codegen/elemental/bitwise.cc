@@ -69,7 +69,8 @@ StatusOr<Expr> EmitPopcnt(ElementalEmitter& em, const Operation& op, const Index
   } else {
     count = fmt::format("bitCount({})", Pattern(f, a.code));
   }
-  return em.Exact(a.type, fmt::format("{}({})", f.glsl, count));
+  // The count wraps to the width (popcnt of si2 0b11 is 2, which si2 reads as -2).
+  return em.Result(a.type, fmt::format("{}({})", f.glsl, count));
 }
 
 StatusOr<Expr> EmitCountLeadingZeros(ElementalEmitter& em, const Operation& op, const Index& index) {
@@ -85,7 +86,7 @@ StatusOr<Expr> EmitCountLeadingZeros(ElementalEmitter& em, const Operation& op, 
   } else {
     count = fmt::format("({} - 1 - findMSB({}))", f.bits, Pattern(f, a.code));
   }
-  return em.Exact(a.type, fmt::format("{}({})", f.glsl, count));
+  return em.Result(a.type, fmt::format("{}({})", f.glsl, count));
 }
 
 enum class Shift { kLeft, kRightLogical, kRightArithmetic };

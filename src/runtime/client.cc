@@ -118,12 +118,22 @@ StatusOr<std::vector<uint8_t>> Buffer::ToHost() const {
   return bytes;
 }
 
-StatusOr<Client> Client::Create() {
-  auto state = std::make_shared<runtime::ClientState>();
-  VKHLO_ASSIGN_OR_RETURN(state->device, device::Device::CreateFromEnvironment());
-  state->target = runtime::TargetFromDevice(*state->device);
-  state->compiler = std::make_unique<codegen::GlslCompiler>(CacheDirectory());
+namespace runtime {
+
+StatusOr<Client> CreateClient(device::DeviceOptions options) {
+  auto state = std::make_shared<ClientState>();
+  const std::string cache = options.cache_directory;
+  VKHLO_ASSIGN_OR_RETURN(state->device, device::Device::Create(std::move(options)));
+  state->target = TargetFromDevice(*state->device);
+  state->compiler = std::make_unique<codegen::GlslCompiler>(cache);
   return Client(std::move(state));
+}
+
+}  // namespace runtime
+
+StatusOr<Client> Client::Create() {
+  VKHLO_ASSIGN_OR_RETURN(device::DeviceOptions options, device::DeviceOptions::FromEnvironment());
+  return runtime::CreateClient(std::move(options));
 }
 
 std::string Client::device_description() const {

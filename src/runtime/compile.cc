@@ -212,7 +212,8 @@ class Compiler {
   Status Dump(const codegen::KernelSource& source, const codegen::SpirvWords& spirv) {
     std::error_code ec;
     std::filesystem::create_directories(options_.dump_kernels_dir, ec);
-    const std::string base = options_.dump_kernels_dir + "/" + source.name;
+    // Files are named after the function too: every executable numbers its fusions from 0.
+    const std::string base = options_.dump_kernels_dir + "/" + (exe_.entry ? exe_.entry->name() + "." : "") + source.name;
     std::ofstream glsl(base + ".comp");
     glsl << source.glsl;
     std::ofstream assembly(base + ".spvasm");

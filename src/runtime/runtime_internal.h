@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "device/device.h"
 #include "ir/literal.h"
 #include "ir/module.h"
 #include "vkhlo/runtime.h"
@@ -13,6 +14,9 @@ namespace vkhlo::runtime {
 // Compiles `module` (verified) for `client`'s device. The executable keeps the module.
 StatusOr<Executable> CompileModule(const Client& client, std::unique_ptr<ir::Module> module,
                                    const CompileOptions& options = {});
+
+// A client on a device opened with `options` (tests install their validation handler).
+StatusOr<Client> CreateClient(device::DeviceOptions options);
 
 StatusOr<Buffer> BufferFromLiteral(const Client& client, const ir::Literal& literal);
 StatusOr<ir::Literal> BufferToLiteral(const Buffer& buffer);
