@@ -42,4 +42,16 @@ StatusOr<bool> PassPipeline::Run(ir::Module& module, const PipelineOptions& opti
   return any_change;
 }
 
+PassPipeline DefaultPipeline() {
+  PassPipeline pipeline;
+  for (std::string_view name : {"inline", "chlo-decompose", "batch-norm-decompose", "canonicalize",
+                                "fold-constants", "cse", "dce"}) {
+    // Every name but chlo-decompose is registered in this library; that one joins when its pass
+    // does.
+    StatusOr<std::unique_ptr<Pass>> pass = CreatePass(name);
+    if (pass.ok()) pipeline.Add(std::move(*pass));
+  }
+  return pipeline;
+}
+
 }  // namespace vkhlo::passes

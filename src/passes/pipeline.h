@@ -40,4 +40,8 @@ class PassPipeline {
   std::vector<std::unique_ptr<Pass>> passes_;
 };
 
+// The pipeline codegen runs: inline, chlo-decompose (when that pass is registered),
+// batch-norm-decompose, canonicalize, fold-constants, cse, dce.
+PassPipeline DefaultPipeline();
+
 }  // namespace vkhlo::passes
