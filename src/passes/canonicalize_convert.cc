@@ -2,8 +2,10 @@
 //   convert(x) : type(x)                   -> x
 //   convert(convert(x : A) : B) : C         -> convert(x) : C, or x when C is A,
 // when every value of A survives the trip through B unchanged (B is "lossless" for A: si8 ->
-// si32, f16 -> f32, bf16 -> f32, i1 -> anything, ui8 -> f16...). Then converting through B
-// cannot change what the final conversion sees. Narrowing or float -> int steps never qualify.
+// si32, f16 -> f32, bf16 -> f32, i1 -> most types, ui8 -> f16...). Then converting through B
+// cannot change the value the final conversion sees, and conversions depend only on the value,
+// except that integer -> integer wraps while float -> integer saturates (so integers through a
+// float to another integer type are left alone). Narrowing or float -> int steps never qualify.
 #include <array>
 #include <atomic>
 #include <cmath>
@@ -58,7 +60,9 @@ bool ComputeLossless(ElementType from, ElementType to) {
   }
   // A real value becomes (x, 0) and comes back as the real part.
   if (ir::IsComplex(to)) return ComputeLossless(from, ir::ComplexPartType(to));
-  if (ir::IsBoolean(from)) return true;  // 0/1 (0.0/1.0) convert back to false/true
+  if (ir::IsBoolean(from)) {  // false/true become 0/1 (0.0/1.0) and convert back
+    return !ir::IsFloat(to) || (IsExactlyRepresentable(to, 0.0) && IsExactlyRepresentable(to, 1.0));
+  }
   if (ir::IsBoolean(to)) return false;
   if (ir::IsInteger(from)) {
     if (ir::IsFloat(to)) return IntegerFitsFloat(from, to);
@@ -98,6 +102,12 @@ RewriteResult SimplifyConvert(ir::Operation& op, OpBuilder& builder) {
     return Keep();
   }
   if (source->type() == result) return Replace(source);
+  // To another type, B's value converts as A's would, except integer -> integer wraps where
+  // float -> integer saturates: an integer through a float to another integer type stays.
+  const ir::ElementType a = source->type().element_type(), b = x->type().element_type();
+  if (ir::IsInteger(a) && !ir::IsInteger(b) && !ir::IsBoolean(b) && ir::IsInteger(result.element_type())) {
+    return Keep();
+  }
   return Replace(builder.Convert(source, result.element_type()));
 }
 

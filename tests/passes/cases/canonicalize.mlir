@@ -118,3 +118,132 @@ func.func @main(%p: tensor<3xi1>, %a: tensor<3xf32>, %b: tensor<3xf32>) -> (tens
 }
 // CHECK: %1 = "stablehlo.select"(%0, %arg1, %arg2)
 // CHECK-NEXT: "func.return"(%arg1, %arg2, %arg2, %1)
+
+// -----
+// Converts: same type goes; a chain through a lossless type goes or shortens; lossy chains stay.
+func.func @main(%h: tensor<4xf16>, %f: tensor<4xf32>, %i: tensor<4xi8>, %b: tensor<4xbf16>) -> (tensor<4xf16>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi8>, tensor<4xi8>, tensor<4xf16>) {
+  %same = stablehlo.convert %f : tensor<4xf32>
+  %h32 = stablehlo.convert %h : (tensor<4xf16>) -> tensor<4xf32>
+  %h16 = stablehlo.convert %h32 : (tensor<4xf32>) -> tensor<4xf16>
+  %f16 = stablehlo.convert %f : (tensor<4xf32>) -> tensor<4xf16>
+  %f32 = stablehlo.convert %f16 : (tensor<4xf16>) -> tensor<4xf32>
+  %i32 = stablehlo.convert %i : (tensor<4xi8>) -> tensor<4xi32>
+  %if = stablehlo.convert %i32 : (tensor<4xi32>) -> tensor<4xf32>
+  %fi = stablehlo.convert %f : (tensor<4xf32>) -> tensor<4xi32>
+  %fif = stablehlo.convert %fi : (tensor<4xi32>) -> tensor<4xf32>
+  %i16 = stablehlo.convert %i : (tensor<4xi8>) -> tensor<4xf16>
+  %i8 = stablehlo.convert %i16 : (tensor<4xf16>) -> tensor<4xi8>
+  %u = stablehlo.convert %i : (tensor<4xi8>) -> tensor<4xui8>
+  %back = stablehlo.convert %u : (tensor<4xui8>) -> tensor<4xi8>
+  %b32 = stablehlo.convert %b : (tensor<4xbf16>) -> tensor<4xf32>
+  %b16 = stablehlo.convert %b32 : (tensor<4xf32>) -> tensor<4xf16>
+  return %h16, %same, %f32, %if, %fif, %i8, %back, %b16 : tensor<4xf16>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi8>, tensor<4xi8>, tensor<4xf16>
+}
+// CHECK: %0 = "stablehlo.convert"(%arg1) : (tensor<4xf32>) -> tensor<4xf16>
+// CHECK-NEXT: %1 = "stablehlo.convert"(%0) : (tensor<4xf16>) -> tensor<4xf32>
+// CHECK-NEXT: %2 = "stablehlo.convert"(%arg2) : (tensor<4xi8>) -> tensor<4xf32>
+// CHECK-NEXT: %3 = "stablehlo.convert"(%arg1) : (tensor<4xf32>) -> tensor<4xi32>
+// CHECK-NEXT: %4 = "stablehlo.convert"(%3) : (tensor<4xi32>) -> tensor<4xf32>
+// CHECK-NEXT: %5 = "stablehlo.convert"(%arg2) : (tensor<4xi8>) -> tensor<4xui8>
+// CHECK-NEXT: %6 = "stablehlo.convert"(%5) : (tensor<4xui8>) -> tensor<4xi8>
+// CHECK-NEXT: %7 = "stablehlo.convert"(%arg3) : (tensor<4xbf16>) -> tensor<4xf16>
+// CHECK-NEXT: "func.return"(%arg0, %arg1, %1, %2, %4, %arg2, %6, %7)
+
+// -----
+// Transposes compose; the identity permutation goes.
+func.func @main(%x: tensor<2x3x4xf32>) -> (tensor<4x2x3xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>) {
+  %a = stablehlo.transpose %x, dims = [1, 2, 0] : (tensor<2x3x4xf32>) -> tensor<3x4x2xf32>
+  %b = stablehlo.transpose %a, dims = [1, 2, 0] : (tensor<3x4x2xf32>) -> tensor<4x2x3xf32>
+  %c = stablehlo.transpose %b, dims = [1, 2, 0] : (tensor<4x2x3xf32>) -> tensor<2x3x4xf32>
+  %id = stablehlo.transpose %x, dims = [0, 1, 2] : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  return %b, %c, %id : tensor<4x2x3xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>
+}
+// CHECK: %0 = "stablehlo.transpose"(%arg0) {permutation = array<i64: 2, 0, 1>} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
+// CHECK-NEXT: "func.return"(%0, %arg0, %arg0)
+
+// -----
+// Reshape chains, broadcasts of broadcasts, identity broadcasts, broadcast (old form).
+func.func @main(%x: tensor<6xf32>, %s: tensor<3xf32>) -> (tensor<3x2xf32>, tensor<6xf32>, tensor<2x3x4xf32>, tensor<3xf32>, tensor<5x3xf32>) {
+  %r1 = stablehlo.reshape %x : (tensor<6xf32>) -> tensor<2x3xf32>
+  %r2 = stablehlo.reshape %r1 : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %r3 = stablehlo.reshape %r2 : (tensor<3x2xf32>) -> tensor<6xf32>
+  %b1 = stablehlo.broadcast_in_dim %s, dims = [0] : (tensor<3xf32>) -> tensor<3x4xf32>
+  %b2 = stablehlo.broadcast_in_dim %b1, dims = [1, 2] : (tensor<3x4xf32>) -> tensor<2x3x4xf32>
+  %id = stablehlo.broadcast_in_dim %s, dims = [0] : (tensor<3xf32>) -> tensor<3xf32>
+  %old = stablehlo.broadcast %s, sizes = [5] : (tensor<3xf32>) -> tensor<5x3xf32>
+  return %r2, %r3, %b2, %id, %old : tensor<3x2xf32>, tensor<6xf32>, tensor<2x3x4xf32>, tensor<3xf32>, tensor<5x3xf32>
+}
+// CHECK: %0 = "stablehlo.reshape"(%arg0) : (tensor<6xf32>) -> tensor<3x2xf32>
+// CHECK-NEXT: %1 = "stablehlo.broadcast_in_dim"(%arg1) {broadcast_dimensions = array<i64: 1>} : (tensor<3xf32>) -> tensor<2x3x4xf32>
+// CHECK-NEXT: %2 = "stablehlo.broadcast_in_dim"(%arg1) {broadcast_dimensions = array<i64: 1>} : (tensor<3xf32>) -> tensor<5x3xf32>
+// CHECK-NEXT: "func.return"(%0, %arg0, %1, %arg1, %2)
+
+// -----
+// Splat constants reshaped, broadcast, transposed, sliced: splat constants of the new shape.
+func.func @main() -> (tensor<1000x1000xf32>, tensor<2x3xi32>, tensor<3x2xi32>, tensor<2xi32>) {
+  %c = stablehlo.constant dense<-0.0> : tensor<f32>
+  %b = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<f32>) -> tensor<1000x1000xf32>
+  %i = stablehlo.constant dense<7> : tensor<6xi32>
+  %r = stablehlo.reshape %i : (tensor<6xi32>) -> tensor<2x3xi32>
+  %t = stablehlo.transpose %r, dims = [1, 0] : (tensor<2x3xi32>) -> tensor<3x2xi32>
+  %s = stablehlo.slice %i [1:5:2] : (tensor<6xi32>) -> tensor<2xi32>
+  return %b, %r, %t, %s : tensor<1000x1000xf32>, tensor<2x3xi32>, tensor<3x2xi32>, tensor<2xi32>
+}
+// CHECK: %0 = "stablehlo.constant"() {value = dense<-0.0> : tensor<1000x1000xf32>}
+// CHECK-NEXT: %1 = "stablehlo.constant"() {value = dense<7> : tensor<2x3xi32>}
+// CHECK-NEXT: %2 = "stablehlo.constant"() {value = dense<7> : tensor<3x2xi32>}
+// CHECK-NEXT: %3 = "stablehlo.constant"() {value = dense<7> : tensor<2xi32>}
+// CHECK-NEXT: "func.return"(%0, %1, %2, %3)
+
+// -----
+// Slices, pads, concatenates and reverses that do nothing.
+func.func @main(%x: tensor<3x1xf32>, %e: tensor<0x1xf32>, %p: tensor<f32>) -> (tensor<3x1xf32>, tensor<3x1xf32>, tensor<3x1xf32>, tensor<3x1xf32>, tensor<3x1xf32>, tensor<3x1xf32>, tensor<2x1xf32>, tensor<3x1xf32>) {
+  %s = stablehlo.slice %x [0:3, 0:1] : (tensor<3x1xf32>) -> tensor<3x1xf32>
+  %pad = stablehlo.pad %x, %p, low = [0, 0], high = [0, 0], interior = [0, 0] : (tensor<3x1xf32>, tensor<f32>) -> tensor<3x1xf32>
+  %shift = stablehlo.pad %x, %p, low = [1, 0], high = [-1, 0], interior = [0, 0] : (tensor<3x1xf32>, tensor<f32>) -> tensor<3x1xf32>
+  %c = stablehlo.concatenate %x, dim = 0 : (tensor<3x1xf32>) -> tensor<3x1xf32>
+  %ce = stablehlo.concatenate %e, %x, %e, dim = 0 : (tensor<0x1xf32>, tensor<3x1xf32>, tensor<0x1xf32>) -> tensor<3x1xf32>
+  %r1 = stablehlo.reverse %x, dims = [1] : tensor<3x1xf32>
+  %r0 = stablehlo.reverse %x, dims = [0] : tensor<3x1xf32>
+  %rr = stablehlo.reverse %r0, dims = [0] : tensor<3x1xf32>
+  %part = stablehlo.slice %x [1:3, 0:1] : (tensor<3x1xf32>) -> tensor<2x1xf32>
+  return %s, %pad, %shift, %c, %ce, %r1, %part, %rr : tensor<3x1xf32>, tensor<3x1xf32>, tensor<3x1xf32>, tensor<3x1xf32>, tensor<3x1xf32>, tensor<3x1xf32>, tensor<2x1xf32>, tensor<3x1xf32>
+}
+// CHECK: %0 = "stablehlo.pad"(%arg0, %arg2) {edge_padding_high = array<i64: -1, 0>, edge_padding_low = array<i64: 1, 0>
+// CHECK-NEXT: %1 = "stablehlo.slice"(%arg0)
+// CHECK-NEXT: "func.return"(%arg0, %arg0, %0, %arg0, %arg0, %arg0, %1, %arg0)
+
+// -----
+// Tuples, iotas of one element per row, dimension sizes, dot.
+func.func @main(%x: tensor<2x3xf32>, %y: tensor<3x4xf32>, %v: tensor<3xf32>) -> (tensor<2x3xf32>, tensor<3x1xi32>, tensor<i32>, tensor<2x4xf32>, tensor<2xf32>) {
+  %t = stablehlo.tuple %x, %y : tuple<tensor<2x3xf32>, tensor<3x4xf32>>
+  %g = stablehlo.get_tuple_element %t[0] : (tuple<tensor<2x3xf32>, tensor<3x4xf32>>) -> tensor<2x3xf32>
+  %i = stablehlo.iota dim = 1 : tensor<3x1xi32>
+  %d = stablehlo.get_dimension_size %y, dim = 1 : (tensor<3x4xf32>) -> tensor<i32>
+  %m = stablehlo.dot %x, %y : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  %mv = "stablehlo.dot"(%x, %v) {precision_config = [#stablehlo<precision HIGHEST>, #stablehlo<precision HIGHEST>]} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2xf32>
+  return %g, %i, %d, %m, %mv : tensor<2x3xf32>, tensor<3x1xi32>, tensor<i32>, tensor<2x4xf32>, tensor<2xf32>
+}
+// CHECK-NOT: stablehlo.tuple
+// CHECK: %0 = "stablehlo.constant"() {value = dense<0> : tensor<3x1xi32>}
+// CHECK-NEXT: %1 = "stablehlo.constant"() {value = dense<4> : tensor<i32>}
+// CHECK-NEXT: %2 = "stablehlo.dot_general"(%arg0, %arg1) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>}
+// CHECK-NEXT: %3 = "stablehlo.dot_general"(%arg0, %arg2) {precision_config = [#stablehlo<precision HIGHEST>, #stablehlo<precision HIGHEST>], dot_dimension_numbers
+// CHECK-NEXT: "func.return"(%arg0, %0, %1, %2, %3)
+
+// -----
+// Ops inside regions are simplified too.
+func.func @main(%x: tensor<4xf32>) -> tensor<f32> {
+  %init = stablehlo.constant dense<0.0> : tensor<f32>
+  %r = stablehlo.reduce(%x init: %init) across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+    reducer(%a: tensor<f32>, %b: tensor<f32>) {
+      %one = stablehlo.constant dense<1.0> : tensor<f32>
+      %bb = stablehlo.multiply %b, %one : tensor<f32>
+      %s = stablehlo.add %a, %bb : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }
+  return %r : tensor<f32>
+}
+// CHECK: ^bb0(%arg1: tensor<f32>, %arg2: tensor<f32>):
+// CHECK-NEXT: %2 = "stablehlo.add"(%arg1, %arg2)
+// CHECK-NEXT: "stablehlo.return"(%2)
