@@ -49,17 +49,25 @@ class Decomposer {
 
   std::vector<Value*> Inference() {
     Value* x = In(op_.operand(0));
-    return {Out(Normalize(x, In(op_.operand(1)), In(op_.operand(2)), In(op_.operand(3)),
-                          In(op_.operand(4))))};
+    Value* scale = In(op_.operand(1));
+    Value* offset = In(op_.operand(2));
+    Value* mean = In(op_.operand(3));
+    Value* variance = In(op_.operand(4));
+    return {Out(Normalize(x, scale, offset, mean, variance))};
   }
 
   std::vector<Value*> Training() {
     Value* x = In(op_.operand(0));
+    Value* scale = In(op_.operand(1));
+    Value* offset = In(op_.operand(2));
     Value* mean = Mean(x);
-    Value* centered = b_.Sub(x, Broadcast(mean));
+    Value* mean_bcast = Broadcast(mean);
+    Value* centered = b_.Sub(x, mean_bcast);
     Value* variance = Mean(b_.Mul(centered, centered));
-    Value* y = Normalize(x, In(op_.operand(1)), In(op_.operand(2)), mean, variance);
-    return {Out(y), Out(mean), Out(variance)};
+    Value* y = Normalize(x, scale, offset, mean, variance);
+    Value* y_out = Out(y);
+    Value* mean_out = Out(mean);
+    return {y_out, mean_out, Out(variance)};
   }
 
   std::vector<Value*> Grad() {
@@ -83,18 +91,28 @@ class Decomposer {
     Value* i3 = Broadcast(Sum(b_.Mul(grad_output, centered)));
     Value* i4 = b_.Mul(i3, centered);
     Value* i5 = b_.Div(i4, variance_plus_epsilon);
-    Value* grad_operand = b_.Mul(b_.Div(b_.Div(scale, stddev), elements_per_feature),
-                                 b_.Sub(b_.Sub(i1, i2), i5));
+    Value* factor = b_.Div(b_.Div(scale, stddev), elements_per_feature);
+    Value* grad_operand = b_.Mul(factor, b_.Sub(b_.Sub(i1, i2), i5));
     Value* grad_scale = Sum(b_.Mul(grad_output, normalized));
-    return {Out(grad_operand), Out(grad_scale), Out(grad_offset)};
+    Value* grad_operand_out = Out(grad_operand);
+    Value* grad_scale_out = Out(grad_scale);
+    return {grad_operand_out, grad_scale_out, Out(grad_offset)};
   }
 
  private:
+  // Each builder call is its own statement: the order of the ops must not depend on the
+  // compiler's order of evaluating arguments.
   Value* Normalize(Value* x, Value* scale, Value* offset, Value* mean, Value* variance) {
-    Value* centered = b_.Sub(x, Broadcast(mean));
-    Value* stddev = b_.Unary(OpCode::kSqrt, b_.Add(Broadcast(variance), b_.Splat(shape_, epsilon_)));
+    Value* mean_bcast = Broadcast(mean);
+    Value* centered = b_.Sub(x, mean_bcast);
+    Value* variance_bcast = Broadcast(variance);
+    Value* epsilon = b_.Splat(shape_, epsilon_);
+    Value* stddev = b_.Unary(OpCode::kSqrt, b_.Add(variance_bcast, epsilon));
     Value* normalized = b_.Div(centered, stddev);
-    return b_.Add(b_.Mul(Broadcast(scale), normalized), Broadcast(offset));
+    Value* scale_bcast = Broadcast(scale);
+    Value* scaled = b_.Mul(scale_bcast, normalized);
+    Value* offset_bcast = Broadcast(offset);
+    return b_.Add(scaled, offset_bcast);
   }
 
   // A per-feature vector broadcast along feature_index to the operand's shape.
@@ -122,7 +140,11 @@ class Decomposer {
     return reduce->result(0);
   }
 
-  Value* Mean(Value* x) { return b_.Div(Sum(x), b_.Splat(features_, per_feature_)); }
+  Value* Mean(Value* x) {
+    Value* sum = Sum(x);
+    Value* divisor = b_.Splat(features_, per_feature_);
+    return b_.Div(sum, divisor);
+  }
 
   // Operands in the compute type, results back in the element type.
   Value* In(Value* v) { return compute_ == element_ ? v : b_.Convert(v, compute_); }

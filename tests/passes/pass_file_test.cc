@@ -5,7 +5,8 @@
 //
 // Every chunk is also a semantic test: its @main (when it takes only tensors) is run by the
 // reference interpreter before and after the passes on inputs full of edge values (+-0, +-inf,
-// NaN, integer extremes), and the results must be identical bit for bit (NaN matches NaN).
+// NaN, integer extremes), and the results must be identical bit for bit (NaN matches NaN); its
+// check.* ops must pass after the passes when they passed before.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -55,6 +56,9 @@ std::string CompareRuns(const ir::Module& before, const ir::Module& after) {
     if (!actual.ok()) return "fails after the passes: " + actual.status().message();
     std::string difference = testing::CompareExactly(expected->outputs, actual->outputs);
     if (!difference.empty()) return "inputs #" + std::to_string(seed) + ": " + difference;
+    if (actual->check_failures.size() > expected->check_failures.size()) {
+      return "a check fails after the passes: " + actual->check_failures.front().message;
+    }
   }
   return "";
 }
