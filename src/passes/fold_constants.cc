@@ -1,6 +1,6 @@
 // fold-constants: an op whose operands are all constants is evaluated at compile time by the
 // reference interpreter (interp::EvaluateOp, the oracle) and replaced by constants, when
-//   - it is pure and deterministic (no rng, collectives, custom calls, feeds, test ops), not
+//   - it has operands (an iota is cheaper to compute than to store) and is pure and deterministic (no rng, collectives, custom calls, feeds, test ops), not
 //     control flow (a while may not end; barriers must stay), and its regions, if any, use only
 //     values defined inside them;
 //   - its results have at most `max_result_elements` elements in all and its non-splat operands
@@ -98,8 +98,9 @@ class FoldConstants : public Pass {
 
  private:
   RewriteResult Fold(ir::Operation& op, OpBuilder& builder) const {
-    if (op.code() == OpCode::kConstant || op.num_results() == 0 || !IsFoldableKind(op) ||
-        !IsPureAndDeterministic(op)) {
+    // Ops without operands (iota) are cheap to compute and would only become big literals.
+    if (op.code() == OpCode::kConstant || op.num_operands() == 0 || op.num_results() == 0 ||
+        !IsFoldableKind(op) || !IsPureAndDeterministic(op)) {
       return Keep();
     }
     std::vector<const ir::Literal*> operands;

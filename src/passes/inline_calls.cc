@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ir/walk.h"
+#include "passes/op_properties.h"
 #include "passes/passes.h"
 #include "passes/symbols.h"
 
@@ -121,17 +122,15 @@ class Inliner {
       }
       const ir::Function* callee = module_.FindFunction(CalleeOf(*op));
       if (callee == nullptr || callee->body().empty() || callee->body().blocks().size() != 1) {
-        return Status(StatusCode::kInvalidArgument,
-                      Where(module_, op->location()) + "error: 'func.call' to @" + CalleeOf(*op) +
-                          ": the callee has no single-block body to inline");
+        return OpError(*op, "to @" + CalleeOf(*op) + ": the callee has no single-block body to inline",
+                       module_.source_name());
       }
       const ir::Block& body = callee->body().front();
       if (body.num_arguments() != op->num_operands() || body.back() == nullptr ||
           body.back()->code() != OpCode::kFuncReturn ||
           body.back()->num_operands() != op->num_results()) {
-        return Status(StatusCode::kInvalidArgument,
-                      Where(module_, op->location()) + "error: 'func.call' to @" + callee->name() +
-                          " does not match the callee's signature");
+        return OpError(*op, "to @" + callee->name() + " does not match the callee's signature",
+                       module_.source_name());
       }
       ir::ValueMap mapping;
       for (size_t i = 0; i < body.num_arguments(); ++i) mapping[body.argument(i)] = op->operand(i);

@@ -82,9 +82,10 @@ bool RemoveUnusedPureOps(ir::Region& region) {
   return changed;
 }
 
-Status OpError(const ir::Operation& op, std::string_view what) {
-  std::string where;
-  if (const ir::Function* function = op.parent_function(); function != nullptr && function->parent()) {
+Status OpError(const ir::Operation& op, std::string_view what, std::string_view source_name) {
+  std::string where(source_name);
+  const ir::Function* function = op.parent_function();
+  if (where.empty() && function != nullptr && function->parent() != nullptr) {
     where = function->parent()->source_name();
   }
   if (op.location().known()) {

@@ -22,8 +22,8 @@ bool IsPureAndDeterministic(const ir::Operation& op);
 // repeatedly (removing one can leave its producers unused). Returns whether any was removed.
 bool RemoveUnusedPureOps(ir::Region& region);
 
-// INVALID_ARGUMENT "<file>:<line>:<col>: error: '<op>' <what>" (the verifier's form), with the
-// file of the module the op is in.
-Status OpError(const ir::Operation& op, std::string_view what);
+// INVALID_ARGUMENT "<file>:<line>:<col>: error: '<op>' <what>" (the verifier's form). The file
+// is `source_name`, or when that is empty the source of the module the op is in.
+Status OpError(const ir::Operation& op, std::string_view what, std::string_view source_name = {});
 
 }  // namespace vkhlo::passes

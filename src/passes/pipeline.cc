@@ -42,10 +42,11 @@ StatusOr<bool> PassPipeline::Run(ir::Module& module, const PipelineOptions& opti
   return any_change;
 }
 
-PassPipeline DefaultPipeline() {
+PassPipeline DefaultPipeline(const DefaultPipelineOptions& options) {
   PassPipeline pipeline;
   for (std::string_view name : {"inline", "chlo-decompose", "batch-norm-decompose", "canonicalize",
                                 "fold-constants", "cse", "dce"}) {
+    if (name == "fold-constants" && !options.fold_constants) continue;
     // Every name but chlo-decompose is registered in this library; that one joins when its pass
     // does.
     StatusOr<std::unique_ptr<Pass>> pass = CreatePass(name);
