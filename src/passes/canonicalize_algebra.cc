@@ -5,11 +5,12 @@
 //   integers only: x * 0 -> 0, x - x -> 0, x ^ x -> 0, x == x -> true
 //   0 - x -> -x (signed integers), -0.0 - x -> -x (floats)
 //   (floats: x * 0 is NaN for inf/NaN x and -0 for negative x; x - x is NaN for inf)
-//   --x, not(not(x)), abs(abs(x)) -> abs(x), x & x, x | x, max(x, x), min(x, x) -> x
+//   --x (not for unsigned float formats), not(not(x)) -> x; abs(abs(x)) -> abs(x)
+//   x & x, x | x, max(x, x), min(x, x) -> x
 //   x & ~0 -> x, x & 0 -> 0, x | 0 -> x, x ^ 0 -> x, shifts by 0 -> x
 //   select(constant p, a, b) -> a or b; select(p, a, a) -> a
 //   real(complex(a, b)) -> a, imag(complex(a, b)) -> b
-// Ops whose operands are all constants are left to fold-constants.
+// Ops of constants alone are mostly left to fold-constants.
 #include "passes/canonicalize_rules.h"
 #include "passes/constant_values.h"
 
@@ -97,6 +98,8 @@ RewriteResult SimplifyAlgebra(ir::Operation& op, OpBuilder& builder) {
       if (Value* other = OperandBesides(op, IsMultiplicativeIdentity, false)) return Replace(other);
       return Keep();
     case OpCode::kNegate:
+      // Not for unsigned float formats (f8E8M0FNU): their negation is NaN.
+      if (ir::IsFloat(element) && !ir::GetFloatFormat(element).has_sign) return Keep();
       if (Defined(x, OpCode::kNegate)) return Replace(x->defining_op()->operand(0));
       return Keep();
     case OpCode::kNot:

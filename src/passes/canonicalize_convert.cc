@@ -77,7 +77,8 @@ bool ComputeLossless(ElementType from, ElementType to) {
 // Cached: the float checks enumerate up to 2^16 values. Races only repeat the computation.
 bool IsLossless(ElementType from, ElementType to) {
   static std::array<std::atomic<int8_t>, ir::kNumElementTypes * ir::kNumElementTypes> cache{};
-  std::atomic<int8_t>& entry = cache[static_cast<size_t>(from) * ir::kNumElementTypes + static_cast<size_t>(to)];
+  const size_t index = static_cast<size_t>(from) * ir::kNumElementTypes + static_cast<size_t>(to);
+  std::atomic<int8_t>& entry = cache[index];
   int8_t known = entry.load(std::memory_order_relaxed);
   if (known == 0) {
     known = ComputeLossless(from, to) ? 1 : 2;

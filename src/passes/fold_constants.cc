@@ -1,8 +1,9 @@
 // fold-constants: an op whose operands are all constants is evaluated at compile time by the
 // reference interpreter (interp::EvaluateOp, the oracle) and replaced by constants, when
-//   - it has operands (an iota is cheaper to compute than to store) and is pure and deterministic (no rng, collectives, custom calls, feeds, test ops), not
-//     control flow (a while may not end; barriers must stay), and its regions, if any, use only
-//     values defined inside them;
+//   - it has operands (an iota is cheaper to compute than to store), it is pure and
+//     deterministic (no rng, collectives, custom calls, feeds, test ops), it is not control flow
+//     (a while may not end; barriers must stay), and its regions, if any, use only values
+//     defined inside them;
 //   - its results have at most `max_result_elements` elements in all and its non-splat operands
 //     at most `max_operand_elements` each (folding must stay cheap and constants small); or
 //   - it is element-wise (or only rearranges elements) and every operand is a splat: then one
@@ -25,6 +26,9 @@ using ir::OpCode;
 using ir::OpKind;
 
 RewriteResult Keep() { return std::optional<std::vector<ir::Value*>>(); }
+RewriteResult ReplaceWith(ir::Value* value) {
+  return std::optional<std::vector<ir::Value*>>(std::vector<ir::Value*>{value});
+}
 
 bool IsFoldableKind(const ir::Operation& op) {
   switch (op.info().kind) {
@@ -118,7 +122,9 @@ class FoldConstants : public Pass {
 
     bool small_operands = true;
     for (const ir::Literal* literal : operands) {
-      if (!literal->is_splat() && literal->num_elements() > options_.max_operand_elements) small_operands = false;
+      if (!literal->is_splat() && literal->num_elements() > options_.max_operand_elements) {
+        small_operands = false;
+      }
     }
     if (small_operands && result_elements <= options_.max_result_elements) {
       return Evaluate(op, operands, builder);
@@ -156,7 +162,7 @@ class FoldConstants : public Pass {
     if (!elementwise) {
       auto literal = SplatOf(*splats[0], 0, type);
       if (!literal.ok()) return Keep();
-      return std::optional<std::vector<ir::Value*>>(std::vector<ir::Value*>{builder.Constant(std::move(*literal))});
+      return ReplaceWith(builder.Constant(std::move(*literal)));
     }
     // Evaluate the op on one element of each operand: a detached scalar copy of the op.
     std::vector<std::unique_ptr<ir::Operation>> scalar_operands;
@@ -176,7 +182,7 @@ class FoldConstants : public Pass {
     if (!result.ok() || result->size() != 1 || !(*result)[0].is_tensor()) return Keep();
     auto literal = SplatOf((*result)[0].literal(), 0, type);
     if (!literal.ok() || (*result)[0].literal().element_type() != type.element_type()) return Keep();
-    return std::optional<std::vector<ir::Value*>>(std::vector<ir::Value*>{builder.Constant(std::move(*literal))});
+    return ReplaceWith(builder.Constant(std::move(*literal)));
   }
 
   FoldConstantsOptions options_;

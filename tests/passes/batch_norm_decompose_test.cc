@@ -129,7 +129,8 @@ TEST_P(BatchNormDecompose, MatchesTheInterpreter) {
 
 INSTANTIATE_TEST_SUITE_P(Ops, BatchNormDecompose, ::testing::ValuesIn(Cases()),
                          [](const ::testing::TestParamInfo<Case>& info) {
-                           std::string name = info.param.op + "_" + std::string(ir::ElementTypeName(info.param.type));
+                           std::string name =
+                               info.param.op + "_" + std::string(ir::ElementTypeName(info.param.type));
                            for (int64_t d : info.param.dims) name += "_" + std::to_string(d);
                            name += "_f" + std::to_string(info.param.feature_index);
                            return name;

@@ -17,35 +17,6 @@ namespace {
 
 using ir::ElementType;
 
-// Every value of `type` (bit patterns up to 16 bits), or a set of edge values.
-ir::Literal AllValues(ElementType type) {
-  const int width = ir::BitWidth(type);
-  const bool enumerate = !ir::IsComplex(type) && width <= 16;
-  const int64_t n = enumerate ? int64_t{1} << width : 16;
-  ir::Literal literal = ir::Literal::Create(ir::Type::Tensor(type, {n})).value();
-  const double edges[] = {0.0, -0.0, 1.0, -1.0, 0.5, 3.0, 65504.0, 70000.0, 1e-40, 1e30,
-                          std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
-                          std::numeric_limits<double>::quiet_NaN(), -255.0, 2147483647.0, -7.25};
-  for (int64_t i = 0; i < n; ++i) {
-    if (!enumerate) {
-      if (ir::IsComplex(type)) {
-        literal.SetComplex(i, {edges[i], edges[(i * 5 + 1) % n]});
-      } else if (ir::IsFloat(type)) {
-        literal.SetFloat(i, edges[i]);
-      } else {
-        const int64_t ints[] = {0, 1, -1, 2, 127, -128, 255, 256, 65535, 65536, INT32_MIN, INT32_MAX,
-                                INT64_MIN, INT64_MAX, 1 << 24, (1 << 24) + 1};
-        literal.SetInt(i, ints[i]);
-      }
-    } else if (ir::IsFloat(type)) {
-      literal.SetBits(i, static_cast<uint64_t>(i));
-    } else {
-      literal.SetInt(i, ir::IsSignedInteger(type) ? i - (n / 2) : i);
-    }
-  }
-  return literal;
-}
-
 std::vector<ElementType> Types() {
   std::vector<ElementType> types;
   for (int t = 0; t < ir::kNumElementTypes; ++t) types.push_back(static_cast<ElementType>(t));
@@ -56,7 +27,7 @@ class ConvertChain : public ::testing::TestWithParam<ElementType> {};
 
 TEST_P(ConvertChain, RewrittenOnlyWhenExact) {
   const ElementType a = GetParam();
-  const ir::Literal input = AllValues(a);
+  const ir::Literal input = testing::AllValues(a);
   const std::string n = std::to_string(input.num_elements());
   const std::string ta = "tensor<" + n + "x" + std::string(ir::ElementTypeName(a)) + ">";
   auto pass = passes::CreatePass("canonicalize");

@@ -1,6 +1,7 @@
 #include "tests/passes/interp_compare.h"
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <random>
 
@@ -68,7 +69,8 @@ std::string Compare(const interp::InterpValues& expected, const interp::InterpVa
     const ir::Literal& e = expected[r].literal();
     const ir::Literal& a = actual[r].literal();
     if (e.type() != a.type()) {
-      return "result " + std::to_string(r) + ": type " + e.type().ToString() + " became " + a.type().ToString();
+      return "result " + std::to_string(r) + ": type " + e.type().ToString() + " became " +
+             a.type().ToString();
     }
     for (int64_t i = 0; i < e.num_elements(); ++i) {
       if (!same(e, a, i)) {
@@ -87,6 +89,36 @@ bool CloseReal(double e, double a, double tolerance) {
 }
 
 }  // namespace
+
+// Every value of `type` (bit patterns up to 16 bits), or a set of edge values.
+ir::Literal AllValues(ElementType type) {
+  const int width = ir::BitWidth(type);
+  const bool enumerate = !ir::IsComplex(type) && width <= 16;
+  const int64_t n = enumerate ? int64_t{1} << width : 16;
+  ir::Literal literal = ir::Literal::Create(ir::Type::Tensor(type, {n})).value();
+  const double edges[] = {0.0, -0.0, 1.0, -1.0, 0.5, 3.0, 65504.0, 70000.0, 1e-40, 1e30,
+                          std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+                          std::numeric_limits<double>::quiet_NaN(), -255.0, 2147483647.0, -7.25};
+  for (int64_t i = 0; i < n; ++i) {
+    if (!enumerate) {
+      if (ir::IsComplex(type)) {
+        literal.SetComplex(i, {edges[i], edges[(i * 5 + 1) % n]});
+      } else if (ir::IsFloat(type)) {
+        literal.SetFloat(i, edges[i]);
+      } else {
+        const int64_t ints[] = {0, 1, -1, 2, 127, -128, 255, 256, 65535, 65536, INT32_MIN, INT32_MAX,
+                                INT64_MIN, INT64_MAX, 1 << 24, (1 << 24) + 1};
+        literal.SetInt(i, ints[i]);
+      }
+    } else if (ir::IsFloat(type)) {
+      literal.SetBits(i, static_cast<uint64_t>(i));
+    } else {
+      literal.SetInt(i, ir::IsSignedInteger(type) ? i - (n / 2) : i);
+    }
+  }
+  return literal;
+}
+
 
 bool EdgeCaseArguments(const ir::Function& function, int seed, interp::InterpValues& arguments) {
   return MakeArguments(function, arguments, [&](ir::Literal& l, int64_t arg, int64_t i) {

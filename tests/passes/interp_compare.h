@@ -18,6 +18,10 @@ bool EdgeCaseArguments(const ir::Function& function, int seed, interp::InterpVal
 // Random arguments in [-2, 2] (floats) or [-4, 4] (integers).
 bool RandomArguments(const ir::Function& function, uint32_t seed, interp::InterpValues& arguments);
 
+// A rank-1 literal holding every value of `type` (all bit patterns for types of up to 16 bits)
+// or, for wider types, a set of edge values.
+ir::Literal AllValues(ir::ElementType type);
+
 // Empty when `expected` and `actual` are equal element by element: same bits, or both NaN.
 std::string CompareExactly(const interp::InterpValues& expected, const interp::InterpValues& actual);
 
