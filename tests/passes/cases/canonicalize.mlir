@@ -151,19 +151,22 @@ func.func @main(%h: tensor<4xf16>, %f: tensor<4xf32>, %i: tensor<4xi8>, %b: tens
 
 // -----
 // Transposes compose; the identity permutation goes.
-func.func @main(%x: tensor<2x3x4xf32>) -> (tensor<4x2x3xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>) {
+func.func @main(%x: tensor<2x3x4xf32>) -> (tensor<4x2x3xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<4x3x2xf32>) {
   %a = stablehlo.transpose %x, dims = [1, 2, 0] : (tensor<2x3x4xf32>) -> tensor<3x4x2xf32>
   %b = stablehlo.transpose %a, dims = [1, 2, 0] : (tensor<3x4x2xf32>) -> tensor<4x2x3xf32>
   %c = stablehlo.transpose %b, dims = [1, 2, 0] : (tensor<4x2x3xf32>) -> tensor<2x3x4xf32>
   %id = stablehlo.transpose %x, dims = [0, 1, 2] : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
-  return %b, %c, %id : tensor<4x2x3xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>
+  %s = stablehlo.transpose %x, dims = [1, 0, 2] : (tensor<2x3x4xf32>) -> tensor<3x2x4xf32>
+  %t = stablehlo.transpose %s, dims = [2, 0, 1] : (tensor<3x2x4xf32>) -> tensor<4x3x2xf32>
+  return %b, %c, %id, %t : tensor<4x2x3xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<4x3x2xf32>
 }
 // CHECK: %0 = "stablehlo.transpose"(%arg0) {permutation = array<i64: 2, 0, 1>} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
-// CHECK-NEXT: "func.return"(%0, %arg0, %arg0)
+// CHECK-NEXT: %1 = "stablehlo.transpose"(%arg0) {permutation = array<i64: 2, 1, 0>} : (tensor<2x3x4xf32>) -> tensor<4x3x2xf32>
+// CHECK-NEXT: "func.return"(%0, %arg0, %arg0, %1)
 
 // -----
 // Reshape chains, broadcasts of broadcasts, identity broadcasts, broadcast (old form).
-func.func @main(%x: tensor<6xf32>, %s: tensor<3xf32>) -> (tensor<3x2xf32>, tensor<6xf32>, tensor<2x3x4xf32>, tensor<3xf32>, tensor<5x3xf32>) {
+func.func @main(%x: tensor<6xf32>, %s: tensor<3xf32>) -> (tensor<3x2xf32>, tensor<6xf32>, tensor<2x3x4xf32>, tensor<3xf32>, tensor<5x3xf32>, tensor<3x4x2xf32>) {
   %r1 = stablehlo.reshape %x : (tensor<6xf32>) -> tensor<2x3xf32>
   %r2 = stablehlo.reshape %r1 : (tensor<2x3xf32>) -> tensor<3x2xf32>
   %r3 = stablehlo.reshape %r2 : (tensor<3x2xf32>) -> tensor<6xf32>
@@ -171,12 +174,15 @@ func.func @main(%x: tensor<6xf32>, %s: tensor<3xf32>) -> (tensor<3x2xf32>, tenso
   %b2 = stablehlo.broadcast_in_dim %b1, dims = [1, 2] : (tensor<3x4xf32>) -> tensor<2x3x4xf32>
   %id = stablehlo.broadcast_in_dim %s, dims = [0] : (tensor<3xf32>) -> tensor<3xf32>
   %old = stablehlo.broadcast %s, sizes = [5] : (tensor<3xf32>) -> tensor<5x3xf32>
-  return %r2, %r3, %b2, %id, %old : tensor<3x2xf32>, tensor<6xf32>, tensor<2x3x4xf32>, tensor<3xf32>, tensor<5x3xf32>
+  %m = stablehlo.broadcast_in_dim %s, dims = [1] : (tensor<3xf32>) -> tensor<2x3xf32>
+  %n = stablehlo.broadcast_in_dim %m, dims = [2, 0] : (tensor<2x3xf32>) -> tensor<3x4x2xf32>
+  return %r2, %r3, %b2, %id, %old, %n : tensor<3x2xf32>, tensor<6xf32>, tensor<2x3x4xf32>, tensor<3xf32>, tensor<5x3xf32>, tensor<3x4x2xf32>
 }
 // CHECK: %0 = "stablehlo.reshape"(%arg0) : (tensor<6xf32>) -> tensor<3x2xf32>
 // CHECK-NEXT: %1 = "stablehlo.broadcast_in_dim"(%arg1) {broadcast_dimensions = array<i64: 1>} : (tensor<3xf32>) -> tensor<2x3x4xf32>
 // CHECK-NEXT: %2 = "stablehlo.broadcast_in_dim"(%arg1) {broadcast_dimensions = array<i64: 1>} : (tensor<3xf32>) -> tensor<5x3xf32>
-// CHECK-NEXT: "func.return"(%0, %arg0, %1, %arg1, %2)
+// CHECK-NEXT: %3 = "stablehlo.broadcast_in_dim"(%arg1) {broadcast_dimensions = array<i64: 0>} : (tensor<3xf32>) -> tensor<3x4x2xf32>
+// CHECK-NEXT: "func.return"(%0, %arg0, %1, %arg1, %2, %3)
 
 // -----
 // Splat constants reshaped, broadcast, transposed, sliced: splat constants of the new shape.
