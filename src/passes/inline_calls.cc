@@ -144,8 +144,8 @@ class Inliner {
         auto it = mapping.find(value);
         replaced[op->result(i)] = it == mapping.end() ? value : it->second;
       }
-      // The copies go next on the stack, in order; the call itself is dropped. Its results stay
-      // alive in `replaced` until the block is rebuilt, since keys are only compared.
+      // The copies go next on the stack, in order. The call is dropped but kept allocated while
+      // `replaced` holds its results as keys (a freed address could be reused by a new value).
       dropped_.push_back(std::move(op));
       for (auto it = copies.rbegin(); it != copies.rend(); ++it) pending.push_back(std::move(*it));
       changed = true;
