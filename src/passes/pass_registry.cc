@@ -11,6 +11,7 @@ namespace {
 constexpr PassInfo kPasses[] = {
     {"dce", "remove unused side-effect-free ops and unreferenced private functions",
      &CreateDeadCodeEliminationPass},
+    {"chlo-decompose", "rewrite every chlo op into StableHLO ops", &CreateChloDecomposePass},
 };
 }  // namespace
 

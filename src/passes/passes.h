@@ -10,4 +10,7 @@ namespace vkhlo::passes {
 // Removes ops whose results are unused and that have no side effects; unused private functions.
 std::unique_ptr<Pass> CreateDeadCodeEliminationPass();
 
+// Rewrites every chlo op into StableHLO (src/passes/chlo/).
+std::unique_ptr<Pass> CreateChloDecomposePass();
+
 }  // namespace vkhlo::passes
