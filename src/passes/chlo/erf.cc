@@ -5,8 +5,11 @@
 // - f32 erf: x * alpha(x^2) / beta(x^2) on x clamped to +-3.7439 (erf there rounds to +-1);
 //   f32 erfc: Cephes' single-precision erfcf (exp(-x^2)/|x| * P(1/x^2) or R(1/x^2)) above 1,
 //   1 - x T(x^2) below.
-// - erf_inv: Giles' polynomials in w = -log1p(-x^2) (single precision: two ranges; double:
+// - erf_inv: Giles' polynomials in w = -log(1 - x^2) (single precision: two ranges; double:
 //   three), erf_inv(+-1) = +-inf.
+// Two departures from XLA, for accuracy: exp(-x^2) in erfc is computed from an exact split of
+// x (XLA's exp(-x*x) loses 2x^2 ulps in the tail, and it flushes results below exp(-maxlog)
+// to 0), and w near +-1 comes from (1-|x|)(1+|x|) rather than from a rounded x^2.
 // Narrower floats compute in f32.
 #include <limits>
 
@@ -20,6 +23,21 @@ using ir::Operation;
 using Values = StatusOr<std::vector<Value*>>;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// exp(-x^2) without the error of rounding x^2 (which grows as 2x^2 ulps): x = hi + lo with hi
+// holding few enough bits that hi^2 is exact, exp(-x^2) = exp(-hi^2) exp(-(2 hi lo + lo^2))
+// (Cephes' expx2 idea). `scale` = 2^k puts k fraction bits in hi: |x| < 32 keeps hi^2 exact
+// with k = 7 (f32) or 21 (f64). Beyond, exp(-x^2) is 0 either way.
+Value* ExpNegSquare(const Math& m, Value* x, double scale) {
+  Value* ax = m.Abs(x);
+  Value* hi = m.Div(m.Floor(m.Add(m.Mul(ax, scale), 0.5)), scale);
+  Value* lo = m.Sub(ax, hi);
+  Value* e = m.Mul(m.Exp(m.Neg(m.Mul(hi, hi))), m.Exp(m.Neg(m.Add(m.Mul(m.Mul(2.0, hi), lo), m.Mul(lo, lo)))));
+  // Beyond 32 the result underflows; this also keeps inf (and x * scale overflowing) out.
+  return m.Select(m.Lt(ax, 32.0), e, m.C(x, 0));
+}
+constexpr double kSplitF64 = 2097152.0;  // 2^21
+constexpr double kSplitF32 = 128.0;      // 2^7
 
 // --- f64 (Cephes ndtr.c) ---
 constexpr double kErfT[] = {9.60497373987051638749E0, 9.00260197203842689217E1, 2.23200534594684319226E3,
@@ -51,8 +69,6 @@ constexpr double kErfcS[] = {1.0,
                              1.70814450747565897222E1,
                              9.60896809063285878198E0,
                              3.36907645100081516050E0};
-// log(DBL_MAX): below exp(-x^2) underflows to 0.
-constexpr double kMaxLogF64 = 7.09782712893383973096e+02;
 
 Value* ErfF64Small(const Math& m, Value* x) {  // |x| < 1
   Value* x2 = m.Mul(x, x);
@@ -60,13 +76,12 @@ Value* ErfF64Small(const Math& m, Value* x) {  // |x| < 1
 }
 
 Value* ErfcF64Large(const Math& m, Value* x) {  // |x| >= 1
-  Value* neg_x2 = m.Neg(m.Mul(x, x));
-  Value* e = m.Exp(neg_x2);
+  Value* e = ExpNegSquare(m, x, kSplitF64);
   Value* ax = m.Abs(x);
   Value* pq = m.Div(m.Mul(e, m.Polynomial(ax, kErfcP)), m.Polynomial(ax, kErfcQ));
   Value* rs = m.Div(m.Mul(e, m.Polynomial(ax, kErfcR)), m.Polynomial(ax, kErfcS));
   Value* y = m.Select(m.Lt(ax, 8.0), pq, rs);
-  y = m.Select(m.Lt(neg_x2, -kMaxLogF64), m.C(x, 0), y);
+  y = m.Select(m.Ge(ax, 32.0), m.C(x, 0), y);  // underflowed (and inf, where P/Q is inf/inf)
   return m.Select(m.Lt(x, 0.0), m.Sub(2.0, y), y);
 }
 
@@ -104,17 +119,14 @@ constexpr double kErfcRF32[] = {-1.047766399936249E+1, +1.297719955372516E+1, -7
 constexpr double kErfTF32[] = {+7.853861353153693E-5, -8.010193625184903E-4, +5.188327685732524E-3,
                                -2.685381193529856E-2, +1.128358514861418E-1, -3.761262582423300E-1,
                                +1.128379165726710E+0};
-constexpr double kMaxLogF32 = 88.72283905206835;
 
 Value* ErfcF32Large(const Math& m, Value* x) {  // |x| >= 1
-  Value* neg_x2 = m.Neg(m.Mul(x, x));
-  Value* e = m.Exp(neg_x2);
+  Value* e = ExpNegSquare(m, x, kSplitF32);
   Value* ax = m.Abs(x);
   Value* q = m.Div(1.0, ax);
   Value* y = m.Mul(q, q);
   Value* p = m.Select(m.Lt(ax, 2.0), m.Polynomial(y, kErfcPF32), m.Polynomial(y, kErfcRF32));
   Value* r = m.Mul(m.Mul(e, q), p);
-  r = m.Select(m.Lt(neg_x2, -kMaxLogF32), m.C(x, 0), r);
   return m.Select(m.Lt(x, 0.0), m.Sub(2.0, r), r);
 }
 
@@ -131,8 +143,17 @@ constexpr double kErfInvF32Above5[] = {-0.000200214257, 0.000100950558, 0.001349
                                        -0.00367342844,  0.00573950773,  -0.0076224613,
                                        0.00943887047,   1.00167406,     2.83297682};
 
+// w = -log(1 - x^2): log1p(-x^2) below 1/2; above, log((1-|x|)(1+|x|)), where 1 - |x| is
+// exact and x^2 would have rounded away the digits that 1 - x^2 keeps.
+Value* ErfInvW(const Math& m, Value* x) {
+  Value* ax = m.Abs(x);
+  Value* near_zero = m.Neg(m.Log1p(m.Mul(x, m.Neg(x))));
+  Value* near_one = m.Neg(m.Log(m.Mul(m.Sub(1.0, ax), m.Add(1.0, ax))));
+  return m.Select(m.Lt(ax, 0.5), near_zero, near_one);
+}
+
 Value* ErfInvF32(const Math& m, Value* x) {
-  Value* w = m.Neg(m.Log1p(m.Mul(x, m.Neg(x))));
+  Value* w = ErfInvW(m, x);
   Value* lt5 = m.Lt(w, 5.0);
   w = m.Select(lt5, m.Sub(w, 2.5), m.Sub(m.Sqrt(w), 3.0));
   Value* p = nullptr;
@@ -166,7 +187,7 @@ constexpr double kErfInvF64Above16[] = {
 // Three polynomials of different degrees evaluated as one Horner chain of selects, aligned at
 // their leading coefficients (as XLA does): a range's chain stops when its coefficients end.
 Value* ErfInvF64(const Math& m, Value* x) {
-  Value* w = m.Neg(m.Log1p(m.Mul(x, m.Neg(x))));
+  Value* w = ErfInvW(m, x);
   Value* lt625 = m.Lt(w, 6.25);
   Value* lt16 = m.Lt(w, 16.0);
   auto coefficient = [&](size_t i) {

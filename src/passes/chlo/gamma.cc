@@ -2,7 +2,8 @@
 // chlo legalization build them:
 // - lgamma and digamma: the Lanczos approximation with g = 7 and 9 coefficients, Euler's
 //   reflection below 1/2 (with the argument of sin/cos reduced to [-1/2, 1/2] so integers hit
-//   the poles exactly); digamma is NaN at its poles, lgamma(+-inf) = +inf.
+//   the poles exactly); digamma is NaN at its poles, lgamma(+-inf) = +inf, and lgamma(x) =
+//   -log|x| for |x| below epsilon.
 // - zeta (Hurwitz): ten terms of the series, then a 12-term Euler-Maclaurin correction (in
 //   Horner form); the domain rules of Cephes (NaN below x = 1, poles at integer q <= 0).
 // - polygamma(n, x) = (-1)^(n+1) n! zeta(n + 1, x), digamma for n = 0, NaN unless n is a
@@ -61,6 +62,9 @@ Value* Lgamma(const Math& m, Value* input) {
   Value* reflection = m.Select(m.IsFinite(reflection_denom), m.Sub(m.Sub(log_pi, reflection_denom), log_y),
                                m.Neg(reflection_denom));
   Value* result = m.Select(need_to_reflect, reflection, log_y);
+  // |x| < eps: lgamma(x) = -log|x| - gamma x + O(x^2), and the gamma x term is below half an
+  // ulp; the reflection would instead take sin(pi x) of a subnormal. (Not in XLA.)
+  result = m.Select(m.Lt(abs_input, Epsilon(input)), m.Neg(m.Log(abs_input)), result);
   return m.Select(m.IsInf(input), m.C(input, kInf), result);
 }
 

@@ -84,8 +84,8 @@ AsinAcosParts AsinAcosKernel(const Math& m, Value* re, Value* im) {
   Value* xp1 = m.Add(x, 1.0);
   Value* xm1 = m.Sub(x, 1.0);
   Value* yy = m.Mul(y, y);
-  Value* r = m.Sqrt(m.Add(m.Mul(xp1, xp1), yy));
-  Value* s = m.Sqrt(m.Add(m.Mul(xm1, xm1), yy));
+  Value* r = m.Hypot(xp1, y);
+  Value* s = m.Hypot(xm1, y);  // y^2 may underflow where s is still ~y (x = 1)
   Value* a = m.Mul(m.Add(r, s), 0.5);
   Value* apx = m.Add(a, x);
   Value* rpxp1 = m.Add(r, xp1);
@@ -146,7 +146,12 @@ std::pair<Value*, Value*> AtanhParts(const Math& m, Value* x, Value* y) {
   Value* ay = m.Abs(y);
   Value* one_minus = m.Sub(1.0, ax);
   Value* denom = m.Add(m.Mul(one_minus, one_minus), m.Mul(y, y));
-  Value* re = m.CopySign(m.Mul(0.25, m.Log1p(m.Div(m.Mul(4.0, ax), denom))), x);
+  // Where the denominator underflows (z next to +-1), the same as log(|1+z| / |1-z|) / 2 with
+  // robust moduli; there the log is large, so the difference does not cancel.
+  Value* near_pole = m.Mul(0.5, m.Sub(m.Log(m.Hypot(m.Add(1.0, ax), y)), m.Log(m.Hypot(one_minus, y))));
+  Value* re_abs = m.Select(m.Lt(denom, 4 * SmallestNormal(x) / Epsilon(x)), near_pole,
+                           m.Mul(0.25, m.Log1p(m.Div(m.Mul(4.0, ax), denom))));
+  Value* re = m.CopySign(re_abs, x);
   Value* im = m.Mul(0.5, m.Atan2(m.Mul(2.0, y), m.Sub(m.Mul(m.Sub(1.0, x), m.Add(1.0, x)), m.Mul(y, y))));
   // |z| large: Re = x / |z|^2 (scaled by the larger part), Im = +-pi/2.
   Value* mx = m.Max(ax, ay);

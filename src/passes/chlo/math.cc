@@ -43,6 +43,17 @@ Value* Math::IsInf(Value* x) const {
   return Eq(Abs(x), std::numeric_limits<double>::infinity());
 }
 
+Value* Math::Hypot(Value* a, Value* b) const {
+  Value* x = Abs(a);
+  Value* y = Abs(b);
+  Value* mx = Max(x, y);
+  Value* mn = Min(x, y);
+  Value* r = Div(mn, mx);
+  Value* result = Mul(mx, Sqrt(Add(1.0, Mul(r, r))));
+  // mx = 0 (0/0) and mx = inf (inf/inf) make r NaN; the results are mx.
+  return Select(Or(Eq(mx, 0.0), IsInf(mx)), mx, result);
+}
+
 Value* Math::CopySign(Value* magnitude, Value* sign) const {
   const ElementType type = magnitude->type().element_type();
   const int bits = ir::BitWidth(type);

@@ -76,6 +76,8 @@ class Math {
   Value* Ne(Value* a, Value* c) const { return b_.Compare("NE", a, c); }
   Value* Ne(Value* a, double c) const { return Ne(a, C(a, c)); }
 
+  // sqrt(a^2 + b^2) without overflow or underflow in the squares.
+  Value* Hypot(Value* a, Value* b) const;
   // |x| == inf (false for formats without infinities).
   Value* IsInf(Value* x) const;
   Value* IsNan(Value* x) const { return Ne(x, x); }
