@@ -523,6 +523,52 @@ TEST(ChloDecompose, NarrowFloatsComputeInF32) {
   }
 }
 
+std::string RaggedDims(const std::string& lb, const std::string& rb, const std::string& lc, const std::string& rc,
+                       const std::string& lr, const std::string& rg) {
+  return "{ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [" + lb +
+         "], rhs_batching_dimensions = [" + rb + "], lhs_contracting_dimensions = [" + lc +
+         "], rhs_contracting_dimensions = [" + rc + "], lhs_ragged_dimensions = [" + lr + "], rhs_group_dimensions = [" +
+         rg + "]>}";
+}
+
+Literal Shaped(ElementType type, std::vector<int64_t> dims, const std::vector<double>& values) {
+  Literal l = *Literal::Create(Type::Tensor(type, dims));
+  for (size_t i = 0; i < values.size(); ++i) l.SetFloat(static_cast<int64_t>(i), values[i]);
+  return l;
+}
+
+TEST(ChloDecompose, RaggedDotModes) {
+  const ElementType f32 = ElementType::kF32;
+  Literal sizes = *Literal::Create(Type::Tensor(ElementType::kS32, {2}));
+  // Non-contracting: rows 0 in group 0, rows 1-2 in group 1, row 3 in none (zeros).
+  sizes.SetInt(0, 1);
+  sizes.SetInt(1, 2);
+  auto m1 = RunChlo("chlo.ragged_dot",
+                    {Shaped(f32, {4, 2}, {1, 2, 3, 4, 5, 6, 7, 8}), Shaped(f32, {2, 2, 1}, {1, 10, 100, 1000}), sizes},
+                    {Type::Tensor(f32, {4, 1})}, RaggedDims("", "", "1", "1", "0", "0"));
+  ASSERT_TRUE(m1.ok()) << m1.status().message();
+  EXPECT_EQ((*m1)[0].GetFloat(0), 21);
+  EXPECT_EQ((*m1)[0].GetFloat(1), 4300);
+  EXPECT_EQ((*m1)[0].GetFloat(2), 6500);
+  EXPECT_EQ((*m1)[0].GetFloat(3), 0);
+  // Contracting: k = 0 in group 0, k = 1..2 in group 1; result [groups, m, n].
+  auto m2 = RunChlo("chlo.ragged_dot",
+                    {Shaped(f32, {1, 3}, {1, 2, 3}), Shaped(f32, {3, 1}, {10, 100, 1000}), sizes},
+                    {Type::Tensor(f32, {2, 1, 1})}, RaggedDims("", "", "1", "0", "1", ""));
+  ASSERT_TRUE(m2.ok()) << m2.status().message();
+  EXPECT_EQ((*m2)[0].GetFloat(0), 10);
+  EXPECT_EQ((*m2)[0].GetFloat(1), 3200);
+  // Batch: batches 0..2 covered by the groups, batch 3 past them is zero.
+  auto m3 = RunChlo("chlo.ragged_dot",
+                    {Shaped(f32, {4, 1, 1}, {1, 2, 3, 4}), Shaped(f32, {4, 1, 1}, {5, 6, 7, 8}), sizes},
+                    {Type::Tensor(f32, {4, 1, 1})}, RaggedDims("0", "0", "2", "1", "0", ""));
+  ASSERT_TRUE(m3.ok()) << m3.status().message();
+  EXPECT_EQ((*m3)[0].GetFloat(0), 5);
+  EXPECT_EQ((*m3)[0].GetFloat(1), 12);
+  EXPECT_EQ((*m3)[0].GetFloat(2), 21);
+  EXPECT_EQ((*m3)[0].GetFloat(3), 0);
+}
+
 TEST(ChloDecompose, UnsupportedRaggedDotIsAnError) {
   Literal lhs = Floats(ElementType::kF32, {1, 2});
   Literal sizes = *Literal::Create(Type::Tensor(ElementType::kS64, {1, 1}));
