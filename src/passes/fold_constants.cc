@@ -8,7 +8,7 @@
 //     at most `max_operand_elements` each (folding must stay cheap and constants small); or
 //   - it is element-wise (or only rearranges elements) and every operand is a splat: then one
 //     element is evaluated and the result is a splat of any size.
-// An op the interpreter cannot evaluate is simply left alone.
+// An op the interpreter cannot evaluate is simply left alone (chlo ops: chlo-decompose first).
 #include <algorithm>
 #include <unordered_set>
 
@@ -36,7 +36,6 @@ bool IsFoldableKind(const ir::Operation& op) {
     case OpKind::kReduction:
     case OpKind::kDataMovement:
     case OpKind::kLibrary:
-    case OpKind::kChlo:
       return true;
     case OpKind::kOther:
       return op.code() == OpCode::kRngBitGenerator;  // a pure function of its state

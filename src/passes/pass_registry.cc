@@ -19,6 +19,7 @@ constexpr PassInfo kPasses[] = {
     {"cse", "merge identical pure ops", &CreateCsePass},
     {"batch-norm-decompose", "batch_norm_* ops to element-wise ops, broadcasts and reduces",
      &CreateBatchNormDecomposePass},
+    {"chlo-decompose", "rewrite every chlo op into StableHLO ops", &CreateChloDecomposePass},
 };
 }  // namespace
 

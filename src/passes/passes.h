@@ -36,4 +36,7 @@ std::unique_ptr<Pass> CreateCsePass();
 // Rewrites batch_norm_{inference,training,grad} into element-wise ops, broadcasts and reduces.
 std::unique_ptr<Pass> CreateBatchNormDecomposePass();
 
+// Rewrites every chlo op into StableHLO (src/passes/chlo/).
+std::unique_ptr<Pass> CreateChloDecomposePass();
+
 }  // namespace vkhlo::passes

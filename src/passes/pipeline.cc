@@ -47,8 +47,7 @@ PassPipeline DefaultPipeline(const DefaultPipelineOptions& options) {
   for (std::string_view name : {"inline", "chlo-decompose", "batch-norm-decompose", "canonicalize",
                                 "fold-constants", "cse", "dce"}) {
     if (name == "fold-constants" && !options.fold_constants) continue;
-    // Every name but chlo-decompose is registered in this library; that one joins when its pass
-    // does.
+    // Every name is registered (pass_registry.cc), so this cannot fail.
     StatusOr<std::unique_ptr<Pass>> pass = CreatePass(name);
     if (pass.ok()) pipeline.Add(std::move(*pass));
   }

@@ -46,8 +46,8 @@ struct DefaultPipelineOptions {
   bool fold_constants = true;
 };
 
-// The pipeline codegen runs: inline, chlo-decompose (when that pass is registered),
-// batch-norm-decompose, canonicalize, fold-constants, cse, dce.
+// The pipeline codegen runs: inline, chlo-decompose, batch-norm-decompose, canonicalize,
+// fold-constants, cse, dce.
 PassPipeline DefaultPipeline(const DefaultPipelineOptions& options = {});
 
 }  // namespace vkhlo::passes
