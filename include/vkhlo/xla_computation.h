@@ -9,6 +9,7 @@
 // Computations are immutable values; copies share the program.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 
@@ -44,6 +45,9 @@ class XlaComputation {
   std::string name_;
   std::shared_ptr<const ir::Module> module_;
   ProgramShape program_shape_;
+  // For each private function of the module, the computation whose main it is a copy of, so
+  // that a computation used by several others is imported once.
+  std::map<std::string, std::shared_ptr<const ir::Module>> function_origins_;
 };
 
 }  // namespace vkhlo

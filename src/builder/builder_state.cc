@@ -89,22 +89,37 @@ void CopyFunction(BuilderState& state, const ir::Function& function, const std::
   state.module->AddFunction(std::move(copy));
 }
 
-// Imports the functions of `computation` other than main; returns the record of the import.
+// Imports the functions of `computation` other than main (reusing copies of the same
+// computations already here); returns the record of the import.
 StatusOr<ImportedComputation*> ImportFunctions(BuilderState& state, const XlaComputation& computation) {
   const std::shared_ptr<const ir::Module>& module = ComputationAccess::Module(computation);
   auto found = state.imports.find(module.get());
   if (found != state.imports.end()) return &found->second;
+  const auto& origins = ComputationAccess::Origins(computation);
   ImportedComputation imported;
   imported.module = module;
+  std::vector<const ir::Function*> to_copy;
   for (const auto& function : module->functions()) {
     if (function->name() == "main") continue;
+    auto origin = origins.find(function->name());
+    if (origin != origins.end()) {
+      auto existing = state.origin_names.find(origin->second.get());
+      if (existing != state.origin_names.end()) {
+        imported.renamed[function->name()] = existing->second;
+        continue;
+      }
+    }
     const std::string name = state.UniqueFunctionName(function->name());
     imported.renamed[function->name()] = name;
     // Reserve the name now so that later picks differ.
     state.module->AddFunction(std::make_unique<ir::Function>(name, ir::FunctionType{}));
+    if (origin != origins.end()) {
+      state.origin_names[origin->second.get()] = name;
+      state.function_origins[name] = origin->second;
+    }
+    to_copy.push_back(function.get());
   }
-  for (const auto& function : module->functions()) {
-    if (function->name() == "main") continue;
+  for (const ir::Function* function : to_copy) {
     const std::string& name = imported.renamed[function->name()];
     state.module->RemoveFunction(name);
     CopyFunction(state, *function, name, imported.renamed);
@@ -407,9 +422,14 @@ StatusOr<std::string> ImportComputation(BuilderState& state, const XlaComputatio
   VKHLO_ASSIGN_OR_RETURN(ImportedComputation * imported, ImportFunctions(state, computation));
   auto it = imported->renamed.find("main");
   if (it != imported->renamed.end()) return it->second;
+  const std::shared_ptr<const ir::Module>& module = ComputationAccess::Module(computation);
+  auto existing = state.origin_names.find(module.get());
+  if (existing != state.origin_names.end()) return existing->second;
   const std::string name = state.UniqueFunctionName(computation.name());
   imported->renamed["main"] = name;
   CopyFunction(state, *main, name, imported->renamed);
+  state.origin_names[module.get()] = name;
+  state.function_origins[name] = module;
   return name;
 }
 

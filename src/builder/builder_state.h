@@ -51,6 +51,10 @@ struct BuilderState {
   std::vector<ParameterInfo> parameters;
   Status status;
   std::map<const ir::Module*, ImportedComputation> imports;
+  // Functions copied from computations: name here -> the computation whose main it is, and
+  // back (see XlaComputation::function_origins_).
+  std::map<std::string, std::shared_ptr<const ir::Module>> function_origins;
+  std::map<const ir::Module*, std::string> origin_names;
 
   XlaOp Register(ir::Value* value);
   ir::Value* value(XlaOp op) const { return values[static_cast<size_t>(op.handle())]; }
@@ -70,11 +74,16 @@ struct ComputationAccess {
     return computation.module_;
   }
   static const ProgramShape& Signature(const XlaComputation& computation) { return computation.program_shape_; }
-  static XlaComputation Make(std::string name, std::shared_ptr<const ir::Module> module, ProgramShape shape) {
+  static const std::map<std::string, std::shared_ptr<const ir::Module>>& Origins(const XlaComputation& computation) {
+    return computation.function_origins_;
+  }
+  static XlaComputation Make(std::string name, std::shared_ptr<const ir::Module> module, ProgramShape shape,
+                             std::map<std::string, std::shared_ptr<const ir::Module>> origins) {
     XlaComputation computation;
     computation.name_ = std::move(name);
     computation.module_ = std::move(module);
     computation.program_shape_ = std::move(shape);
+    computation.function_origins_ = std::move(origins);
     return computation;
   }
 };

@@ -139,7 +139,7 @@ StatusOr<XlaComputation> XlaBuilder::Build(XlaOp root) {
     return InternalError("XlaBuilder '" + name() + "' built a module the verifier rejects: " + verified.message());
   }
   return internal::ComputationAccess::Make(name(), std::shared_ptr<const ir::Module>(std::move(module)),
-                                           std::move(program_shape));
+                                           std::move(program_shape), state.function_origins);
 }
 
 XlaOp Parameter(XlaBuilder* builder, int64_t parameter_number, const Shape& shape, const std::string& name) {

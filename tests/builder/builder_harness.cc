@@ -98,6 +98,12 @@ StatusOr<Literal> BuildAndExecute(XlaBuilder& builder, const std::vector<const L
   return Execute(computation, arguments);
 }
 
+Literal Evaluate(XlaBuilder& builder, const std::vector<const Literal*>& arguments) {
+  StatusOr<Literal> result = BuildAndExecute(builder, arguments);
+  EXPECT_TRUE(result.ok()) << result.status().ToString();
+  return result.ok() ? std::move(result).value() : Literal();
+}
+
 int CountOps(const XlaComputation& computation, const std::string& op_name) {
   const std::string text = computation.ToStableHlo();
   const std::string needle = "\"" + op_name + "\"";

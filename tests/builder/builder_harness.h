@@ -29,6 +29,9 @@ StatusOr<Literal> Execute(const XlaComputation& computation, const std::vector<c
 // Builds and executes in one step (the builder's last op is the root).
 StatusOr<Literal> BuildAndExecute(XlaBuilder& builder, const std::vector<const Literal*>& arguments = {});
 
+// BuildAndExecute that turns a failure into the test's failure (and gives the nil literal).
+Literal Evaluate(XlaBuilder& builder, const std::vector<const Literal*>& arguments = {});
+
 // How many ops named `op_name` ("stablehlo.add") the computation's text has.
 int CountOps(const XlaComputation& computation, const std::string& op_name);
 
