@@ -71,7 +71,8 @@ StatusOr<std::string> RoundTripText(const XlaComputation& computation) {
   return text;
 }
 
-StatusOr<Literal> Execute(const XlaComputation& computation, const std::vector<const Literal*>& arguments) {
+StatusOr<Literal> Execute(const XlaComputation& computation, const std::vector<const Literal*>& arguments,
+                          interp::HostQueues* queues) {
   VKHLO_ASSIGN_OR_RETURN(std::string text, RoundTripText(computation));
   VKHLO_ASSIGN_OR_RETURN(std::unique_ptr<ir::Module> module, ParseAndVerify(text));
   interp::InterpValues values;
@@ -79,7 +80,7 @@ StatusOr<Literal> Execute(const XlaComputation& computation, const std::vector<c
     VKHLO_ASSIGN_OR_RETURN(interp::InterpValue value, ToValue(*argument));
     values.push_back(std::move(value));
   }
-  VKHLO_ASSIGN_OR_RETURN(interp::RunResult result, interp::RunFunction(*module, "main", std::move(values)));
+  VKHLO_ASSIGN_OR_RETURN(interp::RunResult result, interp::RunFunction(*module, "main", std::move(values), interp::RunOptions{queues}));
   VKHLO_ASSIGN_OR_RETURN(ProgramShape shape, computation.GetProgramShape());
   if (shape.result().IsTuple()) {
     std::vector<Literal> elements;

@@ -12,6 +12,10 @@
 #include "literal_print.h"
 #include "vkhlo/xla_builder.h"
 
+namespace vkhlo::interp {
+struct HostQueues;
+}  // namespace vkhlo::interp
+
 namespace vkhlo::testing {
 
 // Builds `builder`'s computation; a failure is the test's failure (with the builder's error).
@@ -24,7 +28,9 @@ StatusOr<std::string> RoundTripText(const XlaComputation& computation);
 
 // Runs `computation` on `arguments` with the reference interpreter, from its re-parsed text.
 // A tuple-shaped result comes back as a tuple literal.
-StatusOr<Literal> Execute(const XlaComputation& computation, const std::vector<const Literal*>& arguments = {});
+// `queues` holds the infeed / receives the outfeed (none: feeds are empty).
+StatusOr<Literal> Execute(const XlaComputation& computation, const std::vector<const Literal*>& arguments = {},
+                          interp::HostQueues* queues = nullptr);
 
 // Builds and executes in one step (the builder's last op is the root).
 StatusOr<Literal> BuildAndExecute(XlaBuilder& builder, const std::vector<const Literal*>& arguments = {});
