@@ -127,6 +127,30 @@ TEST(ElementwiseTest, IntegerBinaryOps) {
   });
 }
 
+TEST(ElementwiseTest, NarrowElementTypes) {
+  XlaBuilder b("narrow");
+  auto h = ConstantR1<bfloat16>(&b, {bfloat16(1.0f), bfloat16(3.0f)});
+  auto e = ConstantR1<float8_e4m3fn>(&b, {float8_e4m3fn(1.0f), float8_e4m3fn(448.0f)});
+  auto s4 = ConstantR1<int4>(&b, {int4(7), int4(-8)});
+  auto u2 = ConstantR1<uint2>(&b, {uint2(3), uint2(1)});
+  Tuple(&b, {Add(h, ConstantR1<bfloat16>(&b, {bfloat16(0x1p-8f), bfloat16(0x1p-7f)})),
+             Mul(e, ConstantR1<float8_e4m3fn>(&b, {float8_e4m3fn(1.125f), float8_e4m3fn(2.0f)})),
+             Add(s4, ConstantR1<int4>(&b, {int4(1), int4(-1)})), Add(u2, ConstantR1<uint2>(&b, {uint2(1), uint2(1)})),
+             ConvertElementType(h, F8E5M2)});
+  auto result = BuildAndExecute(b);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  std::vector<Literal> p = result->DecomposeTuple();
+  ASSERT_EQ(p.size(), 5u);
+  // Each result is the exact value rounded once to nearest even in the element type.
+  EXPECT_EQ(p[0], LiteralUtil::CreateR1<bfloat16>({bfloat16(1.0f + 0x1p-8f), bfloat16(3.0f + 0x1p-7f)}));
+  EXPECT_EQ(p[0], LiteralUtil::CreateR1<bfloat16>({bfloat16(1.0f), bfloat16(3.0f)}));  // both ties to even
+  EXPECT_EQ(static_cast<float>(p[1].data<float8_e4m3fn>()[0]), 1.125f);
+  EXPECT_TRUE(std::isnan(static_cast<float>(p[1].data<float8_e4m3fn>()[1])));  // 896 overflows to NaN
+  EXPECT_EQ(p[2], LiteralUtil::CreateR1<int4>({int4(-8), int4(7)}));                // wraps
+  EXPECT_EQ(p[3], LiteralUtil::CreateR1<uint2>({uint2(0), uint2(2)}));
+  EXPECT_EQ(p[4], LiteralUtil::CreateR1<float8_e5m2>({float8_e5m2(1.0f), float8_e5m2(3.0f)}));
+}
+
 TEST(ElementwiseTest, Operators) {
   XlaBuilder b("operators");
   auto x = ConstantR1<int32_t>(&b, {12, -7});

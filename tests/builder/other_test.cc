@@ -1,7 +1,10 @@
 // Random numbers, custom calls, collectives (one replica), feeds and tokens.
 #include <gtest/gtest.h>
 
+#include "builder/computation_module.h"
 #include "builder/literal_conversion.h"
+#include "ir/printer.h"
+#include "verify/verifier.h"
 #include "builder_harness.h"
 #include "interp/eval_context.h"
 
@@ -134,6 +137,38 @@ TEST(FeedTest, InfeedOutfeedAndTokens) {
   ASSERT_EQ(queues.outfeed.size(), 2u);
   EXPECT_EQ(queues.outfeed[0][0].literal().ToString(), "[10, 12]");
   EXPECT_EQ(queues.outfeed[1][0].literal().ToString(), "1.5");
+}
+
+// What the runtime uses: the module of a computation and literal conversions.
+TEST(RuntimeAccessTest, ModuleAndLiterals) {
+  XlaBuilder b("access");
+  Add(Parameter(&b, 0, ShapeUtil::MakeShape(F32, {2}), "x"), ConstantR0<float>(&b, 1));
+  XlaComputation c = BuildOrDie(b);
+  const ir::Module* module = internal::ComputationModule(c);
+  ASSERT_NE(module, nullptr);
+  EXPECT_NE(module->FindFunction("main"), nullptr);
+  std::unique_ptr<ir::Module> copy = internal::CloneComputationModule(c);
+  ASSERT_NE(copy, nullptr);
+  EXPECT_TRUE(verify::VerifyModule(*copy).ok());
+  EXPECT_EQ(ir::PrintModule(*copy), c.ToStableHlo());
+  EXPECT_EQ(internal::ComputationModule(XlaComputation()), nullptr);
+  EXPECT_EQ(internal::CloneComputationModule(XlaComputation()), nullptr);
+
+  // Literals to IR and back keep every bit; layouts are dropped (IR values are row-major).
+  Literal column = LiteralUtil::CreateR2WithLayout<bfloat16>({{bfloat16(1.5f), bfloat16(-0.0f)}, {bfloat16(3), bfloat16(4)}},
+                                                              LayoutUtil::MakeLayout({0, 1}));
+  auto ir_literal = internal::ToIrLiteral(column);
+  ASSERT_TRUE(ir_literal.ok()) << ir_literal.status().ToString();
+  EXPECT_EQ(ir_literal->type().ToString(), "tensor<2x2xbf16>");
+  EXPECT_EQ(ir_literal->ToString(false), "[[1.5, -0.0], [3.0, 4.0]]");
+  auto back = internal::FromIrLiteral(*ir_literal);
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(*back, column);
+  EXPECT_TRUE(LayoutUtil::IsMonotonicWithDim0Major(back->shape().layout()));
+  auto splat = ir::Literal::CreateSplat(ir::Type::Tensor(ir::ElementType::kS16, {3}), std::vector<uint8_t>{7, 0});
+  ASSERT_TRUE(splat.ok());
+  EXPECT_EQ(*internal::FromIrLiteral(*splat), LiteralUtil::CreateR1<int16_t>({7, 7, 7}));
+  EXPECT_FALSE(internal::ToIrLiteral(LiteralUtil::CreateToken()).ok());
 }
 
 }  // namespace
