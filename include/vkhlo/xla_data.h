@@ -7,6 +7,7 @@
 // against XLA compiles unchanged; the fields are plain vectors and integers.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
