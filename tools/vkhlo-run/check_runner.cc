@@ -7,6 +7,7 @@
 #include "interp/checks.h"
 #include "interp/interpreter.h"
 #include "ir/walk.h"
+#include "passes/pipeline.h"
 #include "runtime/runtime_internal.h"
 
 namespace vkhlo::tools {
@@ -192,13 +193,22 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
 
 }  // namespace
 
-std::vector<TestOutcome> RunTestFunctions(const ir::Module& module, const CheckOptions& options) {
+Status PrepareForReference(ir::Module& module) {
+  VKHLO_ASSIGN_OR_RETURN(passes::PassPipeline pipeline, passes::PassPipeline::Parse("chlo-decompose"));
+  return pipeline.Run(module).status();
+}
+
+std::vector<TestOutcome> RunTestFunctions(ir::Module& module, const CheckOptions& options) {
+  const bool vulkan = options.device == CheckOptions::Device::kVulkan && options.client != nullptr;
+  const Status prepared = vulkan ? OkStatus() : PrepareForReference(module);
   std::set<std::string> referenced;
   for (const auto& f : module.functions()) CollectReferences(f->body(), referenced);
   std::vector<TestOutcome> outcomes;
   for (const auto& f : module.functions()) {
     if (!f->type().inputs.empty() || referenced.count(f->name()) || f->body().empty()) continue;
-    if (options.device == CheckOptions::Device::kVulkan && options.client != nullptr) {
+    if (!prepared.ok()) {
+      outcomes.push_back(TestOutcome{f->name(), false, prepared.message()});
+    } else if (vulkan) {
       outcomes.push_back(RunOnVulkan(module, *f, options));
     } else {
       outcomes.push_back(RunOnReference(module, *f));

@@ -33,7 +33,13 @@ struct CheckOptions {
   ExecutionStats* totals = nullptr;  // kVulkan: stats of every run added here
 };
 
-// Runs every test function of `module`.
-std::vector<TestOutcome> RunTestFunctions(const ir::Module& module, const CheckOptions& options = {});
+// Rewrites `module` into what the reference interpreter runs: the chlo-decompose pass (the
+// interpreter evaluates StableHLO only), verified afterwards.
+Status PrepareForReference(ir::Module& module);
+
+// Runs every test function of `module`. On the reference device the module is prepared first
+// (PrepareForReference; when that fails, every test function fails with its error); on Vulkan
+// the compiler runs its own passes.
+std::vector<TestOutcome> RunTestFunctions(ir::Module& module, const CheckOptions& options = {});
 
 }  // namespace vkhlo::tools

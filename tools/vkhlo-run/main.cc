@@ -74,6 +74,7 @@ StatusOr<interp::InterpValues> RunEntry(std::unique_ptr<ir::Module> module, cons
     inputs.push_back(std::move(literal));
   }
   if (settings.client == nullptr) {
+    VKHLO_RETURN_IF_ERROR(PrepareForReference(*module));
     interp::InterpValues values;
     for (ir::Literal& l : inputs) values.push_back(interp::InterpValue::Tensor(std::move(l)));
     VKHLO_ASSIGN_OR_RETURN(interp::RunResult result, interp::RunFunction(*module, settings.entry, std::move(values)));
