@@ -129,9 +129,29 @@ std::string DisassembleSpirv(std::span<const uint32_t> words) {
   return Disassemble(words, SPV_ENV_VULKAN_1_1);
 }
 
+namespace {
+
+// A hash of every file of the GLSL library: a kernel's SPIR-V depends on the files it includes,
+// so a library change (or a build with more files) must not reuse SPIR-V cached before it.
+uint64_t LibraryHash() {
+  static const uint64_t hash = [] {
+    uint64_t h = 1469598103934665603ull;
+#if VKHLO_HAVE_GLSL_LIBRARY
+    for (std::string_view name : GlslLibraryFileNames()) {
+      h = Fnv1a(name, h);
+      h = Fnv1a(FindGlslLibraryFile(name).value_or(""), h);
+    }
+#endif
+    return h;
+  }();
+  return hash;
+}
+
+}  // namespace
+
 std::string GlslCompiler::VersionString() {
-  return fmt::format("glslang {}.{}.{} / {} / vkhlo-spirv-cache {}", GLSLANG_VERSION_MAJOR,
-                     GLSLANG_VERSION_MINOR, GLSLANG_VERSION_PATCH, spvSoftwareVersionString(),
+  return fmt::format("glslang {}.{}.{} / {} / glsl library {:016x} / vkhlo-spirv-cache {}", GLSLANG_VERSION_MAJOR,
+                     GLSLANG_VERSION_MINOR, GLSLANG_VERSION_PATCH, spvSoftwareVersionString(), LibraryHash(),
                      kCacheFormat);
 }
 

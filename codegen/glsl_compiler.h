@@ -11,8 +11,9 @@
 // `#include "name"` is resolved through the GLSL library (codegen/glsl/glsl_library.h) when it
 // is built in; otherwise an include is an error naming the file.
 //
-// Caching: the key is a 128-bit hash of the source, the options and the compiler versions
-// (glslang, SPIRV-Tools, this file's format). The disk cache lives in
+// Caching: the key is a 128-bit hash of the source, the options, the compiler versions
+// (glslang, SPIRV-Tools, this file's format) and the contents of the GLSL library (which the
+// source may include). The disk cache lives in
 // <cache_directory>/spirv/<key>.spv; files are written atomically (temporary file + rename) and a
 // damaged or foreign file is ignored and rewritten. Thread-safe.
 #pragma once
