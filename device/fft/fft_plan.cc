@@ -9,6 +9,7 @@
 #include "device/fft/vkfft_app.h"
 #include "device/queue.h"
 #include "device/vk_status.h"
+#include "embedded_shaders.h"
 
 namespace vkhlo::device::fft {
 
@@ -32,6 +33,9 @@ VkfftLayout LayoutOf(const FftDescriptor& d, bool in_place) {
   return layout;
 }
 
+// Invocations per workgroup of fft/real_complex (within every device's limits, mobile's too).
+constexpr uint32_t kConversionWorkgroup = 64;
+
 bool Overlap(const BufferView& a, uint64_t a_bytes, const BufferView& b, uint64_t b_bytes) {
   return a.buffer == b.buffer && a.offset < b.offset + b_bytes && b.offset < a.offset + a_bytes;
 }
@@ -44,13 +48,38 @@ FftPlan::FftPlan(FftPlanCache& cache, FftDescriptor descriptor)
 FftPlan::~FftPlan() = default;
 
 Status FftPlan::Init() {
-  if (descriptor_.empty()) return OkStatus();
-  if (descriptor_.kind == FftKind::kIrfft) {
+  const FftDescriptor& d = descriptor_;
+  if (d.empty()) return OkStatus();
+  vkfft_ = d;
+  vkfft_.lengths.clear();
+  for (size_t i = 0; i < d.lengths.size(); ++i) {
+    const bool innermost_real = d.real() && i + 1 == d.lengths.size();
+    if (d.lengths[i] != 1 || innermost_real) vkfft_.lengths.push_back(d.lengths[i]);
+  }
+  const bool real_length_one = d.real() && d.lengths.back() == 1;
+  if (real_length_one) {
+    // The remaining axes are a complex transform of the widened input (RFFT) or one whose real
+    // parts are the result (IRFFT).
+    vkfft_.lengths.pop_back();
+    vkfft_.kind = d.kind == FftKind::kRfft ? FftKind::kFft : FftKind::kIfft;
+    mode_ = d.kind == FftKind::kRfft ? Mode::kWidenThenFft : Mode::kIfftThenNarrow;
+    const shaders::EmbeddedShader* shader = shaders::FindShader("fft/real_complex");
+    if (shader == nullptr) return InternalError("the shader fft/real_complex is not embedded");
+    ComputePipelineDesc desc;
+    desc.name = "fft/real_complex";
+    desc.spirv = shader->spirv;
+    desc.workgroup_base_offset = 0;
+    desc.specialization = {SpecUint(0, kConversionWorkgroup)};
+    VKHLO_ASSIGN_OR_RETURN(conversion_, cache_.device().pipelines().GetOrCreate(desc));
+  } else if (vkfft_.lengths.empty()) {
+    mode_ = Mode::kCopy;
+  }
+  has_vkfft_ = !vkfft_.lengths.empty();
+  if (has_vkfft_ && (d.kind == FftKind::kIrfft)) {
     // IRFFT's later axes run in place on complex data: neither the input (which must survive)
-    // nor the real output (too small) can hold it.
+    // nor the real output (too small) can hold it. The [..., 1] case transforms into it.
     VKHLO_ASSIGN_OR_RETURN(
-        scratch_, cache_.device().allocator().Allocate(descriptor_.complex_elements() *
-                                                       descriptor_.complex_bytes()));
+        scratch_, cache_.device().allocator().Allocate(d.complex_elements() * d.complex_bytes()));
   }
   return OkStatus();
 }
@@ -88,16 +117,15 @@ StatusOr<FftPlan::Application*> FftPlan::GetApplication(const BufferView& input,
     }
     return range;
   };
-  VKHLO_ASSIGN_OR_RETURN(uint64_t in_range, bound_bytes(input, descriptor_.input_bytes(), "input"));
-  VKHLO_ASSIGN_OR_RETURN(uint64_t out_range,
-                         bound_bytes(output, descriptor_.output_bytes(), "output"));
+  VKHLO_ASSIGN_OR_RETURN(uint64_t in_range, bound_bytes(input, vkfft_.input_bytes(), "input"));
+  VKHLO_ASSIGN_OR_RETURN(uint64_t out_range, bound_bytes(output, vkfft_.output_bytes(), "output"));
   ApplicationKey key{input.buffer, in_range, output.buffer, out_range};
   if (auto it = applications_.find(key); it != applications_.end()) return it->second.get();
 
   VkfftBindings bindings;
   bindings.input = {input.buffer, in_range};
   bindings.output = {output.buffer, out_range};
-  if (scratch_) {
+  if (scratch_ && vkfft_.kind == FftKind::kIrfft) {
     const BufferView s = scratch_.view();
     VKHLO_ASSIGN_OR_RETURN(uint64_t s_range, bound_bytes(s, scratch_.size(), "scratch buffer"));
     bindings.scratch = {s.buffer, s_range};
@@ -112,7 +140,7 @@ StatusOr<FftPlan::Application*> FftPlan::GetApplication(const BufferView& input,
   context.command_pool = cache_.command_pool_;
   context.fence = cache_.fence_;
   context.limits = &limits;
-  const VkfftLayout layout = LayoutOf(descriptor_, in_place);
+  const VkfftLayout layout = LayoutOf(vkfft_, in_place);
   std::unique_ptr<VkfftApp> app;
   Status status = device.queue().WithExclusiveQueue([&](VkQueue queue) -> Status {
     context.queue = queue;
@@ -135,6 +163,57 @@ StatusOr<FftPlan::Application*> FftPlan::GetApplication(const BufferView& input,
   Application* raw = entry.get();
   applications_[key] = std::move(entry);
   return raw;
+}
+
+Status FftPlan::RecordVkfft(CommandList& list, const BufferView& input,
+                            const BufferView& output) {
+  const bool in_place = input.buffer == output.buffer && input.offset == output.offset;
+  VKHLO_ASSIGN_OR_RETURN(Application * application, GetApplication(input, output, in_place));
+  const uint64_t in_bytes = vkfft_.input_bytes(), out_bytes = vkfft_.output_bytes();
+  std::vector<Binding> accesses;
+  if (in_place) {
+    accesses.push_back({BufferView{input.buffer, input.offset, in_bytes}, Access::kReadWrite});
+  } else {
+    accesses.push_back({BufferView{input.buffer, input.offset, in_bytes}, Access::kRead});
+    accesses.push_back({BufferView{output.buffer, output.offset, out_bytes}, Access::kWrite});
+  }
+  for (const BufferView& v : application->internal_writes) accesses.push_back({v, Access::kReadWrite});
+  const bool uses_scratch = vkfft_.kind == FftKind::kIrfft;
+  if (uses_scratch) accesses.push_back({scratch_.view(), Access::kReadWrite});
+  const uint64_t scratch_offset = uses_scratch ? scratch_.view().offset : 0;
+  return list.RecordExternal(
+      "fft " + vkfft_.ToString(), accesses, [&](VkCommandBuffer command_buffer) {
+        return application->app->Append(command_buffer, input.offset, output.offset,
+                                        scratch_offset);
+      });
+}
+
+Status FftPlan::RecordConversion(CommandList& list, const BufferView& from, const BufferView& to,
+                                 bool to_complex) {
+  const FftDescriptor& d = descriptor_;
+  const uint64_t elements = d.real_elements();  // = complex_elements() for [..., 1]
+  const uint32_t local = kConversionWorkgroup;
+  const uint64_t groups = (elements + local - 1) / local;
+  if (elements > UINT32_MAX || groups > UINT32_MAX) {
+    return InvalidArgumentError(fmt::format("{}: more than 2^32 elements", d.ToString()));
+  }
+  struct Push {
+    uint32_t base[4];
+    uint32_t groups[4];
+    uint32_t count;
+    uint32_t words;
+    uint32_t to_complex;
+  } push{{0, 0, 0, 0},
+         {static_cast<uint32_t>(groups), 1, 1, 0},
+         static_cast<uint32_t>(elements),
+         static_cast<uint32_t>(d.real_bytes() / 4),
+         to_complex ? 1u : 0u};
+  const uint64_t real_bytes = elements * d.real_bytes(), complex_bytes = 2 * real_bytes;
+  const Binding bindings[] = {
+      {BufferView{from.buffer, from.offset, to_complex ? real_bytes : complex_bytes}, Access::kRead},
+      {BufferView{to.buffer, to.offset, to_complex ? complex_bytes : real_bytes}, Access::kWrite}};
+  return list.Dispatch(*conversion_, bindings, AsBytes(push),
+                       GridSize{static_cast<uint32_t>(groups), 1, 1});
 }
 
 Status FftPlan::Record(CommandList& list, const BufferView& input, const BufferView& output) {
@@ -166,23 +245,29 @@ Status FftPlan::Record(CommandList& list, const BufferView& input, const BufferV
         fmt::format("{}: input and output overlap without being the same range", d.ToString()));
   }
 
-  VKHLO_ASSIGN_OR_RETURN(Application * application, GetApplication(input, output, in_place));
-  std::vector<Binding> accesses;
-  if (in_place) {
-    accesses.push_back({BufferView{input.buffer, input.offset, in_bytes}, Access::kReadWrite});
-  } else {
-    accesses.push_back({BufferView{input.buffer, input.offset, in_bytes}, Access::kRead});
-    accesses.push_back({BufferView{output.buffer, output.offset, out_bytes}, Access::kWrite});
+  switch (mode_) {
+    case Mode::kVkfft:
+      VKHLO_RETURN_IF_ERROR(RecordVkfft(list, input, output));
+      break;
+    case Mode::kCopy:
+      if (!in_place) {
+        VKHLO_RETURN_IF_ERROR(
+            list.CopyBuffer(BufferView{input.buffer, input.offset, in_bytes}, output));
+      }
+      break;
+    case Mode::kWidenThenFft:
+      VKHLO_RETURN_IF_ERROR(RecordConversion(list, input, output, /*to_complex=*/true));
+      if (has_vkfft_) VKHLO_RETURN_IF_ERROR(RecordVkfft(list, output, output));
+      break;
+    case Mode::kIfftThenNarrow:
+      if (has_vkfft_) {
+        VKHLO_RETURN_IF_ERROR(RecordVkfft(list, input, scratch_.view()));
+        VKHLO_RETURN_IF_ERROR(RecordConversion(list, scratch_.view(), output, false));
+      } else {
+        VKHLO_RETURN_IF_ERROR(RecordConversion(list, input, output, /*to_complex=*/false));
+      }
+      break;
   }
-  for (const BufferView& v : application->internal_writes) accesses.push_back({v, Access::kReadWrite});
-  if (scratch_) accesses.push_back({scratch_.view(), Access::kReadWrite});
-
-  const uint64_t scratch_offset = scratch_ ? scratch_.view().offset : 0;
-  VKHLO_RETURN_IF_ERROR(list.RecordExternal(
-      "fft " + d.ToString(), accesses, [&](VkCommandBuffer command_buffer) {
-        return application->app->Append(command_buffer, input.offset, output.offset,
-                                        scratch_offset);
-      }));
   cache_.stats_.records++;
   return OkStatus();
 }

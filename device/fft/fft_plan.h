@@ -19,6 +19,11 @@
 // buffer, the plan's scratch), so the command list puts barriers exactly where needed, also
 // between two transforms of one plan in one list.
 //
+// Lengths of 1: VkFFT has no radix-1 kernel, and a transform over a length-1 axis is the
+// identity, so the plan drops those axes. FFT/IFFT with every length 1 is a copy. A real-side
+// innermost length of 1 (RFFT/IRFFT with fft_length [..., 1]) is a real<->complex conversion
+// (shaders/fft/real_complex.comp) around a complex FFT/IFFT of the remaining axes.
+//
 // complex<f64> needs shaderFloat64 in the device's masked capabilities; otherwise creating the
 // plan fails with FAILED_PRECONDITION naming the device and its profile.
 #pragma once
@@ -33,6 +38,7 @@
 #include "device/buffer.h"
 #include "device/command_list.h"
 #include "device/fft/fft.h"
+#include "device/pipeline.h"
 #include "vkhlo/status.h"
 
 namespace vkhlo::device {
@@ -72,8 +78,21 @@ class FftPlan {
   // (input VkBuffer, bound bytes, output VkBuffer, bound bytes)
   using ApplicationKey = std::tuple<VkBuffer, uint64_t, VkBuffer, uint64_t>;
 
+  // How the transform runs (see the header comment).
+  enum class Mode {
+    kVkfft,           // VkFFT on (input, output) with vkfft_
+    kCopy,            // FFT/IFFT over length-1 axes only
+    kWidenThenFft,    // RFFT [..., 1]: real -> complex into the output, then FFT in place
+    kIfftThenNarrow,  // IRFFT [..., 1]: IFFT into the scratch buffer, then real parts
+  };
+
   FftPlan(FftPlanCache& cache, FftDescriptor descriptor);
   Status Init();
+  // Records a real <-> complex conversion of `elements` elements.
+  Status RecordConversion(CommandList& list, const BufferView& from, const BufferView& to,
+                          bool to_complex);
+  // Records vkfft_ from `input` to `output` (the same range: in place).
+  Status RecordVkfft(CommandList& list, const BufferView& input, const BufferView& output);
   StatusOr<Application*> GetApplication(const BufferView& input, const BufferView& output,
                                         bool in_place);
   // Drops applications bound to `buffer` (its block was destroyed).
@@ -81,6 +100,10 @@ class FftPlan {
 
   FftPlanCache& cache_;
   FftDescriptor descriptor_;
+  Mode mode_ = Mode::kVkfft;
+  FftDescriptor vkfft_;  // what VkFFT computes: descriptor_ without length-1 axes
+  bool has_vkfft_ = false;
+  std::shared_ptr<const Pipeline> conversion_;  // fft/real_complex, for the [..., 1] modes
   Buffer scratch_;  // IRFFT: the complex intermediate
   std::map<ApplicationKey, std::unique_ptr<Application>> applications_;
   // Compiled kernels by bound sizes (input bytes, output bytes, in place).
