@@ -30,9 +30,9 @@ struct FftLowering {
 };
 
 // Reads fft_type, fft_length and the operand and result types of a stablehlo.fft and checks
-// them against the spec (C1-C5) for the element types the device FFT supports (f32 and f64
-// sides). INVALID_ARGUMENT ("line:col: error: 'stablehlo.fft' ...") otherwise; UNIMPLEMENTED
-// for other float widths (f16, bf16), which the spec allows but VkFFT does not run here.
+// them against the spec (C1-C5): every valid fft lowers (complex types exist for f32 and f64
+// only, so those are the only real types too). INVALID_ARGUMENT
+// ("line:col: error: 'stablehlo.fft' ...") otherwise, e.g. for IR that skipped the verifier.
 StatusOr<FftLowering> LowerFft(const ir::Operation& op);
 
 }  // namespace vkhlo::codegen
