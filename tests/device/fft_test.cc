@@ -78,13 +78,13 @@ double RelativeError(const ir::Literal& got, const ir::Literal& want) {
   return error / scale;
 }
 
-// Tolerance for a transform of N points: a few units of the precision per stage, generous
-// enough for Bluestein's algorithm (three transforms of a padded length).
+// Tolerance for a transform of N points: a few units of the precision per stage. On lavapipe
+// the largest error seen over these cases, Bluestein's included, is 0.2 of it (f64 [1000]).
 double Tolerance(const FftDescriptor& d) {
   double n = 1;
   for (uint64_t len : d.lengths) n *= static_cast<double>(len);
   const double eps = d.precision == FftPrecision::kF64 ? 2.2e-16 : 1.2e-7;
-  return eps * 32 * (std::log2(n + 1) + 4);
+  return eps * 4 * (std::log2(n + 1) + 4);
 }
 
 struct RandomCase {
