@@ -86,7 +86,7 @@ Status FftPlan::Init() {
 
 void FftPlan::Forget(VkBuffer buffer) {
   for (auto it = applications_.begin(); it != applications_.end();) {
-    const auto& [in, in_bytes, out, out_bytes] = it->first;
+    const auto& [in, in_bytes, out, out_bytes, in_place] = it->first;
     if (in == buffer || out == buffer) {
       it = applications_.erase(it);
       cache_.stats_.live_applications--;
@@ -119,7 +119,7 @@ StatusOr<FftPlan::Application*> FftPlan::GetApplication(const BufferView& input,
   };
   VKHLO_ASSIGN_OR_RETURN(uint64_t in_range, bound_bytes(input, vkfft_.input_bytes(), "input"));
   VKHLO_ASSIGN_OR_RETURN(uint64_t out_range, bound_bytes(output, vkfft_.output_bytes(), "output"));
-  ApplicationKey key{input.buffer, in_range, output.buffer, out_range};
+  ApplicationKey key{input.buffer, in_range, output.buffer, out_range, in_place};
   if (auto it = applications_.find(key); it != applications_.end()) return it->second.get();
 
   VkfftBindings bindings;

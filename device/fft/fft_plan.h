@@ -75,8 +75,8 @@ class FftPlan {
  private:
   friend class FftPlanCache;
   struct Application;
-  // (input VkBuffer, bound bytes, output VkBuffer, bound bytes)
-  using ApplicationKey = std::tuple<VkBuffer, uint64_t, VkBuffer, uint64_t>;
+  // (input VkBuffer, bound bytes, output VkBuffer, bound bytes, in place)
+  using ApplicationKey = std::tuple<VkBuffer, uint64_t, VkBuffer, uint64_t, bool>;
 
   // How the transform runs (see the header comment).
   enum class Mode {

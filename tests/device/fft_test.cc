@@ -406,6 +406,8 @@ TEST_F(FftPlacementTest, OffsetsWithinBuffersAndInPlace) {
   EXPECT_LE(MaxError(Get(big, b_out), Dft(b, kN, true)), 1e-5);
   EXPECT_EQ(Get(big, a_in), a);  // out of place leaves the input alone
   EXPECT_EQ(Get(big, b_in), b);
+  // One VkBuffer: one application per direction out of place, one in place.
+  EXPECT_EQ(cache_->stats().applications, 3u);
 }
 
 TEST_F(FftPlacementTest, ChainsInOneListAndListsInFlight) {
