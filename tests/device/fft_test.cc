@@ -276,7 +276,7 @@ void FftTest::RunRandomCases(const std::vector<RandomCase>& cases, bool f64, uin
 // Every kind over 1 to 3 dims: powers of two, odd sizes, primes (Bluestein), batches.
 std::vector<RandomCase> ShapeCases(const std::string& kind) {
   return {
-      {kind, {}, {8}},          {kind, {3}, {5}},        {kind, {2}, {7}},
+      {kind, {}, {8}},          {kind, {}, {3}},         {kind, {3}, {5}},        {kind, {2}, {7}},
       {kind, {}, {97}},         {kind, {2}, {100}},      {kind, {}, {1000}},
       {kind, {4}, {1024}},      {kind, {}, {3, 5}},      {kind, {3}, {7, 100}},
       {kind, {}, {16, 97}},     {kind, {}, {3, 5, 7}},   {kind, {2}, {4, 4, 4}},
