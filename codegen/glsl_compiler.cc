@@ -1,0 +1,299 @@
+#include "codegen/glsl_compiler.h"
+
+#include <fmt/format.h>
+#include <glslang/Public/ResourceLimits.h>
+#include <glslang/Public/ShaderLang.h>
+#include <glslang/SPIRV/GlslangToSpv.h>
+#include <glslang/build_info.h>
+#include <spirv-tools/libspirv.hpp>
+#include <spirv-tools/optimizer.hpp>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#if VKHLO_HAVE_GLSL_LIBRARY
+#include "codegen/glsl/glsl_library.h"
+#endif
+
+namespace vkhlo::codegen {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double MillisecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// Bump when the cache file layout or the meaning of a key changes.
+constexpr uint32_t kCacheFormat = 1;
+constexpr char kMagic[8] = {'V', 'K', 'H', 'L', 'O', 'S', 'P', 'V'};
+
+uint64_t Fnv1a(std::string_view data, uint64_t hash) {
+  for (unsigned char c : data) {
+    hash ^= c;
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+// A 128-bit content key from two differently seeded 64-bit hashes (hex, 32 characters).
+std::string ContentKey(std::string_view source, const GlslCompileOptions& options) {
+  const std::string header = fmt::format("{}|vk1.{}|opt{}|", GlslCompiler::VersionString(),
+                                         options.vulkan_api_minor, options.optimize ? 1 : 0);
+  uint64_t a = Fnv1a(source, Fnv1a(header, 1469598103934665603ull));
+  uint64_t b = Fnv1a(source, Fnv1a(header, 0x9e3779b97f4a7c15ull));
+  return fmt::format("{:016x}{:016x}", a, b);
+}
+
+uint64_t WordsChecksum(const SpirvWords& words) {
+  return Fnv1a(std::string_view(reinterpret_cast<const char*>(words.data()), words.size() * 4),
+               1469598103934665603ull);
+}
+
+spv_target_env TargetEnv(uint32_t vulkan_api_minor) {
+  return vulkan_api_minor >= 1 ? SPV_ENV_VULKAN_1_1 : SPV_ENV_VULKAN_1_0;
+}
+
+void InitializeGlslangOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] { glslang::InitializeProcess(); });
+}
+
+// Resolves `#include "name"` from the GLSL library compiled into vkhlo.
+class LibraryIncluder : public glslang::TShader::Includer {
+ public:
+  IncludeResult* includeLocal(const char* header_name, const char*, size_t) override {
+    return Find(header_name);
+  }
+  IncludeResult* includeSystem(const char* header_name, const char*, size_t) override {
+    return Find(header_name);
+  }
+  void releaseInclude(IncludeResult* result) override { delete result; }
+
+ private:
+  IncludeResult* Find(const char* name) {
+#if VKHLO_HAVE_GLSL_LIBRARY
+    if (std::optional<std::string_view> text = FindGlslLibraryFile(name)) {
+      return new IncludeResult(name, text->data(), text->size(), nullptr);
+    }
+#else
+    (void)name;
+#endif
+    return nullptr;  // glslang reports the missing file
+  }
+};
+
+std::string Disassemble(std::span<const uint32_t> words, spv_target_env env) {
+  spvtools::SpirvTools tools(env);
+  std::string text;
+  if (!tools.Disassemble(words.data(), words.size(), &text,
+                         SPV_BINARY_TO_TEXT_OPTION_INDENT | SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES)) {
+    return "; (the module could not be disassembled)\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string NumberLines(std::string_view source) {
+  std::string out;
+  int line = 1;
+  size_t start = 0;
+  while (start < source.size()) {
+    size_t end = source.find('\n', start);
+    if (end == std::string_view::npos) end = source.size();
+    out += fmt::format("{:4}  {}\n", line++, source.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+Status ValidateSpirv(std::span<const uint32_t> words, uint32_t vulkan_api_minor) {
+  spvtools::SpirvTools tools(TargetEnv(vulkan_api_minor));
+  std::string messages;
+  tools.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t& position,
+                               const char* message) {
+    messages += fmt::format("word {}: {}\n", position.index, message);
+  });
+  spvtools::ValidatorOptions options;
+  if (!tools.Validate(words.data(), words.size(), options)) {
+    return InternalError("spirv-val: " + (messages.empty() ? std::string("invalid module") : messages));
+  }
+  return OkStatus();
+}
+
+std::string DisassembleSpirv(std::span<const uint32_t> words) {
+  return Disassemble(words, SPV_ENV_VULKAN_1_1);
+}
+
+std::string GlslCompiler::VersionString() {
+  return fmt::format("glslang {}.{}.{} / {} / vkhlo-spirv-cache {}", GLSLANG_VERSION_MAJOR,
+                     GLSLANG_VERSION_MINOR, GLSLANG_VERSION_PATCH, spvSoftwareVersionString(),
+                     kCacheFormat);
+}
+
+GlslCompiler::GlslCompiler(std::string cache_directory) {
+  if (!cache_directory.empty()) disk_directory_ = cache_directory + "/spirv";
+}
+
+GlslCompiler::~GlslCompiler() = default;
+
+GlslCompilerStats GlslCompiler::stats() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return stats_;
+}
+
+void GlslCompiler::ClearMemoryCache() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  memory_.clear();
+}
+
+StatusOr<std::shared_ptr<const SpirvWords>> GlslCompiler::Compile(std::string_view source,
+                                                                  const GlslCompileOptions& options) {
+  const std::string key = ContentKey(source, options);
+  // One compile at a time: glslang keeps per-process state, and a second caller asking for the
+  // same kernel should wait for the first rather than compile it twice.
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (auto it = memory_.find(key); it != memory_.end()) {
+    stats_.memory_hits++;
+    return it->second;
+  }
+  if (std::shared_ptr<const SpirvWords> cached = ReadDisk(key)) {
+    stats_.disk_hits++;
+    memory_.emplace(key, cached);
+    return cached;
+  }
+  VKHLO_ASSIGN_OR_RETURN(SpirvWords words, CompileUncached(source, options));
+  auto shared = std::make_shared<const SpirvWords>(std::move(words));
+  WriteDisk(key, *shared);
+  memory_.emplace(key, shared);
+  return shared;
+}
+
+StatusOr<SpirvWords> GlslCompiler::CompileUncached(std::string_view source,
+                                                   const GlslCompileOptions& options) {
+  InitializeGlslangOnce();
+  auto internal = [&](std::string_view what, std::string_view log) {
+    return InternalError(fmt::format("kernel '{}': {}:\n{}\n--- generated GLSL ---\n{}", options.name,
+                                     what, log, NumberLines(source)));
+  };
+  auto start = Clock::now();
+  const bool vulkan_1_1 = options.vulkan_api_minor >= 1;
+  glslang::TShader shader(EShLangCompute);
+  const char* text = source.data();
+  const int length = static_cast<int>(source.size());
+  const char* name = options.name.c_str();
+  shader.setStringsWithLengthsAndNames(&text, &length, &name, 1);
+  shader.setEnvInput(glslang::EShSourceGlsl, EShLangCompute, glslang::EShClientVulkan, 100);
+  shader.setEnvClient(glslang::EShClientVulkan,
+                      vulkan_1_1 ? glslang::EShTargetVulkan_1_1 : glslang::EShTargetVulkan_1_0);
+  shader.setEnvTarget(glslang::EShTargetSpv, vulkan_1_1 ? glslang::EShTargetSpv_1_3 : glslang::EShTargetSpv_1_0);
+  shader.setEntryPoint("main");
+  LibraryIncluder includer;
+  const auto messages = static_cast<EShMessages>(EShMsgSpvRules | EShMsgVulkanRules);
+  if (!shader.parse(GetDefaultResources(), 450, ECoreProfile, false, false, messages, includer)) {
+    return internal("glslang could not compile the generated GLSL", shader.getInfoLog());
+  }
+  glslang::TProgram program;
+  program.addShader(&shader);
+  if (!program.link(messages)) return internal("glslang could not link the generated GLSL", program.getInfoLog());
+  SpirvWords words;
+  spv::SpvBuildLogger logger;
+  glslang::SpvOptions spv_options;
+  spv_options.disableOptimizer = true;  // spirv-opt runs below, with validation around it
+  glslang::GlslangToSpv(*program.getIntermediate(EShLangCompute), words, &logger, &spv_options);
+  stats_.compiles++;
+  stats_.compile_ms += MillisecondsSince(start);
+
+  start = Clock::now();
+  Status valid = ValidateSpirv(words, options.vulkan_api_minor);
+  stats_.validate_ms += MillisecondsSince(start);
+  if (!valid.ok()) return internal("glslang produced an invalid module", valid.message());
+
+  if (options.optimize) {
+    start = Clock::now();
+    spvtools::Optimizer optimizer(TargetEnv(options.vulkan_api_minor));
+    std::string opt_messages;
+    optimizer.SetMessageConsumer([&](spv_message_level_t level, const char*, const spv_position_t&,
+                                     const char* message) {
+      if (level <= SPV_MSG_ERROR) opt_messages += std::string(message) + "\n";
+    });
+    optimizer.RegisterPerformancePasses();
+    SpirvWords optimized;
+    if (!optimizer.Run(words.data(), words.size(), &optimized)) {
+      return internal("spirv-opt failed", opt_messages);
+    }
+    stats_.optimize_ms += MillisecondsSince(start);
+    start = Clock::now();
+    valid = ValidateSpirv(optimized, options.vulkan_api_minor);
+    stats_.validate_ms += MillisecondsSince(start);
+    if (!valid.ok()) return internal("spirv-opt produced an invalid module", valid.message());
+    words = std::move(optimized);
+  }
+  return words;
+}
+
+// Cache file: magic, format, key (32 hex characters), word count, checksum, words.
+std::shared_ptr<const SpirvWords> GlslCompiler::ReadDisk(const std::string& key) {
+  if (disk_directory_.empty()) return nullptr;
+  std::ifstream in(disk_directory_ + "/" + key + ".spv", std::ios::binary);
+  if (!in) return nullptr;
+  char magic[8];
+  uint32_t format = 0;
+  char stored_key[32];
+  uint64_t count = 0, checksum = 0;
+  in.read(magic, 8);
+  in.read(reinterpret_cast<char*>(&format), 4);
+  in.read(stored_key, 32);
+  in.read(reinterpret_cast<char*>(&count), 8);
+  in.read(reinterpret_cast<char*>(&checksum), 8);
+  auto damaged = [&]() -> std::shared_ptr<const SpirvWords> {
+    stats_.damaged_files++;
+    return nullptr;
+  };
+  if (!in || std::memcmp(magic, kMagic, 8) != 0 || format != kCacheFormat ||
+      std::string_view(stored_key, 32) != key || count == 0 || count > (64u << 20)) {
+    return damaged();
+  }
+  SpirvWords words(count);
+  in.read(reinterpret_cast<char*>(words.data()), static_cast<std::streamsize>(count * 4));
+  if (!in || in.peek() != std::char_traits<char>::eof() || WordsChecksum(words) != checksum ||
+      words[0] != 0x07230203u) {
+    return damaged();
+  }
+  return std::make_shared<const SpirvWords>(std::move(words));
+}
+
+void GlslCompiler::WriteDisk(const std::string& key, const SpirvWords& words) {
+  if (disk_directory_.empty()) return;
+  std::error_code ec;
+  std::filesystem::create_directories(disk_directory_, ec);
+  if (ec) return;  // a cache that cannot be written only makes the next run slower
+  const std::string path = disk_directory_ + "/" + key + ".spv";
+  const std::string temporary = fmt::format("{}.tmp{}", path, getpid());
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    const uint64_t count = words.size(), checksum = WordsChecksum(words);
+    out.write(kMagic, 8);
+    out.write(reinterpret_cast<const char*>(&kCacheFormat), 4);
+    out.write(key.data(), 32);
+    out.write(reinterpret_cast<const char*>(&count), 8);
+    out.write(reinterpret_cast<const char*>(&checksum), 8);
+    out.write(reinterpret_cast<const char*>(words.data()), static_cast<std::streamsize>(count * 4));
+    if (!out) {
+      std::filesystem::remove(temporary, ec);
+      return;
+    }
+  }
+  std::filesystem::rename(temporary, path, ec);
+  if (ec) {
+    std::filesystem::remove(temporary, ec);
+    return;
+  }
+  stats_.disk_writes++;
+}
+
+}  // namespace vkhlo::codegen

@@ -1,0 +1,65 @@
+// TargetInfo: what codegen may assume about the device a kernel will run on, as plain data.
+//
+// The runtime fills it from the device's masked capabilities (device::Device::capabilities(),
+// after VKHLO_PROFILE), so codegen never includes device/ headers (see DESIGN.md's module
+// table) and tests can describe fake devices ("a phone without shaderFloat64") without a GPU.
+// Every field has the Vulkan name it comes from.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace vkhlo::codegen {
+
+struct TargetInfo {
+  std::string device_name = "unknown device";  // for messages ("..., which <device> lacks")
+  std::string profile = "native";              // VKHLO_PROFILE that masked the capabilities
+
+  // SPIR-V environment: Vulkan 1.1 / SPIR-V 1.3, or 1.0 / 1.0 on Vulkan 1.0 devices.
+  uint32_t vulkan_api_minor = 1;
+
+  // Arithmetic in shaders.
+  bool shader_int64 = false;    // shaderInt64: 64-bit integer arithmetic
+  bool shader_float64 = false;  // shaderFloat64: double arithmetic
+  bool shader_float16 = false;  // shaderFloat16: f16 arithmetic
+  bool shader_int8 = false;     // shaderInt8
+  bool shader_int16 = false;    // shaderInt16
+  // Narrow types in storage buffers (codegen packs narrow elements into 32-bit words and does
+  // not need these; they are here for library kernels that may).
+  bool storage_buffer_8bit = false;   // storageBuffer8BitAccess
+  bool storage_buffer_16bit = false;  // storageBuffer16BitAccess
+
+  // Subgroups (for reductions, later).
+  uint32_t subgroup_size = 1;
+  uint32_t subgroup_operations = 0;  // VkSubgroupFeatureFlags bits valid in compute
+
+  // Limits.
+  std::array<uint32_t, 3> max_workgroup_size = {128, 1, 1};    // maxComputeWorkGroupSize
+  std::array<uint32_t, 3> max_workgroup_count = {65535, 1, 1}; // maxComputeWorkGroupCount
+  uint32_t max_workgroup_invocations = 128;  // maxComputeWorkGroupInvocations
+  uint32_t max_shared_memory_bytes = 16384;  // maxComputeSharedMemorySize
+  uint64_t max_storage_buffer_range = 128ull << 20;  // maxStorageBufferRange
+  uint64_t min_storage_buffer_offset_alignment = 256;
+  uint32_t max_push_constants_bytes = 128;
+  uint32_t max_storage_buffers_per_stage = 4;  // maxPerStageDescriptorStorageBuffers
+
+  // A target with every feature and generous limits (tests of codegen without a device).
+  static TargetInfo Everything() {
+    TargetInfo t;
+    t.device_name = "an unlimited test target";
+    t.shader_int64 = t.shader_float64 = t.shader_float16 = t.shader_int8 = t.shader_int16 = true;
+    t.storage_buffer_8bit = t.storage_buffer_16bit = true;
+    t.subgroup_size = 32;
+    t.max_workgroup_size = {1024, 1024, 64};
+    t.max_workgroup_count = {65535, 65535, 65535};
+    t.max_workgroup_invocations = 1024;
+    t.max_shared_memory_bytes = 32768;
+    t.max_storage_buffer_range = 1ull << 31;
+    t.min_storage_buffer_offset_alignment = 16;
+    t.max_storage_buffers_per_stage = 64;
+    return t;
+  }
+};
+
+}  // namespace vkhlo::codegen
