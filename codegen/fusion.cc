@@ -203,7 +203,8 @@ class Planner {
       }
       const ir::Operation* op = v->defining_op();
       ops.insert(op);
-      for (const ir::Value* operand : op->operands()) stack.push_back(operand);
+      // Reversed, so that inputs are met (and bound) in operand order.
+      for (auto it = op->operands().rbegin(); it != op->operands().rend(); ++it) stack.push_back(*it);
       for (const ir::Value* captured : Captures(*op)) {
         if (std::find(inputs.begin(), inputs.end(), captured) == inputs.end()) inputs.push_back(captured);
       }

@@ -1,5 +1,6 @@
 // Codegen and runtime benchmarks, each beside its baseline in the same run:
 //   BM_HostMemcpy/64MiB         the memory bandwidth baseline
+//   BM_HandWrittenAdd/0,1       hand-written c = a + b over 16M f32, scalar / vec4 loads
 //   BM_Chain8Fused/Unfused      8 element-wise ops over 16M f32 (x, y -> z): one kernel vs eight;
 //                               bytes_per_second counts what the fused kernel must move (read x
 //                               and y, write z: 192 MiB), so the two are directly comparable
@@ -16,7 +17,11 @@
 #include <filesystem>
 #include <vector>
 
+#include "codegen/glsl_compiler.h"
+#include "device/allocator.h"
+#include "device/command_list.h"
 #include "device/device.h"
+#include "device/pipeline.h"
 #include "runtime/runtime_internal.h"
 #include "runtime/state.h"
 #include "vkhlo/runtime.h"
@@ -74,6 +79,52 @@ void BM_HostMemcpy(benchmark::State& state) {
   state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(n));
 }
 
+// Hand-written `c = a + b` over 16M f32 (scalar and vec4 loads), dispatched straight through the
+// device layer: what a loop kernel can hope for on this device, measured in the same run.
+constexpr const char* kHandAdd[2] = {R"(#version 450
+layout(local_size_x = 256) in;
+layout(set = 0, binding = 0) readonly buffer A { float a[]; };
+layout(set = 0, binding = 1) readonly buffer B { float b[]; };
+layout(set = 0, binding = 2) writeonly buffer C { float c[]; };
+layout(push_constant) uniform Push { uvec4 base; } pc;
+void main() { uint i = (gl_WorkGroupID.x + pc.base.x) * 256u + gl_LocalInvocationID.x; c[i] = a[i] + b[i]; }
+)",
+                                     R"(#version 450
+layout(local_size_x = 256) in;
+layout(set = 0, binding = 0) readonly buffer A { vec4 a[]; };
+layout(set = 0, binding = 1) readonly buffer B { vec4 b[]; };
+layout(set = 0, binding = 2) writeonly buffer C { vec4 c[]; };
+layout(push_constant) uniform Push { uvec4 base; } pc;
+void main() { uint i = (gl_WorkGroupID.x + pc.base.x) * 256u + gl_LocalInvocationID.x; c[i] = a[i] + b[i]; }
+)"};
+
+void BM_HandWrittenAdd(benchmark::State& state) {
+  const bool vec4 = state.range(0) != 0;
+  device::Device& dev = *SharedClient().state()->device;
+  codegen::GlslCompiler compiler("");
+  auto spirv = compiler.Compile(kHandAdd[vec4 ? 1 : 0]);
+  if (!spirv.ok()) std::abort();
+  device::ComputePipelineDesc desc;
+  desc.name = vec4 ? "hand_add_vec4" : "hand_add_scalar";
+  desc.spirv = **spirv;
+  desc.workgroup_base_offset = 0;
+  auto pipeline = dev.pipelines().GetOrCreate(desc);
+  const uint64_t bytes = kChainElements * 4;
+  auto a = dev.allocator().Allocate(bytes), b = dev.allocator().Allocate(bytes), c = dev.allocator().Allocate(bytes);
+  if (!pipeline.ok() || !a.ok() || !b.ok() || !c.ok()) std::abort();
+  const uint32_t groups = static_cast<uint32_t>(kChainElements / (vec4 ? 4 : 1) / 256);
+  for (auto _ : state) {
+    auto list = device::CommandList::Begin(dev);
+    const uint32_t zero[4] = {0, 0, 0, 0};
+    Status s = list->Dispatch(**pipeline, {{a->view(), device::Access::kRead}, {b->view(), device::Access::kRead},
+                                           {c->view(), device::Access::kWrite}},
+                              device::AsBytes(zero), {groups, 1, 1});
+    auto done = list->Submit();
+    if (!s.ok() || !done.ok() || !done->Wait().ok()) std::abort();
+  }
+  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(bytes) * 3);
+}
+
 void RunChain(benchmark::State& state, const CompileOptions& options) {
   auto exe = SharedClient().Compile(ChainProgram(kChainElements), options);
   if (!exe.ok()) {
@@ -121,16 +172,18 @@ func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
   }
 }
 
-// An unfused chain of `ops` negations of 4 elements: each op a dispatch, all in one command
-// buffer. The per-op time is the dispatch overhead (plus a barrier between dependent dispatches).
+// An unfused chain of `ops` additions on 4 elements (x + c, nothing for canonicalize to fold):
+// each op a dispatch, all in one command buffer. Per op: the dispatch overhead plus the barrier
+// between dependent dispatches.
 void BM_DispatchOverhead(benchmark::State& state) {
   const int ops = static_cast<int>(state.range(0));
   std::string body;
   for (int i = 0; i < ops; ++i) {
-    body += fmt::format("  %v{} = stablehlo.negate %v{} : tensor<4xf32>\n", i + 1, i);
+    body += fmt::format("  %v{} = stablehlo.add %v{}, %c : tensor<4xf32>\n", i + 1, i);
   }
   const std::string text = fmt::format(
-      "func.func @main(%v0: tensor<4xf32>) -> tensor<4xf32> {{\n{}  return %v{} : tensor<4xf32>\n}}\n", body, ops);
+      "func.func @main(%v0: tensor<4xf32>, %c: tensor<4xf32>) -> tensor<4xf32> {{\n{}  return %v{} : tensor<4xf32>\n}}\n",
+      body, ops);
   CompileOptions options;
   options.fuse = false;
   auto exe = SharedClient().Compile(text, options);
@@ -138,11 +191,12 @@ void BM_DispatchOverhead(benchmark::State& state) {
     state.SkipWithError(exe.status().ToString().c_str());
     return;
   }
-  Buffer x = Filled(4, 1.0f);
+  Buffer x = Filled(4, 1.0f), c = Filled(4, 0.5f);
   for (auto _ : state) {
-    auto results = exe->Execute({x});
+    auto results = exe->Execute({x, c});
     if (!results.ok()) state.SkipWithError(results.status().ToString().c_str());
   }
+  state.counters["kernels"] = static_cast<double>(exe->last_stats().kernels_dispatched);
   // Seconds per op (shown with an SI prefix: "27u" is 27 us).
   state.counters["s_per_op"] =
       benchmark::Counter(static_cast<double>(ops), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
@@ -189,6 +243,7 @@ void BM_CompileWarm(benchmark::State& state) {
 }
 
 BENCHMARK(BM_HostMemcpy)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_HandWrittenAdd)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(BM_Chain8Fused)->Arg(1)->Arg(4)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(BM_Chain8Unfused)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(BM_Execute1Op)->Unit(benchmark::kMicrosecond)->UseRealTime();

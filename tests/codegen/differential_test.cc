@@ -141,11 +141,12 @@ ProgramBuilder ElementwiseProgram(ElementType t) {
     }
     p.Add("stablehlo.is_finite", {"%a"}, pred);
   }
-  // Transcendentals compute in f32 (or f64) and round once to the element type, so the narrow
-  // formats differ only in their codec, which the exact ops above cover for every format; the
-  // expensive kernels (and their compile time) are kept to a representative few.
-  if (c == Class::kFloat && (t == ElementType::kF32 || t == ElementType::kF64 || t == ElementType::kF16 ||
-                             t == ElementType::kBF16 || t == ElementType::kF8E4M3FN || t == ElementType::kF8E5M2)) {
+  // Transcendentals compute in f32 and round once to the element type, so the narrow formats
+  // differ only in their codec, which the exact ops cover for every format. The library's
+  // functions are big kernels for the driver to compile (lavapipe's pipeline cache saves
+  // nothing), so they run for f32, f16 and bf16 here; f64 and the other formats meet them in the
+  // conformance programs.
+  if (c == Class::kFloat && (t == ElementType::kF32 || t == ElementType::kF16 || t == ElementType::kBF16)) {
     for (const char* op : {"stablehlo.exponential", "stablehlo.exponential_minus_one", "stablehlo.log",
                            "stablehlo.log_plus_one", "stablehlo.logistic", "stablehlo.sine", "stablehlo.cosine",
                            "stablehlo.tan", "stablehlo.tanh", "stablehlo.rsqrt", "stablehlo.cbrt"}) {
