@@ -24,6 +24,8 @@
 #ifndef HLO_BASIC_F32_GLSL
 #define HLO_BASIC_F32_GLSL
 
+#extension GL_EXT_control_flow_attributes : enable  // [[dont_unroll]]
+
 // ---- bit-level helpers ----
 
 bool hlo_is_nan_(float x) { return (floatBitsToUint(x) & 0x7FFFFFFFu) > 0x7F800000u; }
@@ -32,6 +34,7 @@ bool hlo_is_finite(float x) { return (floatBitsToUint(x) & 0x7F800000u) != 0x7F8
 // The quiet form of a NaN operand (IEEE: a NaN result is one of the NaN operands, quieted).
 float hlo_quiet_(float x) { return uintBitsToFloat(floatBitsToUint(x) | 0x00400000u); }
 float hlo_nan_() { return uintBitsToFloat(0x7FC00000u); }
+uint hlo_sign_bit_(float x) { return floatBitsToUint(x) & 0x80000000u; }
 float hlo_inf_(uint sign) { return uintBitsToFloat(sign | 0x7F800000u); }
 // 2^n for n in [-126, 127], exactly.
 float hlo_exp2i_(int n) { return uintBitsToFloat(uint(n + 127) << 23); }
@@ -51,6 +54,14 @@ void hlo_split_f32_(uint a, out uint X, out int ex) {
     X = M | 0x800000u;
     ex = int(E) - 127;
   }
+}
+
+// floor(log2(|x|)) for finite non-zero x.
+int hlo_ilogb_(float x) {
+  uint X;
+  int e;
+  hlo_split_f32_(floatBitsToUint(x) & 0x7FFFFFFFu, X, e);
+  return e;
 }
 
 // sig * 2^(e - 31) (bit 31 of sig set), plus `sticky` for a non-zero rest below sig, rounded
@@ -144,11 +155,11 @@ float hlo_divide_refine_(uint sign, int e, uint X, uint Y, float qs) {
   int d = int(floor(float(R) / float(Y)));  // one integer Newton step for a rough estimate
   Q = uint(int(Q) + d);
   R -= d * int(Y);
-  for (int i = 0; i < 4 && R < 0; ++i) {
+  [[dont_unroll]] for (int i = 0; i < 4 && R < 0; ++i) {
     Q -= 1u;
     R += int(Y);
   }
-  for (int i = 0; i < 4 && R >= int(Y); ++i) {
+  [[dont_unroll]] for (int i = 0; i < 4 && R >= int(Y); ++i) {
     Q += 1u;
     R -= int(Y);
   }
@@ -188,11 +199,11 @@ float hlo_sqrt_refine_(uint n_low, int e, float qs) {
   int d = int(floor(float(R) / float(2u * Q) + 0.5));  // an integer Newton step
   Q = uint(int(Q) + d);
   R = int(n_low - Q * Q);
-  for (int i = 0; i < 4 && R < 0; ++i) {  // (Q - 1)^2 = Q^2 - 2Q + 1
+  [[dont_unroll]] for (int i = 0; i < 4 && R < 0; ++i) {  // (Q - 1)^2 = Q^2 - 2Q + 1
     R += int(2u * Q) - 1;
     Q -= 1u;
   }
-  for (int i = 0; i < 4 && R > int(2u * Q); ++i) {  // (Q + 1)^2 <= N
+  [[dont_unroll]] for (int i = 0; i < 4 && R > int(2u * Q); ++i) {  // (Q + 1)^2 <= N
     R -= int(2u * Q) + 1;
     Q += 1u;
   }
@@ -255,7 +266,7 @@ float hlo_remainder(float x, float y) {
   hlo_split_f32_(ax, X, ex);
   hlo_split_f32_(ay, Y, ey);
   uint M = X % Y;
-  for (int d = ex - ey; d > 0;) {
+  [[dont_unroll]] for (int d = ex - ey; d > 0;) {
     int k = min(d, 8);
     M = (M << k) % Y;
     d -= k;

@@ -8,6 +8,8 @@
 #ifndef HLO_BASIC_F64_GLSL
 #define HLO_BASIC_F64_GLSL
 
+#extension GL_EXT_control_flow_attributes : enable  // [[dont_unroll]]
+
 #include "hlo_basic_f32.glsl"
 #include "hlo_u64.glsl"
 
@@ -60,6 +62,13 @@ void hlo_split_f64_(uvec2 w, out uvec2 X, out int ex) {
     X = uvec2(M.x, M.y | 0x100000u);
     ex = int(E) - 1023;
   }
+}
+
+int hlo_ilogb_(double x) {
+  uvec2 X;
+  int e;
+  hlo_split_f64_(unpackDouble2x32(x), X, e);
+  return e;
 }
 
 // sig * 2^(e - 63) (bit 63 set) plus a sticky rest, rounded to nearest even as an f64.
@@ -143,13 +152,15 @@ dvec2 hlo_dd_mul_d_(dvec2 a, double b) {
 double hlo_divide_refine_(uint sign, int e, uvec2 X, uvec2 Y, double qs) {
   uvec2 Q = hlo_double_to_u64_(qs * 9007199254740992.0);  // ~ floor(X * 2^53 / Y)
   uvec2 R = hlo_u64_sub(hlo_u64_shl(X, 53), hlo_u64_mul_lo(Q, Y));  // exact modulo 2^64
-  for (int i = 0; i < 16; ++i) {
+  [[dont_unroll]] for (int i = 0; i < 16; ++i) {
     if (hlo_u64_is_negative(R)) {
       Q = hlo_u64_sub(Q, uvec2(1u, 0u));
       R = hlo_u64_add(R, Y);
     } else if (!hlo_u64_lt(R, Y)) {
       Q = hlo_u64_add(Q, uvec2(1u, 0u));
       R = hlo_u64_sub(R, Y);
+    } else {
+      break;  // 0 <= R < Y: Q is the floor
     }
   }
   return hlo_pack_f64_(sign, e, hlo_u64_shl(Q, 10), !hlo_u64_is_zero(R));  // Q * 2^(e - 53)
@@ -185,7 +196,7 @@ double hlo_sqrt_refine_(uvec2 X, int s, int e, double qs) {
   uvec2 N = hlo_u64_shl(X, s);  // N modulo 2^64
   uvec2 Q = hlo_double_to_u64_(qs * 9007199254740992.0);
   uvec2 R = hlo_u64_sub(N, hlo_u64_mul_lo(Q, Q));
-  for (int i = 0; i < 16; ++i) {
+  [[dont_unroll]] for (int i = 0; i < 16; ++i) {
     uvec2 two_q = hlo_u64_shl(Q, 1);
     if (hlo_u64_is_negative(R)) {  // (Q - 1)^2 = Q^2 - 2Q + 1
       R = hlo_u64_sub(hlo_u64_add(R, two_q), uvec2(1u, 0u));
@@ -193,6 +204,8 @@ double hlo_sqrt_refine_(uvec2 X, int s, int e, double qs) {
     } else if (hlo_u64_lt(two_q, R)) {  // (Q + 1)^2 <= N
       R = hlo_u64_sub(R, hlo_u64_add(two_q, uvec2(1u, 0u)));
       Q = hlo_u64_add(Q, uvec2(1u, 0u));
+    } else {
+      break;
     }
   }
   return hlo_pack_f64_(0u, e, hlo_u64_shl(Q, 10), !hlo_u64_is_zero(R));
@@ -253,11 +266,11 @@ double hlo_remainder(double x, double y) {
   hlo_split_f64_(wy, Y, ey);
   uvec2 M = hlo_u64_lt(X, Y) ? X : hlo_u64_sub(X, Y);
   double yd = hlo_u64_to_double_(Y);
-  for (int d = ex - ey; d > 0;) {
+  [[dont_unroll]] for (int d = ex - ey; d > 0;) {
     int k = min(d, 40);
     double q = floor(hlo_u64_to_double_(M) * hlo_exp2i_f64_(k) / yd);  // within 1 of the truth
     M = hlo_u64_sub(hlo_u64_shl(M, k), hlo_u64_mul_lo(hlo_double_to_u64_(q), Y));
-    for (int i = 0; i < 2; ++i) {
+    [[dont_unroll]] for (int i = 0; i < 2; ++i) {
       if (hlo_u64_is_negative(M)) M = hlo_u64_add(M, Y);
       if (!hlo_u64_lt(M, Y)) M = hlo_u64_sub(M, Y);
     }

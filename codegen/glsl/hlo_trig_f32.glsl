@@ -16,6 +16,8 @@
 #ifndef HLO_TRIG_F32_GLSL
 #define HLO_TRIG_F32_GLSL
 
+#extension GL_EXT_control_flow_attributes : enable  // [[dont_unroll]]
+
 #include "hlo_basic_f32.glsl"
 #include "hlo_exp_log_f32.glsl"  // hlo_ff_divide_
 
@@ -42,7 +44,7 @@ const uint HLO_TWO_OVER_PI_F32[8] = uint[8](
 // The fraction (a b c) * 2^-96 (a 96-bit fixed-point value in [0, 1)) as a double-float.
 vec2 hlo_fixed96_to_ff_(uint a, uint b, uint c) {
   int e = 0;
-  for (int i = 0; i < 2 && a == 0u; ++i) {
+  [[dont_unroll]] for (int i = 0; i < 2 && a == 0u; ++i) {
     a = b;
     b = c;
     c = 0u;
@@ -174,6 +176,19 @@ float hlo_cosine(float x) {
   vec2 r = hlo_reduce_f_(a, n);
   vec2 v = (n & 1) == 0 ? hlo_cos_kernel_f_(r) : hlo_sin_kernel_f_(r);
   return ((n + 1) & 2) == 0 ? v.x : -v.x;
+}
+
+// (cos x, sin x) with one argument reduction (for the complex functions).
+vec2 hlo_sincos_(float x) {
+  if (!hlo_is_finite(x)) return vec2(hlo_is_nan_(x) ? hlo_quiet_(x) : hlo_nan_());
+  float a = abs(x);
+  if (a < 0.000244140625) return vec2(1.0, x);
+  int n;
+  vec2 r = hlo_reduce_f_(a, n);
+  float s = hlo_sin_kernel_f_(r).x, c = hlo_cos_kernel_f_(r).x;
+  vec2 cs = (n & 1) == 0 ? vec2(c, s) : vec2(-s, c);
+  if ((n & 2) != 0) cs = -cs;
+  return vec2(cs.x, x < 0.0 ? -cs.y : cs.y);
 }
 
 float hlo_tan(float x) {

@@ -11,6 +11,8 @@
 #ifndef HLO_TRIG_F64_GLSL
 #define HLO_TRIG_F64_GLSL
 
+#extension GL_EXT_control_flow_attributes : enable  // [[dont_unroll]]
+
 #include "hlo_basic_f64.glsl"
 #include "hlo_exp_log_f64.glsl"  // hlo_dd_divide_
 
@@ -169,6 +171,18 @@ double hlo_cosine(double x) {
   dvec2 r = hlo_reduce_d_(a, n);
   dvec2 v = (n & 1) == 0 ? hlo_cos_kernel_d_(r) : hlo_sin_kernel_d_(r);
   return ((n + 1) & 2) == 0 ? v.x : -v.x;
+}
+
+dvec2 hlo_sincos_(double x) {
+  if (!hlo_is_finite(x)) return dvec2(hlo_is_nan_(x) ? hlo_quiet_(x) : hlo_nan_f64_());
+  double a = hlo_abs_bits_(x);
+  if (a < 7.450580596923828e-09LF) return dvec2(1.0LF, x);
+  int n;
+  dvec2 r = hlo_reduce_d_(a, n);
+  double s = hlo_sin_kernel_d_(r).x, c = hlo_cos_kernel_d_(r).x;
+  dvec2 cs = (n & 1) == 0 ? dvec2(c, s) : dvec2(-s, c);
+  if ((n & 2) != 0) cs = -cs;
+  return dvec2(cs.x, hlo_sign_bit_(x) != 0u ? -cs.y : cs.y);
 }
 
 double hlo_tan(double x) {

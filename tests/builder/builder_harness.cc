@@ -8,6 +8,7 @@
 #include "frontend/parser.h"
 #include "interp/interpreter.h"
 #include "ir/printer.h"
+#include "passes/pass_registry.h"
 #include "verify/verifier.h"
 
 namespace vkhlo::testing {
@@ -75,6 +76,10 @@ StatusOr<Literal> Execute(const XlaComputation& computation, const std::vector<c
                           interp::HostQueues* queues) {
   VKHLO_ASSIGN_OR_RETURN(std::string text, RoundTripText(computation));
   VKHLO_ASSIGN_OR_RETURN(std::unique_ptr<ir::Module> module, ParseAndVerify(text));
+  // The interpreter runs StableHLO only: chlo ops the builder emits (Erf, ...) are decomposed
+  // first, as on every execution path.
+  VKHLO_ASSIGN_OR_RETURN(std::unique_ptr<passes::Pass> decompose, passes::CreatePass("chlo-decompose"));
+  VKHLO_RETURN_IF_ERROR(decompose->Run(*module).status());
   interp::InterpValues values;
   for (const Literal* argument : arguments) {
     VKHLO_ASSIGN_OR_RETURN(interp::InterpValue value, ToValue(*argument));

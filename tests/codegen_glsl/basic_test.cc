@@ -8,8 +8,6 @@
 #include <functional>
 #include <limits>
 
-#include "basic_f32.spv.h"
-#include "basic_f64.spv.h"
 #include "tests/codegen_glsl/glsl_test_util.h"
 #include "tests/support/device_fixture.h"
 
@@ -74,7 +72,7 @@ class BasicTest : public testing::DeviceTest {
       in.push_back(Bits(x));
       in.push_back(Bits(y));
     }
-    std::vector<uint32_t> out = RunKernel(dev(), kSpirv_basic_f32, "basic_f32", op, in,
+    std::vector<uint32_t> out = RunKernel(dev(), "basic_f32", op, in,
                                           static_cast<uint32_t>(pairs.size()), pairs.size());
     std::vector<float> result;
     for (uint32_t w : out) result.push_back(FromBits(w));
@@ -86,7 +84,7 @@ class BasicTest : public testing::DeviceTest {
       flat.push_back(x);
       flat.push_back(y);
     }
-    std::vector<uint32_t> out = RunKernel(dev(), kSpirv_basic_f64, "basic_f64", op, Words(flat),
+    std::vector<uint32_t> out = RunKernel(dev(), "basic_f64", op, Words(flat),
                                           static_cast<uint32_t>(pairs.size()), pairs.size() * 2);
     return Doubles(out);
   }

@@ -8,8 +8,6 @@
 #include <limits>
 #include <set>
 
-#include "codec_f32.spv.h"
-#include "codec_f64.spv.h"
 #include "ir/element_type.h"
 #include "ir/literal.h"
 #include "tests/codegen_glsl/glsl_test_util.h"
@@ -53,10 +51,10 @@ std::vector<double> Boundaries(ElementType type) {
 
 class CodecTest : public testing::DeviceTest {
  protected:
-  std::vector<uint32_t> Run(std::span<const uint32_t> spirv, uint32_t op, std::span<const uint32_t> in,
+  std::vector<uint32_t> Run(const char* kernel, uint32_t op, std::span<const uint32_t> in,
                             size_t out_words_per_element, size_t in_words_per_element = 1) {
     const uint32_t count = static_cast<uint32_t>(in.size() / in_words_per_element);
-    return RunKernel(dev(), spirv, "codec", op, in, count, count * out_words_per_element);
+    return RunKernel(dev(), kernel, op, in, count, count * out_words_per_element);
   }
 };
 
@@ -70,7 +68,7 @@ TEST_F(CodecTest, DecodeEveryPatternToF32) {
     const ElementType type = kFormats[f];
     std::vector<uint32_t> in(size_t{1} << ir::BitWidth(type));
     for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<uint32_t>(i);
-    std::vector<uint32_t> out = Run(kSpirv_codec_f32, f, in, 1);
+    std::vector<uint32_t> out = Run("codec_f32", f, in, 1);
     ASSERT_EQ(out.size(), in.size());
     int failures = 0;
     for (size_t i = 0; i < in.size() && failures < 5; ++i) {
@@ -108,7 +106,7 @@ TEST_F(CodecTest, EncodeF32ValuesBitExact) {
     for (int i = 0; i < 200000; ++i) {
       in.push_back(Bits(static_cast<float>(std::ldexp(random.Uniform(-2, 2), static_cast<int>(random.Next() % 300) - 150))));
     }
-    std::vector<uint32_t> out = Run(kSpirv_codec_f32, 100 + f, in, 1);
+    std::vector<uint32_t> out = Run("codec_f32", 100 + f, in, 1);
     ASSERT_EQ(out.size(), in.size());
     int failures = 0;
     for (size_t i = 0; i < in.size() && failures < 5; ++i) {
@@ -129,7 +127,7 @@ TEST_F(CodecTest, DecodeEveryPatternToF64) {
     const ElementType type = kFormats[f];
     std::vector<uint32_t> in(size_t{1} << ir::BitWidth(type));
     for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<uint32_t>(i);
-    std::vector<double> out = Doubles(Run(kSpirv_codec_f64, f, in, 2));
+    std::vector<double> out = Doubles(Run("codec_f64", f, in, 2));
     ASSERT_EQ(out.size(), in.size());
     int failures = 0;
     for (size_t i = 0; i < in.size() && failures < 5; ++i) {
@@ -166,7 +164,7 @@ TEST_F(CodecTest, EncodeF64ValuesBitExact) {
     for (int i = 0; i < 100000; ++i) {
       in.push_back(std::ldexp(random.Uniform(-2, 2), static_cast<int>(random.Next() % 300) - 150));
     }
-    std::vector<uint32_t> out = Run(kSpirv_codec_f64, 100 + f, Words(in), 1, 2);
+    std::vector<uint32_t> out = Run("codec_f64", 100 + f, Words(in), 1, 2);
     ASSERT_EQ(out.size(), in.size());
     int failures = 0;
     for (size_t i = 0; i < in.size() && failures < 5; ++i) {

@@ -12,14 +12,17 @@
 
 namespace vkhlo::glsl_test {
 
-std::vector<uint32_t> RunKernel(device::Device& device, std::span<const uint32_t> spirv,
-                                const std::string& name, uint32_t op,
+std::vector<uint32_t> RunKernel(device::Device& device, const std::string& kernel, uint32_t op,
                                 std::span<const uint32_t> input, uint32_t count, size_t out_words) {
   using namespace device;
+  const std::string name = kernel + "/" + std::to_string(op);
   ComputePipelineDesc desc;
   desc.name = name;
-  desc.spirv = spirv;
-  desc.specialization = {SpecUint(0, op)};
+  desc.spirv = TestKernel(kernel, op);
+  if (desc.spirv.empty()) {
+    ADD_FAILURE() << "no test kernel " << name;
+    return {};
+  }
   auto pipeline = device.pipelines().GetOrCreate(desc);
   if (!pipeline.ok()) {
     ADD_FAILURE() << name << " op " << op << ": " << pipeline.status().ToString();

@@ -9,7 +9,6 @@
 #include <functional>
 #include <limits>
 
-#include "math_f32.spv.h"
 #include "tests/codegen_glsl/glsl_test_util.h"
 #include "tests/support/device_fixture.h"
 
@@ -128,7 +127,7 @@ TEST_F(MathF32Test, EveryFunctionWithinItsBound) {
       in.push_back(Bits(x));
       in.push_back(Bits(y));
     }
-    std::vector<uint32_t> out = RunKernel(dev(), kSpirv_math_f32, "math_f32", c.op, in,
+    std::vector<uint32_t> out = RunKernel(dev(), "math_f32", c.op, in,
                                           static_cast<uint32_t>(pairs.size()), pairs.size());
     ASSERT_EQ(out.size(), pairs.size()) << c.name;
     double worst = 0;

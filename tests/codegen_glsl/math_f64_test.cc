@@ -10,7 +10,6 @@
 #include <functional>
 #include <limits>
 
-#include "math_f64.spv.h"
 #include "tests/codegen_glsl/glsl_test_util.h"
 #include "tests/support/device_fixture.h"
 
@@ -130,7 +129,7 @@ TEST_F(MathF64Test, EveryFunctionWithinItsBound) {
       flat.push_back(x);
       flat.push_back(y);
     }
-    std::vector<double> out = Doubles(RunKernel(dev(), kSpirv_math_f64, "math_f64", c.op, Words(flat),
+    std::vector<double> out = Doubles(RunKernel(dev(), "math_f64", c.op, Words(flat),
                                                 static_cast<uint32_t>(pairs.size()), pairs.size() * 2));
     ASSERT_EQ(out.size(), pairs.size()) << c.name;
     double worst = 0;

@@ -36,15 +36,21 @@ double sqrt_perturbed(double x, int k) {
 double run(double x, double y) {
   if (kOp >= 30u) return sqrt_perturbed(x, int(kOp) - 33);
   if (kOp >= 20u) return divide_perturbed(x, y, int(kOp) - 23);
-  switch (kOp) {
-    case 0u: return hlo_divide(x, y);
-    case 1u: return hlo_sqrt(x);
-    case 2u: return hlo_rsqrt(x);
-    case 3u: return hlo_remainder(x, y);
-    case 4u: return hlo_round_nearest_afz(x);
-    case 5u: return hlo_round_nearest_even(x);
-    default: return hlo_is_finite(x) ? 1.0LF : 0.0LF;
-  }
+#if KOP_BASE == 0
+  return hlo_divide(x, y);
+#elif KOP_BASE == 1
+  return hlo_sqrt(x);
+#elif KOP_BASE == 2
+  return hlo_rsqrt(x);
+#elif KOP_BASE == 3
+  return hlo_remainder(x, y);
+#elif KOP_BASE == 4
+  return hlo_round_nearest_afz(x);
+#elif KOP_BASE == 5
+  return hlo_round_nearest_even(x);
+#else
+  return hlo_is_finite(x) ? 1.0LF : 0.0LF;
+#endif
 }
 
 void main() {

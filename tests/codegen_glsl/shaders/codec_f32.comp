@@ -5,39 +5,63 @@
 #include "hlo_float_codec.glsl"
 
 float decode(uint fmt, uint b) {
-  switch (fmt) {
-    case 0u: return hlo_decode_bf16(b);
-    case 1u: return hlo_decode_f16(b);
-    case 2u: return hlo_decode_f8e4m3fn(b);
-    case 3u: return hlo_decode_f8e5m2(b);
-    case 4u: return hlo_decode_f8e4m3fnuz(b);
-    case 5u: return hlo_decode_f8e5m2fnuz(b);
-    case 6u: return hlo_decode_f8e4m3b11fnuz(b);
-    case 7u: return hlo_decode_f8e4m3(b);
-    case 8u: return hlo_decode_f8e3m4(b);
-    case 9u: return hlo_decode_f8e8m0fnu(b);
-    case 10u: return hlo_decode_f6e2m3fn(b);
-    case 11u: return hlo_decode_f6e3m2fn(b);
-    default: return hlo_decode_f4e2m1fn(b);
-  }
+#if KOP_BASE == 0
+  return hlo_decode_bf16(b);
+#elif KOP_BASE == 1
+  return hlo_decode_f16(b);
+#elif KOP_BASE == 2
+  return hlo_decode_f8e4m3fn(b);
+#elif KOP_BASE == 3
+  return hlo_decode_f8e5m2(b);
+#elif KOP_BASE == 4
+  return hlo_decode_f8e4m3fnuz(b);
+#elif KOP_BASE == 5
+  return hlo_decode_f8e5m2fnuz(b);
+#elif KOP_BASE == 6
+  return hlo_decode_f8e4m3b11fnuz(b);
+#elif KOP_BASE == 7
+  return hlo_decode_f8e4m3(b);
+#elif KOP_BASE == 8
+  return hlo_decode_f8e3m4(b);
+#elif KOP_BASE == 9
+  return hlo_decode_f8e8m0fnu(b);
+#elif KOP_BASE == 10
+  return hlo_decode_f6e2m3fn(b);
+#elif KOP_BASE == 11
+  return hlo_decode_f6e3m2fn(b);
+#else
+  return hlo_decode_f4e2m1fn(b);
+#endif
 }
 
 uint encode(uint fmt, float v) {
-  switch (fmt) {
-    case 0u: return hlo_encode_bf16(v);
-    case 1u: return hlo_encode_f16(v);
-    case 2u: return hlo_encode_f8e4m3fn(v);
-    case 3u: return hlo_encode_f8e5m2(v);
-    case 4u: return hlo_encode_f8e4m3fnuz(v);
-    case 5u: return hlo_encode_f8e5m2fnuz(v);
-    case 6u: return hlo_encode_f8e4m3b11fnuz(v);
-    case 7u: return hlo_encode_f8e4m3(v);
-    case 8u: return hlo_encode_f8e3m4(v);
-    case 9u: return hlo_encode_f8e8m0fnu(v);
-    case 10u: return hlo_encode_f6e2m3fn(v);
-    case 11u: return hlo_encode_f6e3m2fn(v);
-    default: return hlo_encode_f4e2m1fn(v);
-  }
+#if KOP_BASE == 0
+  return hlo_encode_bf16(v);
+#elif KOP_BASE == 1
+  return hlo_encode_f16(v);
+#elif KOP_BASE == 2
+  return hlo_encode_f8e4m3fn(v);
+#elif KOP_BASE == 3
+  return hlo_encode_f8e5m2(v);
+#elif KOP_BASE == 4
+  return hlo_encode_f8e4m3fnuz(v);
+#elif KOP_BASE == 5
+  return hlo_encode_f8e5m2fnuz(v);
+#elif KOP_BASE == 6
+  return hlo_encode_f8e4m3b11fnuz(v);
+#elif KOP_BASE == 7
+  return hlo_encode_f8e4m3(v);
+#elif KOP_BASE == 8
+  return hlo_encode_f8e3m4(v);
+#elif KOP_BASE == 9
+  return hlo_encode_f8e8m0fnu(v);
+#elif KOP_BASE == 10
+  return hlo_encode_f6e2m3fn(v);
+#elif KOP_BASE == 11
+  return hlo_encode_f6e3m2fn(v);
+#else
+  return hlo_encode_f4e2m1fn(v);
+#endif
 }
 
 void main() {

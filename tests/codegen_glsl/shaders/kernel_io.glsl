@@ -1,8 +1,10 @@
 // Shared interface of the GLSL library test kernels: words in, words out, a grid-stride loop
-// over `count` elements; the function under test is chosen by specialization constant 0, so
-// each pipeline compiles only one function.
+// over `count` elements. The build compiles each kernel once per function under test, with
+// -DKOP=<op> (tests/codegen_glsl/CMakeLists.txt): the preprocessor keeps only that function,
+// so the driver compiles small shaders.
 layout(local_size_x = 64) in;
-layout(constant_id = 0) const uint kOp = 0u;
+const uint kOp = uint(KOP);
+#define KOP_BASE (KOP % 100)
 layout(std430, set = 0, binding = 0) readonly buffer In { uint in_words[]; };
 layout(std430, set = 0, binding = 1) writeonly buffer Out { uint out_words[]; };
 layout(push_constant) uniform Push { uint count; } pc;

@@ -5,20 +5,31 @@
 #include "hlo_math_f64.glsl"
 
 double run(double x, double y) {
-  switch (kOp) {
-    case 0u: return hlo_exponential(x);
-    case 1u: return hlo_exponential_minus_one(x);
-    case 2u: return hlo_log(x);
-    case 3u: return hlo_log_plus_one(x);
-    case 4u: return hlo_logistic(x);
-    case 5u: return hlo_tanh(x);
-    case 6u: return hlo_sine(x);
-    case 7u: return hlo_cosine(x);
-    case 8u: return hlo_tan(x);
-    case 9u: return hlo_atan2(x, y);
-    case 10u: return hlo_power(x, y);
-    default: return hlo_cbrt(x);
-  }
+#if KOP_BASE == 0
+  return hlo_exponential(x);
+#elif KOP_BASE == 1
+  return hlo_exponential_minus_one(x);
+#elif KOP_BASE == 2
+  return hlo_log(x);
+#elif KOP_BASE == 3
+  return hlo_log_plus_one(x);
+#elif KOP_BASE == 4
+  return hlo_logistic(x);
+#elif KOP_BASE == 5
+  return hlo_tanh(x);
+#elif KOP_BASE == 6
+  return hlo_sine(x);
+#elif KOP_BASE == 7
+  return hlo_cosine(x);
+#elif KOP_BASE == 8
+  return hlo_tan(x);
+#elif KOP_BASE == 9
+  return hlo_atan2(x, y);
+#elif KOP_BASE == 10
+  return hlo_power(x, y);
+#else
+  return hlo_cbrt(x);
+#endif
 }
 
 void main() {
