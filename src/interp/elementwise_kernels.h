@@ -331,7 +331,6 @@ StatusOr<InterpValues> EvalMap(EvalContext& context, const ir::Operation& op, co
 void RegisterElementwiseArithmeticOps(OpRegistry& registry);  // elementwise_ops.cc
 void RegisterElementwiseMathOps(OpRegistry& registry);        // elementwise_math.cc
 void RegisterElementwiseConvertOps(OpRegistry& registry);     // elementwise_convert.cc
-void RegisterElementwiseChloOps(OpRegistry& registry);        // elementwise_chlo.cc
 
 // Complex values in a wider type and back.
 template <ComplexValue C>

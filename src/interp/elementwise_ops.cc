@@ -437,7 +437,6 @@ void RegisterElementwiseOps(OpRegistry& registry) {
   elementwise::RegisterElementwiseArithmeticOps(registry);
   elementwise::RegisterElementwiseMathOps(registry);
   elementwise::RegisterElementwiseConvertOps(registry);
-  elementwise::RegisterElementwiseChloOps(registry);
 }
 
 }  // namespace vkhlo::interp

@@ -94,6 +94,9 @@ StatusOr<InterpValues> EvalContext::EvaluateBlock(const ir::Block& block, const 
       operands.push_back(*v);
     }
     if (op.code() == ir::OpCode::kFuncReturn || op.code() == ir::OpCode::kReturn) return operands;
+    if (op.info().kind == ir::OpKind::kChlo) {
+      return OpError(op, "cannot be evaluated: chlo ops must be decomposed first (run the chlo-decompose pass)");
+    }
     OpEvaluator evaluate = registry.Find(op.code());
     if (evaluate == nullptr) return Unimplemented(op, "no evaluation function for this op");
     VKHLO_ASSIGN_OR_RETURN(InterpValues results, evaluate(*this, op, operands));

@@ -30,6 +30,10 @@ StatusOr<InterpValues> EvaluateOp(const ir::Operation& op, const InterpValues& o
   if (op.code() == ir::OpCode::kCall || op.info().kind == ir::OpKind::kCollective) {
     return InvalidArgumentError(fmt::format("'{}' cannot be evaluated on its own", op.name()));
   }
+  if (op.info().kind == ir::OpKind::kChlo) {
+    return InvalidArgumentError(fmt::format(
+        "'{}' cannot be evaluated: chlo ops must be decomposed first (run the chlo-decompose pass)", op.name()));
+  }
   OpEvaluator evaluate = GetOpRegistry().Find(op.code());
   if (evaluate == nullptr) return UnimplementedError(fmt::format("'{}' has no evaluation function", op.name()));
   static const ir::Module kNoModule;

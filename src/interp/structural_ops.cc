@@ -160,7 +160,6 @@ StatusOr<InterpValues> EvalCustomCall(EvalContext& context, const Operation& op,
 void RegisterStructuralOps(OpRegistry& r) {
   using ir::OpCode;
   r.Register(OpCode::kConstant, EvalConstant);
-  r.Register(OpCode::kChloConstant, EvalConstant);
   r.Register(OpCode::kCall, EvalCall);
   r.Register(OpCode::kComposite, EvalComposite);
   r.Register(OpCode::kTuple, EvalTuple);

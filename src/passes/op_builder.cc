@@ -170,4 +170,64 @@ Value* OpBuilder::SplatBits(const ir::Type& type, uint64_t bits) {
   return Constant(std::move(*splat));
 }
 
+namespace {
+ir::Attribute I64Array(const std::vector<int64_t>& values) {
+  ir::Literal literal = *ir::Literal::Create(
+      ir::Type::Tensor(ir::ElementType::kS64, {static_cast<int64_t>(values.size())}));
+  for (size_t i = 0; i < values.size(); ++i) literal.SetInt(static_cast<int64_t>(i), values[i]);
+  return ir::Attribute::DenseArray{std::move(literal)};
+}
+}  // namespace
+
+Value* OpBuilder::BitcastConvert(Value* x, ir::ElementType to) {
+  if (!status_.ok()) return Placeholder({x});
+  auto* op = CreateWithTypes(OpCode::kBitcastConvert, {x}, {x->type().WithElementType(to)});
+  if (Status verified = verify::VerifyOperation(*op); !verified.ok()) Fail(verified);
+  return op->result(0);
+}
+
+Value* OpBuilder::Iota(const ir::Type& type, int64_t dimension) {
+  if (!status_.ok()) return Placeholder({});
+  auto* op = CreateWithTypes(OpCode::kIota, {}, {type},
+                             {{"iota_dimension", ir::Attribute::Int(dimension)}});
+  if (Status verified = verify::VerifyOperation(*op); !verified.ok()) Fail(verified);
+  return op->result(0);
+}
+
+Value* OpBuilder::Slice(Value* x, std::vector<int64_t> start, std::vector<int64_t> limit,
+                        std::vector<int64_t> strides) {
+  if (strides.empty()) strides.assign(start.size(), 1);
+  return Create(OpCode::kSlice, {x},
+                {{"start_indices", I64Array(start)},
+                 {"limit_indices", I64Array(limit)},
+                 {"strides", I64Array(strides)}})
+      ->result(0);
+}
+
+Value* OpBuilder::DynamicSlice(Value* x, std::vector<Value*> start_indices,
+                               std::vector<int64_t> sizes) {
+  std::vector<Value*> operands = {x};
+  operands.insert(operands.end(), start_indices.begin(), start_indices.end());
+  return Create(OpCode::kDynamicSlice, std::move(operands), {{"slice_sizes", I64Array(sizes)}})
+      ->result(0);
+}
+
+Value* OpBuilder::DynamicUpdateSlice(Value* x, Value* update, std::vector<Value*> start_indices) {
+  std::vector<Value*> operands = {x, update};
+  operands.insert(operands.end(), start_indices.begin(), start_indices.end());
+  return Create(OpCode::kDynamicUpdateSlice, std::move(operands))->result(0);
+}
+
+ir::Block* OpBuilder::AddBlock(ir::Operation* op, size_t region,
+                               const std::vector<ir::Type>& argument_types) {
+  ir::Block& block = op->region(region).AddBlock();
+  for (const ir::Type& type : argument_types) block.AddArgument(type);
+  return &block;
+}
+
+void OpBuilder::Return(std::vector<Value*> values) {
+  if (!status_.ok()) return;
+  CreateWithTypes(OpCode::kReturn, std::move(values), {});
+}
+
 }  // namespace vkhlo::passes

@@ -74,6 +74,23 @@ class OpBuilder {
   // Splat of a raw bit pattern (e.g. a float's NaN payload or an integer's extreme).
   ir::Value* SplatBits(const ir::Type& type, uint64_t bits);
 
+  // Data movement and type conversion.
+  ir::Value* BitcastConvert(ir::Value* x, ir::ElementType to);
+  ir::Value* Iota(const ir::Type& type, int64_t dimension);
+  ir::Value* Slice(ir::Value* x, std::vector<int64_t> start, std::vector<int64_t> limit,
+                   std::vector<int64_t> strides = {});
+  ir::Value* DynamicSlice(ir::Value* x, std::vector<ir::Value*> start_indices,
+                          std::vector<int64_t> sizes);
+  ir::Value* DynamicUpdateSlice(ir::Value* x, ir::Value* update,
+                                std::vector<ir::Value*> start_indices);
+
+  // Region ops: the op comes back with `num_regions` regions, each with one block whose
+  // arguments have the given types; fill a block with `OpBuilder::AtEnd(*block)` and end it
+  // with Return. Not verified here (the pipeline verifies after the pass).
+  ir::Block* AddBlock(ir::Operation* op, size_t region, const std::vector<ir::Type>& argument_types);
+  // stablehlo.return of `values` (the terminator of reduce/sort/while/... regions).
+  void Return(std::vector<ir::Value*> values);
+
   // Records `error` as the builder's error when none is recorded yet.
   void Fail(Status error);
 

@@ -11,6 +11,15 @@ namespace {
 constexpr PassInfo kPasses[] = {
     {"dce", "remove unused side-effect-free ops and unreferenced private functions",
      &CreateDeadCodeEliminationPass},
+    {"inline", "inline every func.call; remove private functions left unreferenced", &CreateInlinePass},
+    {"canonicalize", "exact algebraic simplification (x*1, double transposes, no-op converts, ...)",
+     &CreateCanonicalizePass},
+    {"fold-constants", "evaluate small pure ops of constants with the interpreter",
+     &CreateFoldConstantsPass},
+    {"cse", "merge identical pure ops", &CreateCsePass},
+    {"batch-norm-decompose", "batch_norm_* ops to element-wise ops, broadcasts and reduces",
+     &CreateBatchNormDecomposePass},
+    {"chlo-decompose", "rewrite every chlo op into StableHLO ops", &CreateChloDecomposePass},
 };
 }  // namespace
 

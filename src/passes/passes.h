@@ -1,6 +1,7 @@
 // Factories of the built-in passes (each defined in its own file).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "passes/pass.h"
@@ -9,5 +10,33 @@ namespace vkhlo::passes {
 
 // Removes ops whose results are unused and that have no side effects; unused private functions.
 std::unique_ptr<Pass> CreateDeadCodeEliminationPass();
+
+// Inlines every func.call (recursively, nested regions included) and removes the private
+// functions left unreferenced; a recursive function is an error naming it.
+std::unique_ptr<Pass> CreateInlinePass();
+
+// Exact algebraic simplification to a fixpoint (x*1, x+(-0.0), double transposes, reshape
+// chains, broadcasts of splats, no-op converts, ...).
+std::unique_ptr<Pass> CreateCanonicalizePass();
+
+struct FoldConstantsOptions {
+  // Ops are evaluated when their results have at most this many elements in all...
+  int64_t max_result_elements = 1024;
+  // ...and each non-splat operand at most this many. (Element-wise ops of splats fold at any
+  // size: one element is evaluated.)
+  int64_t max_operand_elements = 1 << 16;
+};
+// Evaluates pure ops of constants with the reference interpreter and replaces them by constants.
+std::unique_ptr<Pass> CreateFoldConstantsPass();
+std::unique_ptr<Pass> CreateFoldConstantsPassWith(const FoldConstantsOptions& options);
+
+// Merges identical pure ops (same operands, attributes and result types) within a scope.
+std::unique_ptr<Pass> CreateCsePass();
+
+// Rewrites batch_norm_{inference,training,grad} into element-wise ops, broadcasts and reduces.
+std::unique_ptr<Pass> CreateBatchNormDecomposePass();
+
+// Rewrites every chlo op into StableHLO (src/passes/chlo/).
+std::unique_ptr<Pass> CreateChloDecomposePass();
 
 }  // namespace vkhlo::passes

@@ -42,4 +42,16 @@ StatusOr<bool> PassPipeline::Run(ir::Module& module, const PipelineOptions& opti
   return any_change;
 }
 
+PassPipeline DefaultPipeline(const DefaultPipelineOptions& options) {
+  PassPipeline pipeline;
+  for (std::string_view name : {"inline", "chlo-decompose", "batch-norm-decompose", "canonicalize",
+                                "fold-constants", "cse", "dce"}) {
+    if (name == "fold-constants" && !options.fold_constants) continue;
+    // Every name is registered (pass_registry.cc), so this cannot fail.
+    StatusOr<std::unique_ptr<Pass>> pass = CreatePass(name);
+    if (pass.ok()) pipeline.Add(std::move(*pass));
+  }
+  return pipeline;
+}
+
 }  // namespace vkhlo::passes

@@ -40,4 +40,14 @@ class PassPipeline {
   std::vector<std::unique_ptr<Pass>> passes_;
 };
 
+struct DefaultPipelineOptions {
+  // Evaluate small ops of constants at compile time. Tests that want the device to compute the
+  // ops of programs whose inputs are constants (the conformance programs) turn it off.
+  bool fold_constants = true;
+};
+
+// The pipeline codegen runs: inline, chlo-decompose, batch-norm-decompose, canonicalize,
+// fold-constants, cse, dce.
+PassPipeline DefaultPipeline(const DefaultPipelineOptions& options = {});
+
 }  // namespace vkhlo::passes

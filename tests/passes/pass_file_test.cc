@@ -2,14 +2,21 @@
 // a `// PASSES: a,b` line; each `// -----` chunk is parsed, verified, run through the pipeline,
 // printed, and checked against its `// CHECK...` lines (tests/support/file_check.h). A chunk
 // with `// CHECK-ERROR: text` must instead fail with a message containing `text`.
+//
+// Every chunk is also a semantic test: its @main (when it takes only tensors) is run by the
+// reference interpreter before and after the passes on inputs full of edge values (+-0, +-inf,
+// NaN, integer extremes), and the results must be identical bit for bit (NaN matches NaN); its
+// check.* ops must pass after the passes when they passed before.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <string>
 
 #include "frontend/parser.h"
+#include "interp/interpreter.h"
 #include "ir/printer.h"
 #include "passes/pipeline.h"
+#include "tests/passes/interp_compare.h"
 #include "tests/support/file_check.h"
 #include "tests/support/test_files.h"
 #include "verify/verifier.h"
@@ -33,6 +40,27 @@ std::string FindDirective(std::string_view text, std::string_view prefix) {
   std::string value(text.substr(at + prefix.size(), end == text.npos ? text.npos : end - at - prefix.size()));
   while (!value.empty() && value.front() == ' ') value.erase(value.begin());
   return value;
+}
+
+// Runs @main of `before` and `after` on the same edge-value inputs; "" when they agree (or when
+// @main is absent, takes non-tensors, or fails on the original program).
+std::string CompareRuns(const ir::Module& before, const ir::Module& after) {
+  const ir::Function* main = before.FindFunction("main");
+  if (main == nullptr || main->body().empty()) return "";
+  for (int seed = 0; seed < 4; ++seed) {
+    interp::InterpValues arguments;
+    if (!testing::EdgeCaseArguments(*main, seed, arguments)) return "";
+    auto expected = interp::RunFunction(before, "main", arguments);
+    if (!expected.ok()) return "";
+    auto actual = interp::RunFunction(after, "main", arguments);
+    if (!actual.ok()) return "fails after the passes: " + actual.status().message();
+    std::string difference = testing::CompareExactly(expected->outputs, actual->outputs);
+    if (!difference.empty()) return "inputs #" + std::to_string(seed) + ": " + difference;
+    if (actual->check_failures.size() > expected->check_failures.size()) {
+      return "a check fails after the passes: " + actual->check_failures.front().message;
+    }
+  }
+  return "";
 }
 
 class PassFileTest : public ::testing::TestWithParam<std::string> {};
@@ -63,6 +91,9 @@ TEST_P(PassFileTest, ChecksHold) {
     auto checks = testing::ParseCheckDirectives(chunk.text, static_cast<int>(chunk.first_line));
     ASSERT_FALSE(checks.empty()) << "chunk has no CHECK lines";
     EXPECT_EQ(testing::RunFileCheck(ir::PrintModule(**module), checks), "");
+    auto original = frontend::ParseModule(chunk.text, {path, chunk.first_line});
+    ASSERT_TRUE(original.ok());
+    EXPECT_EQ(CompareRuns(**original, **module), "");
   }
 }
 

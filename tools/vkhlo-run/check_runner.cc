@@ -5,6 +5,7 @@
 #include <set>
 
 #include "interp/interpreter.h"
+#include "passes/pipeline.h"
 
 namespace vkhlo::tools {
 namespace {
@@ -33,7 +34,13 @@ std::string Where(const ir::Module& module, ir::Location loc) {
 
 }  // namespace
 
-std::vector<TestOutcome> RunTestFunctions(const ir::Module& module) {
+Status PrepareForReference(ir::Module& module) {
+  VKHLO_ASSIGN_OR_RETURN(passes::PassPipeline pipeline, passes::PassPipeline::Parse("chlo-decompose"));
+  return pipeline.Run(module).status();
+}
+
+std::vector<TestOutcome> RunTestFunctions(ir::Module& module) {
+  const Status prepared = PrepareForReference(module);
   std::set<std::string> referenced;
   for (const auto& f : module.functions()) CollectReferences(f->body(), referenced);
   std::vector<TestOutcome> outcomes;
@@ -41,6 +48,11 @@ std::vector<TestOutcome> RunTestFunctions(const ir::Module& module) {
     if (!f->type().inputs.empty() || referenced.count(f->name()) || f->body().empty()) continue;
     TestOutcome outcome;
     outcome.name = f->name();
+    if (!prepared.ok()) {
+      outcome.message = prepared.message();
+      outcomes.push_back(std::move(outcome));
+      continue;
+    }
     auto result = interp::RunFunction(module, f->name(), {});
     if (!result.ok()) {
       outcome.message = result.status().message();

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ir/module.h"
+#include "vkhlo/status.h"
 
 namespace vkhlo::tools {
 
@@ -18,7 +19,12 @@ struct TestOutcome {
   std::string message;  // why it failed: the error, or the first failed check with its location
 };
 
-// Runs every test function of `module` with the reference interpreter.
-std::vector<TestOutcome> RunTestFunctions(const ir::Module& module);
+// Rewrites `module` into what the reference interpreter runs: the chlo-decompose pass (the
+// interpreter evaluates StableHLO only), verified afterwards.
+Status PrepareForReference(ir::Module& module);
+
+// Prepares `module` (PrepareForReference) and runs every test function with the reference
+// interpreter. When preparing fails, every test function fails with that error.
+std::vector<TestOutcome> RunTestFunctions(ir::Module& module);
 
 }  // namespace vkhlo::tools

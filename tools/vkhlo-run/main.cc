@@ -38,8 +38,12 @@ StatusOr<interp::InterpValue> ReadInput(const std::string& spec) {
   return interp::InterpValue::Tensor(*literal);
 }
 
-int RunEntry(const ir::Module& module, const std::string& entry, const std::vector<std::string>& input_specs,
+int RunEntry(ir::Module& module, const std::string& entry, const std::vector<std::string>& input_specs,
              const std::string& output_dir) {
+  if (Status prepared = PrepareForReference(module); !prepared.ok()) {
+    std::fprintf(stderr, "vkhlo-run: %s\n", prepared.message().c_str());
+    return 1;
+  }
   interp::InterpValues inputs;
   for (const std::string& spec : input_specs) {
     auto value = ReadInput(spec);

@@ -85,7 +85,7 @@ TEST(ElementwiseConformanceTest, InterpretFilesOfElementwiseOps) {
       "is_finite", "log", "log_plus_one", "logistic", "map", "maximum", "minimum", "multiply", "negate", "not",
       "or", "popcnt", "power", "real", "reduce_precision", "remainder", "round_nearest_afz", "round_nearest_even",
       "rsqrt", "select", "shift_left", "shift_right_arithmetic", "shift_right_logical", "sign", "sine", "sqrt",
-      "subtract", "tan", "tanh", "xor", "quantized_ops", "chlo/mulhi"};
+      "subtract", "tan", "tanh", "xor", "quantized_ops"};
   if (!fs::exists(kRoot / "interpret")) FAIL() << "no conformance corpus at " << kRoot;
   Tally tally;
   for (const char* file : kFiles) {
@@ -108,8 +108,7 @@ bool AllOpsElementwise(const ir::Region& region) {
       const ir::OpKind kind = op->info().kind;
       const bool ours = kind == ir::OpKind::kElementwise || kind == ir::OpKind::kConstant ||
                         kind == ir::OpKind::kStructural || kind == ir::OpKind::kTest ||
-                        op->code() == ir::OpCode::kCustomCall ||
-                        (kind == ir::OpKind::kChlo && GetOpRegistry().Find(op->code()) != nullptr);
+                        op->code() == ir::OpCode::kCustomCall;
       if (!ours) return false;
       for (size_t r = 0; r < op->num_regions(); ++r) {
         if (!AllOpsElementwise(op->region(r))) return false;
