@@ -299,6 +299,11 @@ Status KernelWriter::DeclareMatmul(bool final_output) {
   return OkStatus();
 }
 
+Status KernelWriter::DeclareFill() {
+  VKHLO_RETURN_IF_ERROR(DeclareEpilogue());
+  return DeclareOutput(static_cast<int>(bindings_.size()));
+}
+
 Status KernelWriter::DeclareReduce(uint32_t splits) {
   Binding({BufferRole::kScratch, 0}, "Partial", "p_buf", true, false);
   const int words = AccWords(p_.acc);

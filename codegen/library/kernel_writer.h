@@ -39,6 +39,8 @@ class KernelWriter {
   // variables `names` (which are declared), zero where the run is invalid.
   std::string VectorLoad(char x, int width, const std::string& b, const std::string& r, const std::string& c,
                          const std::vector<std::string>& names);
+  // No operands (K = 0: every output is the epilogue of zero): the epilogue inputs, the result.
+  Status DeclareFill();
   // The split-K reduction: scratch (binding 0) and epilogue inputs, then the result.
   Status DeclareReduce(uint32_t splits);
 

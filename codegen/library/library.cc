@@ -79,10 +79,14 @@ StatusOr<LibraryPlan> PlanMatmul(const MatmulProblem& p, const TargetInfo& t, co
                              p.b.affine ? fmt::format(" runs {}x{}", p.b.row_run, p.b.col_run) : " (implicit)",
                              plan.config.ToString(), choice.reason);
   if (p.empty()) return plan;
-  // K = 0 (nothing to sum) needs no special case: the loops run zero times and the epilogue
-  // sees zero. A split of an empty K would only add work.
-  if (p.k == 0) plan.config.split_k = 1;
   const std::string name = options.name.empty() ? "matmul" : options.name;
+  if (p.k == 0) {
+    // Nothing to sum: every output is the epilogue of zero, and the operands are not read.
+    plan.config.split_k = 1;
+    VKHLO_ASSIGN_OR_RETURN(auto d, EmitZeroContraction(p, e, t, name));
+    plan.dispatches.push_back(std::move(d));
+    return plan;
+  }
   const TileConfig& c = plan.config;
   const uint32_t split = std::max<uint32_t>(1, c.split_k);
   switch (c.variant) {
@@ -130,12 +134,14 @@ StatusOr<LibraryPlan> PlanConvolution(const ir::Operation& op, const TargetInfo&
   VKHLO_ASSIGN_OR_RETURN(ConvParams params, ReadConvParams(op));
   PlanOptions o = options;
   if (o.name.empty()) o.name = "convolution";
-  if (o.force_config.empty() && UseDirectConvolution(params, t)) return PlanDirectConvolution(params, t, e, o);
-  if (o.force_config == "direct") {
+  VKHLO_ASSIGN_OR_RETURN(MatmulProblem p, ConvolutionAsMatmul(params));
+  const bool direct_ok = p.k > 0;  // the direct kernel reads its operands; K = 0 reads nothing
+  if (o.force_config.empty() && direct_ok && UseDirectConvolution(params, t)) return PlanDirectConvolution(params, t, e, o);
+  if (o.force_config == "direct" && direct_ok) {
     o.force_config.clear();
     return PlanDirectConvolution(params, t, e, o);
   }
-  VKHLO_ASSIGN_OR_RETURN(MatmulProblem p, ConvolutionAsMatmul(params));
+  if (o.force_config == "direct") o.force_config.clear();
   return PlanMatmul(p, t, e, o);
 }
 

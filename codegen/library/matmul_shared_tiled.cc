@@ -105,6 +105,23 @@ StatusOr<LibraryDispatch> EmitDotPerOutput(const MatmulProblem& p, const Epilogu
   return d;
 }
 
+StatusOr<LibraryDispatch> EmitZeroContraction(const MatmulProblem& p, const Epilogue& e, const TargetInfo& t,
+                                              const std::string& name) {
+  KernelWriter w(p, e, t);
+  VKHLO_RETURN_IF_ERROR(w.DeclareFill());
+  const uint32_t nt = 64;
+  const uint64_t outputs = static_cast<uint64_t>(p.batch * p.m * p.n);
+  std::string body = fmt::format("  uint o = wg.x * {}u + gl_LocalInvocationID.x;\n  if (o >= {}u) return;\n", nt, outputs);
+  body += fmt::format("  store_c(o / (N * M), (o / N) % M, o % N, {}(0));\n", w.acc());
+  LibraryDispatch d;
+  d.name = name + ".zero_contraction";
+  d.glsl = w.Assemble(nt, 1, 1, body);
+  d.workgroup_size = {nt, 1, 1};
+  d.grid = {static_cast<uint32_t>((outputs + nt - 1) / nt), 1, 1};
+  d.bindings = w.bindings();
+  return d;
+}
+
 // Sums the split-K slices in slice order, then the epilogue: one output per invocation.
 StatusOr<LibraryDispatch> EmitSplitKReduce(const MatmulProblem& p, const Epilogue& e, const TargetInfo& t,
                                            uint32_t split, const std::string& name) {
@@ -118,7 +135,6 @@ StatusOr<LibraryDispatch> EmitSplitKReduce(const MatmulProblem& p, const Epilogu
   body += "  uint n = o % N, m = (o / N) % M, b = o / (N * M);\n";
   body += fmt::format("  {} s = load_partial(0u, o);\n", acc);
   body += fmt::format("  for (uint i = 1u; i < {}u; ++i) s = s + load_partial(i, o);\n", split);
-  if (p.acc == AccKind::kBool) body = body.substr(0, body.rfind("  for")) + fmt::format("  for (uint i = 1u; i < {}u; ++i) s = s | load_partial(i, o);\n", split);
   body += "  store_c(b, m, n, s);\n";
   LibraryDispatch d;
   d.name = name + ".split_k_reduce";

@@ -26,6 +26,10 @@ StatusOr<LibraryDispatch> EmitCooperativeMatrix(const MatmulProblem& p, const Ep
 StatusOr<LibraryDispatch> EmitSplitKReduce(const MatmulProblem& p, const Epilogue& e, const TargetInfo& t,
                                            uint32_t split, const std::string& name);
 
+// K = 0: writes the epilogue of zero to every output (the operands are not bound).
+StatusOr<LibraryDispatch> EmitZeroContraction(const MatmulProblem& p, const Epilogue& e, const TargetInfo& t,
+                                              const std::string& name);
+
 // The K range of split slice `s` (a GLSL expression pair): slices are multiples of `unroll`.
 int64_t SplitKChunk(int64_t k, uint32_t split, uint32_t unroll);
 

@@ -111,6 +111,14 @@ class DotGeneralTest : public DeviceTest {
     EXPECT_EQ(Compare(expected, actual, c.k), "");
   }
 
+  void TearDown() override {
+    const auto st = TestCompiler().stats();
+    std::printf("compiler: %llu compiles, %llu memory hits, %llu disk hits; glslang %.0f ms, spirv-val %.0f ms, spirv-opt %.0f ms\n",
+                (unsigned long long)st.compiles, (unsigned long long)st.memory_hits, (unsigned long long)st.disk_hits,
+                st.compile_ms, st.validate_ms, st.optimize_ms);
+    DeviceTest::TearDown();
+  }
+
   codegen::TargetInfo target_;
   std::mt19937_64 rng_{12345};
 };
@@ -141,6 +149,95 @@ TEST_F(DotGeneralTest, RandomDimensionNumbersF32) {
     const char* configs[] = {"", "cpu.regtile_8x16", "cpu.regtile_4x8", "generic.shared_32x32"};
     Check(c, {.force_config = configs[cases % 4]});
   }
+}
+
+struct TypeCase {
+  const char* lhs;
+  const char* rhs;
+  const char* result;
+};
+
+// Every supported element type combination, through the chosen kernel and the shared-memory
+// one; on a device without the type's feature, the plan is a clear error instead.
+TEST_F(DotGeneralTest, ElementTypes) {
+  const TypeCase cases[] = {
+      {"f32", "f32", "f32"},         {"f64", "f64", "f64"},       {"f32", "f32", "f64"},
+      {"bf16", "bf16", "f32"},       {"bf16", "bf16", "bf16"},     {"f16", "f16", "f16"},
+      {"f16", "f16", "f32"},         {"i32", "i32", "i32"},        {"i8", "i8", "i32"},
+      {"ui8", "ui8", "ui32"},        {"i16", "i16", "i16"},        {"ui32", "ui32", "ui32"},
+      {"i64", "i64", "i64"},         {"ui64", "ui64", "ui64"},     {"i1", "i1", "i1"},
+      {"i8", "i8", "i8"},            {"complex<f32>", "complex<f32>", "complex<f32>"},
+      {"complex<f64>", "complex<f64>", "complex<f64>"},
+  };
+  for (const TypeCase& t : cases) {
+    std::mt19937_64 rng(std::hash<std::string>()(t.lhs) ^ std::hash<std::string>()(t.result));
+    const DotCase c = MakeDot(rng, {3, 7, 33}, 1, 1, 1, 1, t.lhs, t.rhs, t.result);
+    const std::string types = std::string(t.lhs) + t.rhs + t.result;
+    const bool needs_f64 = types.find("f64") != std::string::npos;
+    const bool needs_i64 = types.find("i64") != std::string::npos;
+    if ((needs_f64 && !target_.shader_float64) || (needs_i64 && !target_.shader_int64)) {
+      ASSERT_OK_AND_ASSIGN(ParsedOp parsed, ParseOp(c.mlir, ir::OpCode::kDotGeneral));
+      auto plan = codegen::library::PlanDotGeneral(*parsed.op, target_);
+      ASSERT_FALSE(plan.ok()) << types;
+      EXPECT_EQ(plan.status().code(), StatusCode::kUnimplemented);
+      EXPECT_NE(plan.status().message().find(needs_f64 ? "shaderFloat64" : "shaderInt64"), std::string::npos)
+          << plan.status().ToString();
+      EXPECT_NE(plan.status().message().find("stablehlo.dot_general"), std::string::npos);
+      continue;
+    }
+    // Small forced tiles keep the kernels (and the driver's compile time) small.
+    Check(c, {.force_config = "cpu.regtile_4x8"});
+    Check(c, {.force_config = "generic.shared_32x32"});
+  }
+}
+
+// Split-K and the matrix-vector kernels on shapes that choose them, and forced elsewhere.
+TEST_F(DotGeneralTest, SplitKAndMatrixVector) {
+  std::mt19937_64 rng(3);
+  DotCase tall = MakeDot(rng, {3}, 0, 1, 1, 1, "f32", "f32", "f32");
+  tall.mlir = R"(func.func @main(%a: tensor<5x3000xf32>, %b: tensor<3000x3xf32>) -> tensor<5x3xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<5x3000xf32>, tensor<3000x3xf32>) -> tensor<5x3xf32>
+  func.return %0 : tensor<5x3xf32>
+})";
+  tall.k = 3000;
+  Check(tall, {});
+  Check(tall, {.force_config = "generic.shared_32x32", .force_split_k = 4});
+  Check(tall, {.force_config = "cpu.regtile_4x8", .force_split_k = 5});
+  DotCase mv = tall;
+  mv.mlir = R"(func.func @main(%a: tensor<2x100x333xf32>, %b: tensor<2x333xf32>) -> tensor<2x100xf32> {
+  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x100x333xf32>, tensor<2x333xf32>) -> tensor<2x100xf32>
+  func.return %0 : tensor<2x100xf32>
+})";
+  mv.k = 333;
+  Check(mv, {});
+  Check(mv, {.force_config = "generic.dot_per_output_64"});
+  Check(mv, {.force_config = "cpu.regtile_8x1"});
+  DotCase vm = tall;
+  vm.mlir = R"(func.func @main(%a: tensor<64xi32>, %b: tensor<64x41xi32>) -> tensor<41xi32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [0] x [0] : (tensor<64xi32>, tensor<64x41xi32>) -> tensor<41xi32>
+  func.return %0 : tensor<41xi32>
+})";
+  vm.k = 64;
+  Check(vm, {});
+  Check(vm, {.force_config = "cpu.regtile_1x8"});
+  Check(vm, {.force_config = "generic.dot_per_output_64"});
+}
+
+// K = 0 (an empty contraction) gives zeros; empty results give no dispatch.
+TEST_F(DotGeneralTest, EmptyShapes) {
+  DotCase c;
+  c.mlir = R"(func.func @main(%a: tensor<3x0xf32>, %b: tensor<0x5xf32>) -> tensor<3x5xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<3x0xf32>, tensor<0x5xf32>) -> tensor<3x5xf32>
+  func.return %0 : tensor<3x5xf32>
+})";
+  c.k = 0;
+  Check(c, {});
+  ASSERT_OK_AND_ASSIGN(ParsedOp parsed, ParseOp(R"(func.func @main(%a: tensor<0x4xf32>, %b: tensor<4x5xf32>) -> tensor<0x5xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<0x4xf32>, tensor<4x5xf32>) -> tensor<0x5xf32>
+  func.return %0 : tensor<0x5xf32>
+})", ir::OpCode::kDotGeneral));
+  ASSERT_OK_AND_ASSIGN(auto plan, codegen::library::PlanDotGeneral(*parsed.op, target_));
+  EXPECT_TRUE(plan.dispatches.empty());
 }
 
 }  // namespace
