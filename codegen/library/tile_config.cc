@@ -246,25 +246,27 @@ MatmulChoice ChooseMatmulConfig(const MatmulProblem& p, const TargetInfo& t) {
   out.config = *main;
   out.reason = shape + ": " + (main->variant == V::kCooperativeMatrix ? "cooperative matrix" : "main tile");
 
-  // Skinny shapes: shrink the tile along a short side so lanes are not wasted.
+  // Skinny shapes: shrink the tile along a short side so invocations are not wasted: the
+  // per-invocation tile first, then the workgroup (moving invocations to the other side while
+  // it has work for them).
   if (out.config.variant == V::kRegisterTiled || out.config.variant == V::kSharedTiled) {
     TileConfig& c = out.config;
-    if (p.m < c.bm()) {
-      const uint32_t want = NextPow2(p.m);
-      while (c.bm() > want && c.tm > 1) c.tm /= 2;
-      while (c.bm() > want && c.wg_y > 1 && c.wg_x * 2 <= t.max_workgroup_size[0]) {
-        c.wg_y /= 2;
-        c.wg_x *= 2;
-      }
-      out.reason += fmt::format(", skinny M: tile {}x{} wg {}x{}", c.tm, c.tn, c.wg_x, c.wg_y);
-    } else if (p.n < c.bn()) {
-      const uint32_t want = NextPow2(p.n);
-      while (c.bn() > want && c.tn > 1 && (c.variant != V::kRegisterTiled || c.tn > 8 || c.tn > want)) c.tn /= 2;
-      while (c.bn() > want && c.wg_x > 1 && c.wg_y * 2 <= t.max_workgroup_size[1]) {
-        c.wg_x /= 2;
-        c.wg_y *= 2;
-      }
-      out.reason += fmt::format(", skinny N: tile {}x{} wg {}x{}", c.tm, c.tn, c.wg_x, c.wg_y);
+    const TileConfig before = c;
+    const uint32_t want_m = NextPow2(p.m), want_n = NextPow2(p.n);
+    const bool reg = c.variant == V::kRegisterTiled;
+    while (c.bm() > want_m && c.tm > 1) c.tm /= 2;
+    // Register tiles keep 8 columns for the vector loads while N allows.
+    while (c.bn() > want_n && c.tn > 1 && (!reg || c.tn > 8 || c.tn > want_n)) c.tn /= 2;
+    while (c.bm() > want_m && c.wg_y > 1) {
+      c.wg_y /= 2;
+      if (c.bn() * 2 <= want_n && c.wg_x * 2 <= t.max_workgroup_size[0]) c.wg_x *= 2;
+    }
+    while (c.bn() > want_n && c.wg_x > 1) {
+      c.wg_x /= 2;
+      if (c.bm() * 2 <= want_m && c.wg_y * 2 <= t.max_workgroup_size[1]) c.wg_y *= 2;
+    }
+    if (c.tm != before.tm || c.tn != before.tn || c.wg_x != before.wg_x || c.wg_y != before.wg_y) {
+      out.reason += fmt::format(", small M/N: tile {}x{} wg {}x{}", c.tm, c.tn, c.wg_x, c.wg_y);
     }
   }
   // Split-K: too few output tiles to fill the device while K is long.
