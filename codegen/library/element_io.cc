@@ -171,7 +171,8 @@ Status CheckTypeSupport(ElementType type, AccKind acc, const TargetInfo& target,
   if (i64 && !target.shader_int64) return missing("shaderInt64");
   if (IsNarrowFloat(type) && !HaveGlslLibrary() && type != ElementType::kBF16 && type != ElementType::kF16) {
     GlslPrelude unused;
-    return AddCodec(type, unused);
+    Status s = AddCodec(type, unused);
+    return UnimplementedError(fmt::format("{}: {}", what, s.message()));
   }
   return OkStatus();
 }
