@@ -158,26 +158,33 @@ std::string KernelWriter::VectorLoad(char x, int width, const std::string& b, co
                                      const std::string& c, const std::vector<std::string>& names) {
   const int id = vector_loads_++;
   std::string out = fmt::format("    bool vv{0}; uint vi{0} = ix_{1}({2}, {3}, {4}, vv{0});\n", id, x, b, r, c);
+  const bool affine = (x == 'a' ? p_.a : p_.b).affine;
+  return out + VectorLoadAt(x, width, fmt::format("vi{}", id), affine ? "" : fmt::format("vv{}", id), names);
+}
+
+std::string KernelWriter::VectorLoadAt(char x, int width, const std::string& index, const std::string& valid,
+                                       const std::vector<std::string>& names) {
+  const int id = vector_loads_++;
+  std::string out;
   std::vector<std::string> words;
   if (width == 8 && buffers_.find(fmt::format("{}_v8[]", x)) != std::string::npos) {
-    out += fmt::format("    u64vec4 vw{0} = {1}_v8[vi{0} >> 3u];\n", id, x);
+    out += fmt::format("    u64vec4 vw{0} = {1}_v8[({2}) >> 3u];\n", id, x, index);
     for (int q = 0; q < 4; ++q) out += fmt::format("    uvec2 vp{0}_{1} = unpackUint2x32(vw{0}.{2});\n", id, q, "xyzw"[q]);
     for (int q = 0; q < 8; ++q) words.push_back(fmt::format("vp{}_{}.{}", id, q / 2, "xy"[q % 2]));
   } else if (width >= 4) {
     for (int h = 0; h < width / 4; ++h) {
-      out += fmt::format("    uvec4 vw{0}_{1} = {2}_v4[(vi{0} >> 2u) + {1}u];\n", id, h, x);
+      out += fmt::format("    uvec4 vw{0}_{1} = {2}_v4[(({3}) >> 2u) + {1}u];\n", id, h, x, index);
       for (int q = 0; q < 4; ++q) words.push_back(fmt::format("vw{}_{}.{}", id, h, "xyzw"[q]));
     }
   } else {
-    out += fmt::format("    uvec2 vw{0} = {1}_v2[vi{0} >> 1u];\n", id, x);
+    out += fmt::format("    uvec2 vw{0} = {1}_v2[({2}) >> 1u];\n", id, x, index);
     words = {fmt::format("vw{}.x", id), fmt::format("vw{}.y", id)};
   }
-  const bool affine = (x == 'a' ? p_.a : p_.b).affine;
   for (int q = 0; q < width; ++q) {
-    if (affine) {
+    if (valid.empty()) {
       out += fmt::format("    {} {} = wd_{}({});\n", acc(), names[q], x, words[q]);
     } else {
-      out += fmt::format("    {} {} = vv{} ? wd_{}({}) : {};\n", acc(), names[q], id, x, words[q], ZeroOf(p_.acc));
+      out += fmt::format("    {} {} = {} ? wd_{}({}) : {};\n", acc(), names[q], valid, x, words[q], ZeroOf(p_.acc));
     }
   }
   return out;

@@ -41,6 +41,10 @@ class KernelWriter {
                          const std::vector<std::string>& names);
   // No operands (K = 0: every output is the epilogue of zero): the epilogue inputs, the result.
   Status DeclareFill();
+  // The same at element index `index` (a multiple of `width`; a safe address even when the
+  // GLSL bool `valid` is false, "" meaning always valid).
+  std::string VectorLoadAt(char x, int width, const std::string& index, const std::string& valid,
+                           const std::vector<std::string>& names);
   // The split-K reduction: scratch (binding 0) and epilogue inputs, then the result.
   Status DeclareReduce(uint32_t splits);
 

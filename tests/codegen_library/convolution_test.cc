@@ -192,6 +192,52 @@ TEST_F(ConvolutionTest, ChannelsLastVectorPaths) {
   s.out_per_group = 1;
   s.feature_groups = 32;
   Check(Build(s), {});
+  // Sliding windows (several outputs per invocation share input loads): stride 1, dilations,
+  // 1-D and 3-D.
+  s.stride = {1, 1};
+  Check(Build(s), {});
+  s.rhs_dil = {1, 2};
+  s.lhs_dil = {2, 1};
+  s.pad_lo = {0, 2};
+  s.pad_hi = {2, -1};
+  Check(Build(s), {});
+  {
+    ConvSpec d1 = s;
+    d1.spatial = 1;
+    d1.in = {11};
+    d1.window = {5};
+    d1.stride = {1};
+    d1.lhs_dil = {1};
+    d1.rhs_dil = {1};
+    d1.pad_lo = {2};
+    d1.pad_hi = {2};
+    d1.reverse = {false};
+    d1.lhs_roles = {-1, 0, -2};
+    d1.rhs_roles = {0, -2, -1};
+    d1.out_roles = {-1, 0, -2};
+    d1.feature_groups = 16;
+    Check(Build(d1), {});
+    ConvSpec d3 = d1;
+    d3.spatial = 3;
+    d3.in = {3, 4, 6};
+    d3.window = {2, 3, 3};
+    d3.stride = {1, 1, 1};
+    d3.lhs_dil = {1, 1, 1};
+    d3.rhs_dil = {1, 1, 1};
+    d3.pad_lo = {1, 1, 1};
+    d3.pad_hi = {0, 1, 1};
+    d3.reverse = {false, false, false};
+    d3.lhs_roles = {-1, 0, 1, 2, -2};
+    d3.rhs_roles = {0, 1, 2, -2, -1};
+    d3.out_roles = {-1, 0, 1, 2, -2};
+    d3.feature_groups = 8;
+    Check(Build(d3), {});
+  }
+  s.stride = {1, 2};
+  s.rhs_dil = {1, 1};
+  s.lhs_dil = {1, 1};
+  s.pad_lo = {1, 1};
+  s.pad_hi = {1, 0};
   // Depthwise with a channel multiplier, and with reversal (the scalar direct kernel).
   s.out_per_group = 2;
   s.feature_groups = 5;
@@ -199,6 +245,19 @@ TEST_F(ConvolutionTest, ChannelsLastVectorPaths) {
   s.out_per_group = 1;
   s.reverse = {true, false};
   Check(Build(s), {});
+}
+
+// The depthwise NHWC kernel takes 8 channels and 4 output positions per invocation.
+TEST_F(ConvolutionTest, DepthwiseKernelShape) {
+  ASSERT_OK_AND_ASSIGN(ParsedOp parsed, ParseOp(R"(func.func @main(%x: tensor<1x16x16x32xf32>, %k: tensor<3x3x1x32xf32>) -> tensor<1x16x16x32xf32> {
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 32 : i64} : (tensor<1x16x16x32xf32>, tensor<3x3x1x32xf32>) -> tensor<1x16x16x32xf32>
+  func.return %0 : tensor<1x16x16x32xf32>
+})", ir::OpCode::kConvolution));
+  ASSERT_OK_AND_ASSIGN(auto plan, codegen::library::PlanConvolution(*parsed.op, target_));
+  EXPECT_NE(plan.summary.find("config direct [wg 64 groups per invocation 8 positions per invocation 4]"), std::string::npos)
+      << plan.summary;
+  ASSERT_EQ(plan.dispatches.size(), 1u);
+  EXPECT_EQ(plan.dispatches[0].grid[0], 4u);  // 4 channel groups x 4 position blocks x 16 rows / 64
 }
 
 TEST_F(ConvolutionTest, ElementTypes) {
