@@ -256,14 +256,12 @@ Status EmitElementLoader(const std::string& fn, const std::string& buffer, Eleme
       value = is_signed ? fmt::format("bitfieldExtract(int({}), 0, {})", raw, width) : fmt::format("int({})", raw);
     }
   }
-  if (acc == AccKind::kI64 || acc == AccKind::kF64 || acc == AccKind::kC128 || own == AccKind::kI64) {
-    if (acc == AccKind::kI64 || own == AccKind::kI64) prelude.Extension("GL_ARB_gpu_shader_int64");
-  }
-  // Unsigned 32-bit values read as int wrap; widen them from uint for 64-bit and float domains.
-  if (ir::IsUnsignedInteger(type) && ir::BitWidth(type) == 32 && acc != AccKind::kI32) {
-    value = fmt::format("{}({})", acc == AccKind::kBool ? "int" : std::string(AccGlslType(acc)), raw);
-    if (acc == AccKind::kBool) value = fmt::format("int({} != 0u)", raw);
-    if (acc == AccKind::kC64 || acc == AccKind::kC128) return UnimplementedError("unsigned into complex");
+  if (acc == AccKind::kI64 || own == AccKind::kI64) prelude.Extension("GL_ARB_gpu_shader_int64");
+  // Unsigned 32-bit values would read as negative ints in the i32 domain (harmless there:
+  // wraparound), but must be widened from uint into 64-bit and float domains.
+  if (type == ElementType::kU32 && acc != AccKind::kI32) {
+    if (acc == AccKind::kC64 || acc == AccKind::kC128) return UnimplementedError("ui32 into a complex accumulator");
+    value = acc == AccKind::kBool ? fmt::format("int({} != 0u)", raw) : fmt::format("{}({})", AccGlslType(acc), raw);
     out += fmt::format("{} {}(uint i) {{ return {}; }}\n", AccGlslType(acc), fn, value);
     return OkStatus();
   }

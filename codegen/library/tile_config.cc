@@ -132,7 +132,6 @@ const std::vector<TileConfig>& ConfigTable(DeviceClass c) {
   };
   // CPU drivers (lavapipe): register tiles, no shared memory (see the header).
   static const std::vector<TileConfig> kCpu = {
-      Reg("cpu.regtile_16x16", 8, 8, 16, 16, 8, 8),
       Reg("cpu.regtile_8x16", 8, 8, 8, 16, 8, 8),
       Reg("cpu.regtile_4x8", 8, 8, 4, 8, 8, 8),
       Reg("cpu.regtile_8x1", 1, 64, 8, 1, 8, 8),

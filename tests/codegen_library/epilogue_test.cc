@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "frontend/parser.h"
+#include "codegen/library/epilogue_match.h"
 #include "interp/interpreter.h"
 #include "ir/walk.h"
 #include "tests/codegen_library/library_test_util.h"
@@ -100,6 +101,51 @@ TEST_F(EpilogueTest, ConvolutionBiasRelu) {
   %4 = stablehlo.maximum %2, %3 : tensor<2x9x9x16xf32>
   func.return %4 : tensor<2x9x9x16xf32>
 })", e, 72);
+}
+
+// MatchEpilogue finds the chain in the IR: the bias through its broadcast, relu from max(x, 0),
+// a scale from a splat multiply, a convert; a value with a second use ends the chain.
+TEST_F(EpilogueTest, MatchEpilogueFindsTheChain) {
+  const std::string mlir = R"(func.func @main(%a: tensor<33x100xf32>, %b: tensor<100x7xf32>, %bias: tensor<7xf32>) -> tensor<33x7xf16> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<33x100xf32>, tensor<100x7xf32>) -> tensor<33x7xf32>
+  %1 = stablehlo.broadcast_in_dim %bias, dims = [1] : (tensor<7xf32>) -> tensor<33x7xf32>
+  %2 = stablehlo.add %0, %1 : tensor<33x7xf32>
+  %c = stablehlo.constant dense<2.5> : tensor<33x7xf32>
+  %3 = stablehlo.multiply %c, %2 : tensor<33x7xf32>
+  %z = stablehlo.constant dense<0.0> : tensor<33x7xf32>
+  %4 = stablehlo.maximum %3, %z : tensor<33x7xf32>
+  %5 = stablehlo.convert %4 : (tensor<33x7xf32>) -> tensor<33x7xf16>
+  func.return %5 : tensor<33x7xf16>
+})";
+  ASSERT_OK_AND_ASSIGN(auto module, frontend::ParseModule(mlir));
+  const ir::Block& block = module->functions().front()->body().front();
+  const ir::Operation* dot = block.operations().front().get();
+  const codegen::library::FusedEpilogue f = codegen::library::MatchEpilogue(block, *dot);
+  ASSERT_EQ(f.fused.size(), 4u);
+  ASSERT_EQ(f.inputs.size(), 1u);
+  EXPECT_EQ(f.inputs[0], block.arguments()[2].get());
+  ASSERT_EQ(f.epilogue.steps.size(), 3u);
+  EXPECT_EQ(f.epilogue.steps[0].op, EpilogueOp::kAdd);
+  EXPECT_EQ(f.epilogue.steps[1].op, EpilogueOp::kScale);
+  EXPECT_EQ(f.epilogue.steps[1].constant, 2.5);
+  EXPECT_EQ(f.epilogue.steps[2].op, EpilogueOp::kRelu);
+  EXPECT_EQ(f.epilogue.convert_to, ir::ElementType::kF16);
+  EXPECT_EQ(f.result, block.operations().back()->operand(0));
+  Check(mlir, f.epilogue, 100);
+
+  // %2 used twice: the chain stops before it.
+  const std::string shared = R"(func.func @main(%a: tensor<3x4xf32>, %b: tensor<4x5xf32>, %c: tensor<3x5xf32>) -> (tensor<3x5xf32>, tensor<3x5xf32>) {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<3x4xf32>, tensor<4x5xf32>) -> tensor<3x5xf32>
+  %1 = stablehlo.subtract %0, %c : tensor<3x5xf32>
+  %2 = stablehlo.exponential %1 : tensor<3x5xf32>
+  func.return %1, %2 : tensor<3x5xf32>, tensor<3x5xf32>
+})";
+  ASSERT_OK_AND_ASSIGN(auto module2, frontend::ParseModule(shared));
+  const ir::Block& block2 = module2->functions().front()->body().front();
+  const codegen::library::FusedEpilogue g = codegen::library::MatchEpilogue(block2, *block2.operations().front());
+  ASSERT_EQ(g.fused.size(), 1u);
+  EXPECT_EQ(g.epilogue.steps[0].op, EpilogueOp::kSubtract);
+  EXPECT_EQ(g.result, block2.operations()[1]->result(0));
 }
 
 // The hook the elemental emitter plugs into: generated GLSL defining epilogue().
