@@ -169,7 +169,14 @@ TEST_F(DotGeneralTest, ElementTypes) {
       {"i8", "i8", "i8"},            {"complex<f32>", "complex<f32>", "complex<f32>"},
       {"complex<f64>", "complex<f64>", "complex<f64>"},
   };
-  for (const TypeCase& t : cases) {
+  std::vector<TypeCase> all(std::begin(cases), std::end(cases));
+  // f8 formats decode through the GLSL library (codegen/glsl), when this build has it.
+  if (codegen::library::HaveGlslLibrary()) {
+    all.push_back({"f8E4M3FN", "f8E4M3FN", "f32"});
+    all.push_back({"f8E5M2", "f8E5M2", "bf16"});
+    all.push_back({"f8E4M3FNUZ", "f8E4M3FNUZ", "f8E4M3FNUZ"});
+  }
+  for (const TypeCase& t : all) {
     std::mt19937_64 rng(std::hash<std::string>()(t.lhs) ^ std::hash<std::string>()(t.result));
     const DotCase c = MakeDot(rng, {3, 7, 33}, 1, 1, 1, 1, t.lhs, t.rhs, t.result);
     const std::string types = std::string(t.lhs) + t.rhs + t.result;
