@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "codegen/library/kernel_writer.h"
+#include "codegen/library/matmul_variants.h"
 
 namespace vkhlo::codegen::library {
 namespace {
@@ -121,6 +122,32 @@ std::string SlidingBody(const ConvParams& c, const MatmulProblem& p, KernelWrite
   return b;
 }
 
+// One output position per invocation (v neighbouring groups with vector loads when v > 1).
+std::string PerOutputBody(const MatmulProblem& p, KernelWriter& w, int v, uint32_t wg, int64_t total) {
+  const std::string acc = w.acc();
+  const int64_t chunks = p.batch / v;
+  std::string body = fmt::format("  uint o = wg.x * {}u + gl_LocalInvocationID.x;\n  if (o >= {}u) return;\n", wg, total);
+  // Groups fastest: neighbouring invocations read neighbouring features (NHWC).
+  body += fmt::format("  uint g0 = (o % {}u) * {}u, n = (o / {}u) % N, m = o / ({}u * N);\n", chunks, v, chunks, chunks);
+  for (int q = 0; q < v; ++q) body += fmt::format("  {} s{} = {}(0);\n", acc, q, acc);
+  body += "  for (uint k = 0u; k < K; ++k) {\n";
+  if (v == 1) {
+    body += fmt::format("    {} x0 = load_a(g0, m, k); {} y0 = load_b(g0, k, n);\n", acc, acc);
+  } else {
+    std::vector<std::string> xs, ys;
+    for (int q = 0; q < v; ++q) {
+      xs.push_back(fmt::format("x{}", q));
+      ys.push_back(fmt::format("y{}", q));
+    }
+    body += w.VectorLoad('a', v, "g0", "m", "k", xs);
+    body += w.VectorLoad('b', v, "g0", "k", "n", ys);
+  }
+  for (int q = 0; q < v; ++q) body += "    " + w.Mac(fmt::format("s{}", q), fmt::format("x{}", q), fmt::format("y{}", q)) + "\n";
+  body += "  }\n";
+  for (int q = 0; q < v; ++q) body += fmt::format("  store_c(g0 + {}u, m, n, s{});\n", q, q);
+  return body;
+}
+
 }  // namespace
 
 bool UseDirectConvolution(const ConvParams& c, const TargetInfo&) {
@@ -135,9 +162,7 @@ bool UseDirectConvolution(const ConvParams& c, const TargetInfo&) {
 StatusOr<LibraryPlan> PlanDirectConvolution(const ConvParams& c, const TargetInfo& t, const Epilogue& e,
                                             const PlanOptions& options) {
   VKHLO_ASSIGN_OR_RETURN(MatmulProblem p, ConvolutionAsMatmul(c));
-  VKHLO_RETURN_IF_ERROR(CheckTypeSupport(p.a_type, p.acc, t, p.what));
-  VKHLO_RETURN_IF_ERROR(CheckTypeSupport(p.b_type, p.acc, t, p.what));
-  VKHLO_RETURN_IF_ERROR(CheckTypeSupport(p.c_type, p.acc, t, p.what));
+  VKHLO_RETURN_IF_ERROR(CheckPlanSupport(p, e, t));
   LibraryPlan plan;
   plan.problem = p;
   plan.result_type = e.custom_result_type ? *e.custom_result_type : e.convert_to.value_or(p.c_type);
@@ -146,9 +171,6 @@ StatusOr<LibraryPlan> PlanDirectConvolution(const ConvParams& c, const TargetInf
   plan.result_bytes = static_cast<uint64_t>(outputs) * static_cast<uint64_t>(ir::StorageBytes(plan.result_type));
   plan.config.name = "direct";
   plan.config.variant = MatmulVariant::kRegisterTiled;
-  if (3 + e.inputs.size() > t.max_storage_buffers_per_stage) {
-    return ResourceExhaustedError(fmt::format("{} with its epilogue binds too many storage buffers for {}", p.what, t.device_name));
-  }
   KernelWriter w(p, e, t);
   VKHLO_RETURN_IF_ERROR(w.DeclareMatmul(true));
   int v = GroupVector(c, p);
@@ -171,31 +193,7 @@ StatusOr<LibraryPlan> PlanDirectConvolution(const ConvParams& c, const TargetInf
                              " positions per invocation {}]\n  why depthwise or tiny contraction",
                              p.what, p.batch, p.m, p.n, p.k, AccName(p.acc), wg, v, std::max(sliding, 1));
   if (total == 0) return plan;
-  const std::string acc = w.acc();
-  std::string body;
-  if (sliding > 0) {
-    body = SlidingBody(c, p, w, v, sliding, wg);
-  } else {
-  body += fmt::format("  uint o = wg.x * {}u + gl_LocalInvocationID.x;\n  if (o >= {}u) return;\n", wg, total);
-  // Groups fastest: neighbouring invocations read neighbouring features (NHWC).
-  body += fmt::format("  uint g0 = (o % {}u) * {}u, n = (o / {}u) % N, m = o / ({}u * N);\n", chunks, v, chunks, chunks);
-  for (int q = 0; q < v; ++q) body += fmt::format("  {} s{} = {}(0);\n", acc, q, acc);
-  body += "  for (uint k = 0u; k < K; ++k) {\n";
-  if (v == 1) {
-    body += fmt::format("    {} x0 = load_a(g0, m, k); {} y0 = load_b(g0, k, n);\n", acc, acc);
-  } else {
-    std::vector<std::string> xs, ys;
-    for (int q = 0; q < v; ++q) {
-      xs.push_back(fmt::format("x{}", q));
-      ys.push_back(fmt::format("y{}", q));
-    }
-    body += w.VectorLoad('a', v, "g0", "m", "k", xs);
-    body += w.VectorLoad('b', v, "g0", "k", "n", ys);
-  }
-  for (int q = 0; q < v; ++q) body += "    " + w.Mac(fmt::format("s{}", q), fmt::format("x{}", q), fmt::format("y{}", q)) + "\n";
-  body += "  }\n";
-  for (int q = 0; q < v; ++q) body += fmt::format("  store_c(g0 + {}u, m, n, s{});\n", q, q);
-  }
+  const std::string body = sliding > 0 ? SlidingBody(c, p, w, v, sliding, wg) : PerOutputBody(p, w, v, wg, total);
   LibraryDispatch d;
   d.name = (options.name.empty() ? std::string("convolution") : options.name) + ".direct";
   d.glsl = w.Assemble(wg, 1, 1, body);

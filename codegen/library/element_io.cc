@@ -115,6 +115,19 @@ std::string_view AccName(AccKind kind) {
 
 bool AccIsFloat(AccKind kind) { return kind == AccKind::kF32 || kind == AccKind::kF64; }
 
+int AccWords(AccKind kind) {
+  switch (kind) {
+    case AccKind::kF32:
+    case AccKind::kI32:
+    case AccKind::kBool: return 1;
+    case AccKind::kF64:
+    case AccKind::kI64:
+    case AccKind::kC64: return 2;
+    case AccKind::kC128: return 4;
+  }
+  return 1;
+}
+
 AccKind ComputeDomain(ElementType t) {
   if (t == ElementType::kI1) return AccKind::kBool;
   if (t == ElementType::kC64) return AccKind::kC64;
@@ -291,7 +304,7 @@ StatusOr<std::string> RoundToType(const std::string& code, ElementType type, Gls
 Status EmitElementStorer(const std::string& fn, const std::string& buffer, ElementType type, GlslPrelude& prelude,
                          std::string& out) {
   const int bits = StorageBits(type);
-  const AccKind own = ComputeDomain(type);
+  const AccKind own = ComputeDomain(type);  // the type of v
   std::string raw;  // storage bits of v
   if (type == ElementType::kF32) {
     raw = "floatBitsToUint(v)";
@@ -337,7 +350,6 @@ Status EmitElementStorer(const std::string& fn, const std::string& buffer, Eleme
           "}}\n",
           sig, raw, buffer, buffer, buffer, buffer);
   }
-  (void)own;
   return OkStatus();
 }
 

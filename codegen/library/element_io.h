@@ -29,6 +29,7 @@ enum class AccKind { kF32, kF64, kI32, kI64, kBool, kC64, kC128 };
 std::string_view AccGlslType(AccKind kind);  // "float", "double", "int", "int64_t", "vec2", ...
 std::string_view AccName(AccKind kind);      // "f32", "f64", "i32", "i64", "i1", "c64", "c128"
 bool AccIsFloat(AccKind kind);               // f32 or f64 (fma applies)
+int AccWords(AccKind kind);                  // 32-bit words an accumulator takes in scratch
 
 // The accumulator of a product with result element type `result` (operands `lhs`, `rhs`), or an
 // error naming the combination when the types cannot be multiplied together.

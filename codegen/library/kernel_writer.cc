@@ -42,18 +42,6 @@ std::string WordsToAcc(AccKind k, const std::string& w) {
   return "";
 }
 
-int AccWords(AccKind k) {
-  switch (k) {
-    case AccKind::kF32:
-    case AccKind::kI32:
-    case AccKind::kBool: return 1;
-    case AccKind::kF64:
-    case AccKind::kI64:
-    case AccKind::kC64: return 2;
-    case AccKind::kC128: return 4;
-  }
-  return 1;
-}
 
 // `x op y` in domain d (both operands in d).
 StatusOr<std::string> Binary(EpilogueOp op, AccKind d, const std::string& x, const std::string& y) {
@@ -236,7 +224,7 @@ Status KernelWriter::DeclareEpilogue() {
   return OkStatus();
 }
 
-Status KernelWriter::DeclareOutput(int) {
+Status KernelWriter::DeclareOutput() {
   const AccKind r = ComputeDomain(p_.c_type);
   const ElementType final_type = e_.custom_result_type ? *e_.custom_result_type : e_.convert_to.value_or(p_.c_type);
   const AccKind f = ComputeDomain(final_type);
@@ -293,7 +281,7 @@ Status KernelWriter::DeclareMatmul(bool final_output) {
   VKHLO_RETURN_IF_ERROR(DeclareOperand('b', p_.b, p_.b_type, 1));
   if (final_output) {
     VKHLO_RETURN_IF_ERROR(DeclareEpilogue());
-    return DeclareOutput(static_cast<int>(bindings_.size()));
+    return DeclareOutput();
   }
   Binding({BufferRole::kScratch, 0, true}, "Partial", "p_buf", false, true);
   const int words = AccWords(p_.acc);
@@ -308,7 +296,7 @@ Status KernelWriter::DeclareMatmul(bool final_output) {
 
 Status KernelWriter::DeclareFill() {
   VKHLO_RETURN_IF_ERROR(DeclareEpilogue());
-  return DeclareOutput(static_cast<int>(bindings_.size()));
+  return DeclareOutput();
 }
 
 Status KernelWriter::DeclareReduce(uint32_t splits) {
@@ -321,7 +309,7 @@ Status KernelWriter::DeclareReduce(uint32_t splits) {
       acc(), static_cast<uint64_t>(p_.batch * p_.m * p_.n), loads, WordsToAcc(p_.acc, "w"));
   (void)splits;
   VKHLO_RETURN_IF_ERROR(DeclareEpilogue());
-  return DeclareOutput(static_cast<int>(bindings_.size()));
+  return DeclareOutput();
 }
 
 std::string KernelWriter::Assemble(uint32_t wg_x, uint32_t wg_y, uint32_t wg_z, const std::string& main_body) const {

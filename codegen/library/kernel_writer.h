@@ -63,7 +63,7 @@ class KernelWriter {
                       bool writeonly);
   Status DeclareOperand(char x, const OperandAccess& access, ir::ElementType type, int binding);
   Status DeclareEpilogue();
-  Status DeclareOutput(int binding);
+  Status DeclareOutput();
 
   const MatmulProblem& p_;
   const Epilogue& e_;

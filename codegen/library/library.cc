@@ -23,7 +23,9 @@ uint64_t ResultBytes(const MatmulProblem& p, ir::ElementType type) {
   return static_cast<uint64_t>(n) * static_cast<uint64_t>(ir::StorageBytes(type));
 }
 
-Status CheckDevice(const MatmulProblem& p, const Epilogue& e, const TargetInfo& t) {
+}  // namespace
+
+Status CheckPlanSupport(const MatmulProblem& p, const Epilogue& e, const TargetInfo& t) {
   VKHLO_RETURN_IF_ERROR(CheckTypeSupport(p.a_type, p.acc, t, p.what));
   VKHLO_RETURN_IF_ERROR(CheckTypeSupport(p.b_type, p.acc, t, p.what));
   VKHLO_RETURN_IF_ERROR(CheckTypeSupport(p.c_type, p.acc, t, p.what));
@@ -41,6 +43,8 @@ Status CheckDevice(const MatmulProblem& p, const Epilogue& e, const TargetInfo& 
   return OkStatus();
 }
 
+namespace {
+
 const TileConfig* FindConfig(const std::string& name) {
   for (DeviceClass c : {DeviceClass::kCpu, DeviceClass::kGeneric, DeviceClass::kAmd, DeviceClass::kIntel,
                         DeviceClass::kNvidia, DeviceClass::kArm, DeviceClass::kQualcomm}) {
@@ -55,7 +59,7 @@ const TileConfig* FindConfig(const std::string& name) {
 
 StatusOr<LibraryPlan> PlanMatmul(const MatmulProblem& p, const TargetInfo& t, const Epilogue& e,
                                  const PlanOptions& options) {
-  VKHLO_RETURN_IF_ERROR(CheckDevice(p, e, t));
+  VKHLO_RETURN_IF_ERROR(CheckPlanSupport(p, e, t));
   LibraryPlan plan;
   plan.problem = p;
   plan.result_type = FinalType(p, e);
@@ -112,7 +116,7 @@ StatusOr<LibraryPlan> PlanMatmul(const MatmulProblem& p, const TargetInfo& t, co
     }
   }
   if (split > 1 && c.variant != MatmulVariant::kDotPerOutput && c.variant != MatmulVariant::kCooperativeMatrix) {
-    const uint64_t words = p.acc == AccKind::kC128 ? 4 : (p.acc == AccKind::kF32 || p.acc == AccKind::kI32 || p.acc == AccKind::kBool) ? 1 : 2;
+    const uint64_t words = static_cast<uint64_t>(AccWords(p.acc));
     plan.scratch_bytes.push_back(static_cast<uint64_t>(split) * static_cast<uint64_t>(p.batch * p.m * p.n) * words * 4);
     VKHLO_ASSIGN_OR_RETURN(auto r, EmitSplitKReduce(p, e, t, split, name));
     plan.dispatches.push_back(std::move(r));

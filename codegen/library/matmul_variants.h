@@ -13,6 +13,9 @@
 
 namespace vkhlo::codegen::library {
 
+// The device can run `p` with epilogue `e`: element types and features, storage-buffer count.
+Status CheckPlanSupport(const MatmulProblem& p, const Epilogue& e, const TargetInfo& t);
+
 // With split > 1 the kernel sums K slice `wg.z % split` and writes partial sums to scratch;
 // EmitSplitKReduce then adds the slices in order and applies the epilogue.
 StatusOr<LibraryDispatch> EmitRegisterTiled(const MatmulProblem& p, const Epilogue& e, const TargetInfo& t,
