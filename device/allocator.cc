@@ -155,6 +155,26 @@ void Allocator::SetBlockDestroyedCallback(std::function<void(VkBuffer)> callback
   on_block_destroyed_ = std::move(callback);
 }
 
+uint64_t Allocator::AddBlockDestroyedListener(std::function<void(VkBuffer)> listener) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  uint64_t id = next_listener_id_++;
+  block_destroyed_listeners_[id] = std::move(listener);
+  return id;
+}
+
+void Allocator::RemoveBlockDestroyedListener(uint64_t id) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  block_destroyed_listeners_.erase(id);
+}
+
+std::optional<uint64_t> Allocator::VkBufferBytes(VkBuffer buffer) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto& [id, block] : blocks_) {
+    if (block->buffer == buffer) return block->size;
+  }
+  return std::nullopt;
+}
+
 std::string Allocator::HeapDescription(uint32_t memory_type) const {
   const DeviceCapabilities& caps = device_.capabilities();
   uint32_t heap = caps.memory_types[memory_type].heap_index;
@@ -226,6 +246,7 @@ void Allocator::DestroyBlockLocked(uint32_t block_id) {
   if (it == blocks_.end()) return;
   Block& block = *it->second;
   if (on_block_destroyed_) on_block_destroyed_(block.buffer);
+  for (const auto& [id, listener] : block_destroyed_listeners_) listener(block.buffer);
   VkDevice dev = device_.handle();
   if (block.mapped != nullptr) vkUnmapMemory(dev, block.memory);
   vkDestroyBuffer(dev, block.buffer, nullptr);

@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "device/buffer.h"
@@ -57,6 +58,16 @@ class Allocator {
   // Called (under the allocator's lock) just before a block's VkBuffer is destroyed, so caches
   // keyed by VkBuffer handles can forget it before the handle value is reused.
   void SetBlockDestroyedCallback(std::function<void(VkBuffer)> callback);
+  // More such callbacks, for caches above the device layer (FFT plans bound to VkBuffers).
+  // Called under the allocator's lock: they must not call back into the allocator. Returns an
+  // id for RemoveBlockDestroyedListener.
+  uint64_t AddBlockDestroyedListener(std::function<void(VkBuffer)> listener);
+  void RemoveBlockDestroyedListener(uint64_t id);
+
+  // Size of the VkBuffer that views of this allocator's buffers point into (the whole block),
+  // or nullopt if `buffer` is not one of its blocks. For libraries that bind a VkBuffer from its
+  // start and address tensors by offset (VkFFT).
+  std::optional<uint64_t> VkBufferBytes(VkBuffer buffer) const;
 
  private:
   friend class Buffer;
@@ -79,6 +90,8 @@ class Allocator {
   uint32_t next_block_id_ = 1;
   AllocatorStats stats_;
   std::function<void(VkBuffer)> on_block_destroyed_;
+  std::map<uint64_t, std::function<void(VkBuffer)>> block_destroyed_listeners_;
+  uint64_t next_listener_id_ = 1;
 };
 
 }  // namespace vkhlo::device

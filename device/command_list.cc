@@ -317,6 +317,23 @@ Status CommandList::FillBuffer(const BufferView& dst, uint32_t value) {
   return OkStatus();
 }
 
+Status CommandList::RecordExternal(std::string_view label, std::span<const Binding> accesses,
+                                   const std::function<Status(VkCommandBuffer)>& record) {
+  VKHLO_RETURN_IF_ERROR(CheckOpen());
+  std::vector<PendingAccess> pending;
+  for (size_t i = 0; i < accesses.size(); ++i) {
+    const BufferView& v = accesses[i].view;
+    VKHLO_RETURN_IF_ERROR(CheckView(v, fmt::format("'{}', buffer {}", label, i)));
+    Access a = accesses[i].access;
+    pending.push_back({v, a != Access::kWrite, a != Access::kRead});
+  }
+  Hazard(pending);
+  const std::string name(label);
+  VKHLO_RETURN_IF_ERROR(WriteTimestamp(name, true));
+  VKHLO_RETURN_IF_ERROR(record(command_buffer_).WithContext(name));
+  return WriteTimestamp(name, false);
+}
+
 StatusOr<Submission> CommandList::Submit() {
   VKHLO_RETURN_IF_ERROR(CheckOpen());
   if (wrote_anything_) {

@@ -20,6 +20,7 @@
 #include <vulkan/vulkan.h>
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -103,6 +104,15 @@ class CommandList {
   Status CopyBuffer(const BufferView& src, const BufferView& dst);
   // Fills `dst` with a 32-bit pattern (offset and size multiples of 4).
   Status FillBuffer(const BufferView& dst, uint32_t value);
+
+  // Lets a library that records its own dispatches (VkFFT) put them in this list: the barriers
+  // `accesses` need against earlier commands are recorded as for a Dispatch, then `record` writes
+  // into the command buffer. It may bind pipelines, descriptor sets and push constants and
+  // record barriers between its own commands (nothing this list records relies on bound state),
+  // and must touch no buffer ranges besides `accesses`. Later commands get barriers against
+  // the ranges `accesses` write. With timestamps, the whole recording is timed as `label`.
+  Status RecordExternal(std::string_view label, std::span<const Binding> accesses,
+                        const std::function<Status(VkCommandBuffer)>& record);
 
   StatusOr<Submission> Submit();
 

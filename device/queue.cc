@@ -193,6 +193,12 @@ Status Queue::Wait(uint64_t value) {
   return WaitLocked(value, lock);
 }
 
+Status Queue::WithExclusiveQueue(const std::function<Status(VkQueue)>& use) {
+  VKHLO_RETURN_IF_ERROR(device_.CheckAlive());
+  std::lock_guard<std::mutex> lock(mutex_);
+  return use(queue_);
+}
+
 StatusOr<bool> Queue::IsComplete(uint64_t value) {
   VKHLO_RETURN_IF_ERROR(device_.CheckAlive());
   std::lock_guard<std::mutex> lock(mutex_);

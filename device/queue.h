@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -45,6 +46,12 @@ class Queue {
   Status WaitIdle();
 
   uint64_t last_submitted() const;
+
+  // Runs `use` with the VkQueue while no other thread can submit to it or wait on it, for
+  // libraries that submit one-off work of their own (VkFFT uploads twiddle tables and Bluestein
+  // kernels while a plan is created). `use` must wait for everything it submits before it
+  // returns. Submission values are unaffected.
+  Status WithExclusiveQueue(const std::function<Status(VkQueue)>& use);
 
  private:
   struct InFlight {

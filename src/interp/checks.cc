@@ -109,4 +109,50 @@ std::optional<std::string> CompareLiterals(const ir::Literal& actual, const ir::
   return std::nullopt;
 }
 
+std::optional<CheckOp> DescribeCheckOp(const ir::Operation& op) {
+  CheckOp check;
+  CheckParams& params = check.params;
+  auto tuned = [&](CheckKind kind) {
+    params.kind = kind;
+    if (auto* t = op.attribute("tolerance")) params.tolerance = t->AsFloat().value_or(params.tolerance);
+    if (auto* m = op.attribute("max_ulp_difference")) params.max_ulp_difference = m->AsInt().value_or(1);
+    if (auto* m = op.attribute("min_ulp_difference")) params.min_ulp_difference = m->AsInt().value_or(0);
+  };
+  auto with_value = [&]() -> bool {
+    const ir::Attribute* value = op.attribute("value");
+    check.expected_attribute = value ? value->AsDenseElements() : nullptr;
+    return check.expected_attribute != nullptr;
+  };
+  switch (op.code()) {
+    case ir::OpCode::kCheckExpectEq: tuned(CheckKind::kExact); return check;
+    case ir::OpCode::kCheckExpectAlmostEq: tuned(CheckKind::kAlmost); return check;
+    case ir::OpCode::kCheckExpectClose: tuned(CheckKind::kClose); return check;
+    case ir::OpCode::kCheckExpectEqConst:
+      tuned(CheckKind::kExact);
+      return with_value() ? std::optional<CheckOp>(check) : std::nullopt;
+    case ir::OpCode::kCheckExpectAlmostEqConst:
+      tuned(CheckKind::kAlmost);
+      return with_value() ? std::optional<CheckOp>(check) : std::nullopt;
+    case ir::OpCode::kCustomCall: {
+      const ir::Attribute* target = op.attribute("call_target_name");
+      const std::string* name = target ? target->AsString() : nullptr;
+      if (name == nullptr || op.num_operands() != 2) return std::nullopt;
+      if (*name == "check.expect_eq") {
+        params.kind = CheckKind::kExact;
+      } else if (*name == "check.expect_almost_eq") {
+        params.kind = CheckKind::kAlmost;
+        params.tolerance = 1e-3;
+      } else if (*name == "check.expect_close") {
+        params.kind = CheckKind::kClose;
+        params.max_ulp_difference = 3;
+        params.min_ulp_difference = 0;
+      } else {
+        return std::nullopt;
+      }
+      return check;
+    }
+    default: return std::nullopt;
+  }
+}
+
 }  // namespace vkhlo::interp

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "ir/literal.h"
+#include "ir/module.h"
 
 namespace vkhlo::interp {
 
@@ -31,5 +32,17 @@ struct CheckParams {
 // element: "element [1, 0]: actual 2.5, expected 2.0" (or a type/shape mismatch).
 std::optional<std::string> CompareLiterals(const ir::Literal& actual, const ir::Literal& expected,
                                            const CheckParams& params);
+
+// A check op as data, shared by the interpreter and `vkhlo-run --check --device=vulkan` so both
+// compare the same way: check.expect_eq / expect_almost_eq / expect_close (actual, expected),
+// their _const forms (actual; expected in the `value` attribute), and custom_call @check.*
+// (actual, expected; JAX's defaults: tolerance 1e-3, ulps [0, 3]).
+struct CheckOp {
+  CheckParams params;
+  // The expected literal when it is an attribute (the _const forms); null when it is operand 1.
+  const ir::Literal* expected_attribute = nullptr;
+};
+// nullopt when `op` is not a value-comparing check (probes, prints and other ops are not).
+std::optional<CheckOp> DescribeCheckOp(const ir::Operation& op);
 
 }  // namespace vkhlo::interp

@@ -59,15 +59,6 @@ StatusOr<InterpValues> EvalIdentity(EvalContext&, const Operation&, const Interp
 
 // --- checks ---
 
-CheckParams ParamsFor(const Operation& op, CheckKind kind) {
-  CheckParams params;
-  params.kind = kind;
-  if (auto* t = op.attribute("tolerance")) params.tolerance = t->AsFloat().value_or(params.tolerance);
-  if (auto* m = op.attribute("max_ulp_difference")) params.max_ulp_difference = m->AsInt().value_or(1);
-  if (auto* m = op.attribute("min_ulp_difference")) params.min_ulp_difference = m->AsInt().value_or(0);
-  return params;
-}
-
 Status Check(EvalContext& context, const Operation& op, const InterpValue& actual,
              const ir::Literal& expected, const CheckParams& params) {
   if (!actual.is_tensor()) return context.OpError(op, "checks a value that is not a tensor");
@@ -79,20 +70,17 @@ Status Check(EvalContext& context, const Operation& op, const InterpValue& actua
   return OkStatus();
 }
 
-template <CheckKind kKind>
+// check.expect_* and their _const forms, as DescribeCheckOp reads them.
 StatusOr<InterpValues> EvalExpect(EvalContext& context, const Operation& op, const InterpValues& operands) {
-  if (!operands[1].is_tensor()) return context.OpError(op, "expects a tensor");
-  VKHLO_RETURN_IF_ERROR(Check(context, op, operands[0], operands[1].literal(), ParamsFor(op, kKind)));
-  return InterpValues{};
-}
-
-template <CheckKind kKind>
-StatusOr<InterpValues> EvalExpectConst(EvalContext& context, const Operation& op, const InterpValues& operands) {
-  const ir::Attribute* value = op.attribute("value");
-  const ir::Literal* expected = value ? value->AsDenseElements() : nullptr;
-  if (expected == nullptr) return context.OpError(op, "has no dense `value` attribute");
-  VKHLO_RETURN_IF_ERROR(Check(context, op, operands[0], *expected, ParamsFor(op, kKind)));
-  return InterpValues{};
+  const std::optional<CheckOp> check = DescribeCheckOp(op);
+  if (!check) return context.OpError(op, "has no dense `value` attribute");
+  if (check->expected_attribute != nullptr) {
+    VKHLO_RETURN_IF_ERROR(Check(context, op, operands[0], *check->expected_attribute, check->params));
+    return InterpValues{};
+  }
+  if (operands.size() < 2 || !operands[1].is_tensor()) return context.OpError(op, "expects a tensor");
+  VKHLO_RETURN_IF_ERROR(Check(context, op, operands[0], operands[1].literal(), check->params));
+  return InterpValues(op.num_results());
 }
 
 std::string ProbeKey(const Operation& op) {
@@ -120,7 +108,7 @@ StatusOr<InterpValues> EvalExpectSerializedEq(EvalContext& context, const Operat
     return InterpValues{};
   }
   if (!it->second.is_tensor()) return context.OpError(op, "probe holds no tensor");
-  VKHLO_RETURN_IF_ERROR(Check(context, op, operands[0], it->second.literal(), ParamsFor(op, CheckKind::kExact)));
+  VKHLO_RETURN_IF_ERROR(Check(context, op, operands[0], it->second.literal(), CheckParams{}));
   return InterpValues{};
 }
 
@@ -135,24 +123,16 @@ StatusOr<InterpValues> EvalCustomCall(EvalContext& context, const Operation& op,
   const ir::Attribute* target = op.attribute("call_target_name");
   const std::string* name = target ? target->AsString() : nullptr;
   if (name == nullptr) return context.OpError(op, "has no `call_target_name`");
-  CheckParams params;
-  if (*name == "check.expect_eq") {
-    params.kind = CheckKind::kExact;
-  } else if (*name == "check.expect_almost_eq") {
-    params.kind = CheckKind::kAlmost;
-    params.tolerance = 1e-3;
-  } else if (*name == "check.expect_close") {
-    params.kind = CheckKind::kClose;
-    params.max_ulp_difference = 3;
-    params.min_ulp_difference = 0;
-  } else {
-    return context.Unimplemented(op, "custom_call target '" + *name + "' is not registered");
+  if (!DescribeCheckOp(op)) {
+    if (*name != "check.expect_eq" && *name != "check.expect_almost_eq" && *name != "check.expect_close") {
+      return context.Unimplemented(op, "custom_call target '" + *name + "' is not registered");
+    }
+    return context.OpError(op, "@" + *name + " takes two tensors (actual, expected)");
   }
   if (operands.size() != 2 || !operands[1].is_tensor()) {
     return context.OpError(op, "@" + *name + " takes two tensors (actual, expected)");
   }
-  VKHLO_RETURN_IF_ERROR(Check(context, op, operands[0], operands[1].literal(), params));
-  return InterpValues(op.num_results());
+  return EvalExpect(context, op, operands);
 }
 
 }  // namespace
@@ -167,11 +147,11 @@ void RegisterStructuralOps(OpRegistry& r) {
   r.Register(OpCode::kAfterAll, EvalToken);
   r.Register(OpCode::kCreateToken, EvalToken);
   r.Register(OpCode::kOptimizationBarrier, EvalIdentity);
-  r.Register(OpCode::kCheckExpectEq, EvalExpect<CheckKind::kExact>);
-  r.Register(OpCode::kCheckExpectAlmostEq, EvalExpect<CheckKind::kAlmost>);
-  r.Register(OpCode::kCheckExpectClose, EvalExpect<CheckKind::kClose>);
-  r.Register(OpCode::kCheckExpectEqConst, EvalExpectConst<CheckKind::kExact>);
-  r.Register(OpCode::kCheckExpectAlmostEqConst, EvalExpectConst<CheckKind::kAlmost>);
+  r.Register(OpCode::kCheckExpectEq, EvalExpect);
+  r.Register(OpCode::kCheckExpectAlmostEq, EvalExpect);
+  r.Register(OpCode::kCheckExpectClose, EvalExpect);
+  r.Register(OpCode::kCheckExpectEqConst, EvalExpect);
+  r.Register(OpCode::kCheckExpectAlmostEqConst, EvalExpect);
   r.Register(OpCode::kCheckExpectSerializedEq, EvalExpectSerializedEq);
   r.Register(OpCode::kInterpreterProbe, EvalProbe);
   r.Register(OpCode::kInterpreterPrint, EvalPrint);

@@ -3,13 +3,19 @@
 // In each module, the test functions are those that take no arguments and that nothing else
 // calls (the spec tests' @main/@*_test, the JAX exports' @main). A test passes when it runs
 // without error and none of its check.* ops (or custom_call @check.*) fails.
+//
+// Devices: the reference interpreter evaluates the checks as it meets them. On Vulkan the
+// check ops are test ops, not device work: each test function is rewritten so that the values
+// its (top-level) checks read become extra results, the function runs on the device, and the
+// host compares the downloaded values. Both paths compare with interp::DescribeCheckOp and
+// interp::CompareLiterals, so a check means the same on both.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "ir/module.h"
-#include "vkhlo/status.h"
+#include "vkhlo/runtime.h"
 
 namespace vkhlo::tools {
 
@@ -19,12 +25,21 @@ struct TestOutcome {
   std::string message;  // why it failed: the error, or the first failed check with its location
 };
 
+struct CheckOptions {
+  enum class Device { kReference, kVulkan };
+  Device device = Device::kReference;
+  const Client* client = nullptr;  // kVulkan
+  CompileOptions compile;          // kVulkan (the entry is set per test)
+  ExecutionStats* totals = nullptr;  // kVulkan: stats of every run added here
+};
+
 // Rewrites `module` into what the reference interpreter runs: the chlo-decompose pass (the
 // interpreter evaluates StableHLO only), verified afterwards.
 Status PrepareForReference(ir::Module& module);
 
-// Prepares `module` (PrepareForReference) and runs every test function with the reference
-// interpreter. When preparing fails, every test function fails with that error.
-std::vector<TestOutcome> RunTestFunctions(ir::Module& module);
+// Runs every test function of `module`. On the reference device the module is prepared first
+// (PrepareForReference; when that fails, every test function fails with its error); on Vulkan
+// the compiler runs its own passes.
+std::vector<TestOutcome> RunTestFunctions(ir::Module& module, const CheckOptions& options = {});
 
 }  // namespace vkhlo::tools

@@ -6,16 +6,19 @@
 // the exit code is 0 only when nothing failed. Without --check it runs --entry (default main)
 // on the inputs and prints the results (or writes them as .npy files to --output-dir).
 //
-// Devices: `reference` is the interpreter (the oracle). `vulkan` is the GPU path, which arrives
-// with the codegen/runtime issue; until then asking for it is an error, never a silent switch.
+// Devices: `reference` is the interpreter (the oracle; the default for now). `vulkan` compiles
+// the program into kernels and runs them on the Vulkan device (VKHLO_DEVICE, VKHLO_PROFILE);
+// an op it cannot run is an error, never a silent switch to the interpreter.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "frontend/parser.h"
 #include "interp/interpreter.h"
+#include "runtime/runtime_internal.h"
 #include "tools/common/npy.h"
 #include "tools/common/source_file.h"
 #include "tools/vkhlo-run/check_runner.h"
@@ -24,42 +27,21 @@
 namespace vkhlo::tools {
 namespace {
 
-StatusOr<interp::InterpValue> ReadInput(const std::string& spec) {
-  if (spec.size() > 4 && spec.substr(spec.size() - 4) == ".npy") {
-    VKHLO_ASSIGN_OR_RETURN(ir::Literal literal, ReadNpy(spec));
-    return interp::InterpValue::Tensor(std::move(literal));
-  }
+StatusOr<ir::Literal> ReadInput(const std::string& spec) {
+  if (spec.size() > 4 && spec.substr(spec.size() - 4) == ".npy") return ReadNpy(spec);
   auto attribute = frontend::ParseAttribute(spec);
   if (!attribute.ok()) return attribute.status().WithContext("--input='" + spec + "'");
   const ir::Literal* literal = attribute->AsDenseElements();
   if (literal == nullptr) {
     return InvalidArgumentError("--input='" + spec + "' is neither a .npy file nor a dense<...> : tensor<...> literal");
   }
-  return interp::InterpValue::Tensor(*literal);
+  return *literal;
 }
 
-int RunEntry(ir::Module& module, const std::string& entry, const std::vector<std::string>& input_specs,
-             const std::string& output_dir) {
-  if (Status prepared = PrepareForReference(module); !prepared.ok()) {
-    std::fprintf(stderr, "vkhlo-run: %s\n", prepared.message().c_str());
-    return 1;
-  }
-  interp::InterpValues inputs;
-  for (const std::string& spec : input_specs) {
-    auto value = ReadInput(spec);
-    if (!value.ok()) {
-      std::fprintf(stderr, "vkhlo-run: %s\n", value.status().message().c_str());
-      return 1;
-    }
-    inputs.push_back(*value);
-  }
-  auto result = interp::RunFunction(module, entry, std::move(inputs));
-  if (!result.ok()) {
-    std::fprintf(stderr, "vkhlo-run: %s\n", result.status().message().c_str());
-    return 1;
-  }
-  for (size_t i = 0; i < result->outputs.size(); ++i) {
-    const interp::InterpValue& v = result->outputs[i];
+// Prints (or writes as .npy) the results.
+int Report(const interp::InterpValues& outputs, const std::string& output_dir) {
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const interp::InterpValue& v = outputs[i];
     if (!output_dir.empty() && v.is_tensor()) {
       std::error_code ec;
       std::filesystem::create_directories(output_dir, ec);
@@ -75,6 +57,67 @@ int RunEntry(ir::Module& module, const std::string& entry, const std::vector<std
     }
   }
   return 0;
+}
+
+struct RunSettings {
+  std::string entry, output_dir;
+  std::vector<std::string> inputs;
+  const Client* client = nullptr;  // Vulkan; null: reference
+  CompileOptions compile;
+  ExecutionStats* totals = nullptr;
+};
+
+StatusOr<interp::InterpValues> RunEntry(std::unique_ptr<ir::Module> module, const RunSettings& settings) {
+  std::vector<ir::Literal> inputs;
+  for (const std::string& spec : settings.inputs) {
+    VKHLO_ASSIGN_OR_RETURN(ir::Literal literal, ReadInput(spec));
+    inputs.push_back(std::move(literal));
+  }
+  if (settings.client == nullptr) {
+    VKHLO_RETURN_IF_ERROR(PrepareForReference(*module));
+    interp::InterpValues values;
+    for (ir::Literal& l : inputs) values.push_back(interp::InterpValue::Tensor(std::move(l)));
+    VKHLO_ASSIGN_OR_RETURN(interp::RunResult result, interp::RunFunction(*module, settings.entry, std::move(values)));
+    return result.outputs;
+  }
+  CompileOptions compile = settings.compile;
+  compile.entry = settings.entry;
+  VKHLO_ASSIGN_OR_RETURN(Executable executable, runtime::CompileModule(*settings.client, std::move(module), compile));
+  std::vector<Buffer> arguments;
+  for (const ir::Literal& l : inputs) {
+    VKHLO_ASSIGN_OR_RETURN(Buffer b, runtime::BufferFromLiteral(*settings.client, l));
+    arguments.push_back(std::move(b));
+  }
+  VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> results, executable.Execute(arguments));
+  if (settings.totals != nullptr) {
+    const ExecutionStats s = executable.last_stats();
+    settings.totals->kernels_dispatched += s.kernels_dispatched;
+    settings.totals->command_buffers += s.command_buffers;
+    settings.totals->bytes_read += s.bytes_read;
+    settings.totals->bytes_written += s.bytes_written;
+    settings.totals->predicate_readbacks += s.predicate_readbacks;
+    settings.totals->host_evaluated_ops += s.host_evaluated_ops;
+  }
+  interp::InterpValues outputs;
+  for (const Buffer& b : results) {
+    VKHLO_ASSIGN_OR_RETURN(ir::Literal literal, runtime::BufferToLiteral(b));
+    outputs.push_back(interp::InterpValue::Tensor(std::move(literal)));
+  }
+  return outputs;
+}
+
+void PrintStats(const std::optional<Client>& client, const ExecutionStats& s) {
+  if (!client) {
+    std::printf("device: reference interpreter (no kernels, nothing moved)\n");
+    return;
+  }
+  std::printf("device: %s\n", client->device_description().c_str());
+  std::printf("kernels dispatched: %llu\n", static_cast<unsigned long long>(s.kernels_dispatched));
+  std::printf("command buffers: %llu\n", static_cast<unsigned long long>(s.command_buffers));
+  std::printf("bytes read: %llu\n", static_cast<unsigned long long>(s.bytes_read));
+  std::printf("bytes written: %llu\n", static_cast<unsigned long long>(s.bytes_written));
+  std::printf("predicates read back: %llu\n", static_cast<unsigned long long>(s.predicate_readbacks));
+  std::printf("host-evaluated ops: %llu\n", static_cast<unsigned long long>(s.host_evaluated_ops));
 }
 
 }  // namespace
@@ -94,18 +137,18 @@ int main(int argc, char** argv) {
   app.add_option("--input", inputs, "an input: a .npy file or a literal such as 'dense<[1, 2]> : tensor<2xi32>'");
   app.add_option("--output-dir", output_dir, "write results there as .npy files");
   app.add_flag("--stats", stats, "print kernels dispatched, bytes moved, host-evaluated ops");
-  app.add_option("--dump-kernels", dump_kernels, "write each kernel's GLSL and SPIR-V there");
+  app.add_option("--dump-kernels", dump_kernels, "write each kernel's GLSL and SPIR-V there (--device=vulkan)");
   CLI11_PARSE(app, argc, argv);
 
   using namespace vkhlo;
-  struct {
-    int passed = 0, failed = 0;
-  } tally;
+  std::optional<Client> client;
   if (device == "vulkan") {
-    std::fprintf(stderr,
-                 "vkhlo-run: the Vulkan execution path is not built yet (it arrives with the codegen and "
-                 "runtime issue); run with --device=reference for the interpreter\n");
-    return 2;
+    auto created = Client::Create();
+    if (!created.ok()) {
+      std::fprintf(stderr, "vkhlo-run: %s\n", created.status().message().c_str());
+      return 2;
+    }
+    client = std::move(*created);
   }
   auto text = tools::ReadSourceFile(path);
   if (!text.ok()) {
@@ -114,32 +157,50 @@ int main(int argc, char** argv) {
   }
   const std::string source_name = path == "-" ? "<stdin>" : path;
   std::vector<tools::ParsedChunk> chunks = tools::ParseSource(*text, source_name, split);
+  ExecutionStats totals;
+  CompileOptions compile;
+  compile.dump_kernels_dir = dump_kernels;
 
   if (check) {
+    int passed = 0, failed = 0;
+    tools::CheckOptions options;
+    if (client) {
+      options.device = tools::CheckOptions::Device::kVulkan;
+      options.client = &*client;
+      options.compile = compile;
+      options.totals = &totals;
+    }
     for (tools::ParsedChunk& chunk : chunks) {
       Status status = chunk.module.status();
       if (status.ok()) status = verify::VerifyModule(**chunk.module);
       const std::string label = split ? fmt::format("{}:{}", source_name, chunk.first_line) : source_name;
       if (!status.ok()) {
         std::printf("FAIL %s: %s\n", label.c_str(), status.message().c_str());
-        ++tally.failed;
+        ++failed;
         continue;
       }
-      for (const tools::TestOutcome& test : tools::RunTestFunctions(**chunk.module)) {
+      for (const tools::TestOutcome& test : tools::RunTestFunctions(**chunk.module, options)) {
         if (test.passed) {
           std::printf("PASS %s@%s\n", label.c_str(), test.name.c_str());
-          ++tally.passed;
+          ++passed;
         } else {
           std::printf("FAIL %s@%s: %s\n", label.c_str(), test.name.c_str(), test.message.c_str());
-          ++tally.failed;
+          ++failed;
         }
       }
     }
-    if (stats) std::printf("device: reference interpreter (no kernels, nothing moved)\n");
-    std::printf("%d passed, %d failed\n", tally.passed, tally.failed);
-    return tally.failed == 0 ? 0 : 1;
+    if (stats) tools::PrintStats(client, totals);
+    std::printf("%d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
   }
 
+  tools::RunSettings settings;
+  settings.entry = entry;
+  settings.output_dir = output_dir;
+  settings.inputs = inputs;
+  settings.client = client ? &*client : nullptr;
+  settings.compile = compile;
+  settings.totals = &totals;
   int status_code = 0;
   for (tools::ParsedChunk& chunk : chunks) {
     Status status = chunk.module.status();
@@ -149,8 +210,14 @@ int main(int argc, char** argv) {
       status_code = 1;
       continue;
     }
-    if (tools::RunEntry(**chunk.module, entry, inputs, output_dir) != 0) status_code = 1;
+    auto outputs = tools::RunEntry(std::move(*chunk.module), settings);
+    if (!outputs.ok()) {
+      std::fprintf(stderr, "vkhlo-run: %s\n", outputs.status().message().c_str());
+      status_code = 1;
+      continue;
+    }
+    if (tools::Report(*outputs, output_dir) != 0) status_code = 1;
   }
-  if (stats) std::printf("device: reference interpreter (no kernels, nothing moved)\n");
+  if (stats) tools::PrintStats(client, totals);
   return status_code;
 }

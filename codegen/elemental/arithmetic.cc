@@ -1,0 +1,330 @@
+// Arithmetic: add, subtract, multiply, divide, remainder, power, maximum, minimum, clamp,
+// negate, abs, sign.
+//
+// Integers follow the interpreter (src/interp/elementwise_ops.cc) bit for bit: wraparound,
+// x / 0 = -1 (all bits), INT_MIN / -1 = INT_MIN, x % 0 = x, INT_MIN % -1 = 0. GLSL's signed
+// division and remainder are not defined for negative operands on every driver, so signed
+// division goes through magnitudes. Values of narrow integer types are held sign- or
+// zero-extended in 32 bits, so the 32-bit helpers serve them and the result wraps to the width.
+//
+// Floats: +, -, * are correctly rounded in Vulkan; division, remainder and power come from the
+// GLSL library (hlo_divide, ...), since OpFDiv may be off by 2.5 ulp. maximum/minimum propagate
+// NaN and order -0 below +0.
+#include <fmt/format.h>
+
+#include "codegen/elemental/emit_util.h"
+#include "codegen/elemental/op_emitters.h"
+
+namespace vkhlo::codegen {
+namespace {
+
+using ir::Operation;
+
+constexpr const char* kSignedDivide = R"(
+$T hlo_div_$S($T a, $T b) {
+  if (b == $T(0)) return $T(-1);
+  if (b == $T(-1)) return $T(0) - a;
+  $U ua = a < $T(0) ? $U(0) - $U(a) : $U(a);
+  $U ub = b < $T(0) ? $U(0) - $U(b) : $U(b);
+  $T q = $T(ua / ub);
+  return (a < $T(0)) != (b < $T(0)) ? $T(0) - q : q;
+})";
+
+constexpr const char* kSignedRemainder = R"(
+$T hlo_rem_$S($T a, $T b) {
+  if (b == $T(0)) return a;
+  if (b == $T(-1)) return $T(0);
+  $U ua = a < $T(0) ? $U(0) - $U(a) : $U(a);
+  $U ub = b < $T(0) ? $U(0) - $U(b) : $U(b);
+  $T r = $T(ua % ub);
+  return a < $T(0) ? $T(0) - r : r;
+})";
+
+constexpr const char* kUnsignedDivide = R"(
+$T hlo_div_$S($T a, $T b) { return b == $T(0) ? ~$T(0) : a / b; })";
+
+constexpr const char* kUnsignedRemainder = R"(
+$T hlo_rem_$S($T a, $T b) { return b == $T(0) ? a : a % b; })";
+
+// Exponentiation by squaring in the unsigned type (wrapping); a negative exponent leaves only
+// |base| = 1 non-zero.
+constexpr const char* kSignedPower = R"(
+$T hlo_ipow_$S($T a, $T b) {
+  if (b < $T(0)) {
+    if (a == $T(1)) return a;
+    if (a == $T(-1)) return ((b & $T(1)) != $T(0)) ? a : $T(1);
+    return $T(0);
+  }
+  $U base = $U(a), e = $U(b), r = $U(1);
+  while (e != $U(0)) {
+    if ((e & $U(1)) != $U(0)) r *= base;
+    base *= base;
+    e >>= 1;
+  }
+  return $T(r);
+})";
+
+constexpr const char* kUnsignedPower = R"(
+$T hlo_ipow_$S($T a, $T b) {
+  $T base = a, e = b, r = $T(1);
+  while (e != $T(0)) {
+    if ((e & $T(1)) != $T(0)) r *= base;
+    base *= base;
+    e >>= 1;
+  }
+  return r;
+})";
+
+// IEEE maximum/minimum: NaN in, NaN out; -0 < +0. $SIGN(x) is true for a set sign bit.
+constexpr const char* kFloatMax = R"(
+$T hlo_max_$S($T a, $T b) {
+  if (isnan(a)) return a;
+  if (isnan(b)) return b;
+  if (a == b) return $SIGN(a) ? b : a;
+  return a > b ? a : b;
+})";
+
+constexpr const char* kFloatMin = R"(
+$T hlo_min_$S($T a, $T b) {
+  if (isnan(a)) return a;
+  if (isnan(b)) return b;
+  if (a == b) return $SIGN(a) ? a : b;
+  return a < b ? a : b;
+})";
+
+// Complex values order lexicographically; a value with a NaN part wins as a NaN would.
+constexpr const char* kComplexMax = R"(
+$T hlo_max_$S($T a, $T b) {
+  if (any(isnan(a))) return a;
+  if (any(isnan(b))) return b;
+  bool a_larger = a.x == b.x ? a.y > b.y : a.x > b.x;
+  return a_larger ? a : b;
+})";
+
+constexpr const char* kComplexMin = R"(
+$T hlo_min_$S($T a, $T b) {
+  if (any(isnan(a))) return a;
+  if (any(isnan(b))) return b;
+  bool a_smaller = a.x == b.x ? a.y < b.y : a.x < b.x;
+  return a_smaller ? a : b;
+})";
+
+std::string SignBitExpr(const TypeFacts& f) {
+  switch (f.kind) {
+    case ComputeKind::kDouble: return "((unpackDouble2x32(x).y >> 31) != 0u)";
+    case ComputeKind::kHalf: return "((floatBitsToUint(float(x)) >> 31) != 0u)";
+    default: return "((floatBitsToUint(x) >> 31) != 0u)";
+  }
+}
+
+// The helper for an integer operation of `f`'s kind (signed/unsigned, 32/64-bit).
+std::string IntHelper(ElementalEmitter& em, const TypeFacts& f, const std::string& name, const char* signed_text,
+                      const char* unsigned_text) {
+  const bool is_signed = IsSignedKind(f.kind);
+  const bool wide = f.kind == ComputeKind::kInt64 || f.kind == ComputeKind::kUint64;
+  const std::string unsigned_type = wide ? "uint64_t" : "uint";
+  return TypedHelper(em, name, f, Instantiate(is_signed ? signed_text : unsigned_text, {{"U", unsigned_type}}));
+}
+
+std::string MaxMinHelper(ElementalEmitter& em, const TypeFacts& f, bool max) {
+  if (IsComplexKind(f.kind)) return TypedHelper(em, max ? "hlo_max" : "hlo_min", f, max ? kComplexMax : kComplexMin);
+  std::string sign = Instantiate(SignBitExpr(f), {});
+  std::string text = max ? kFloatMax : kFloatMin;
+  // $SIGN(a) -> the sign-bit test of a.
+  for (const char* arg : {"a"}) {
+    std::string call = std::string("$SIGN(") + arg + ")";
+    std::string test = sign;
+    size_t pos;
+    while ((pos = test.find("(x)")) != std::string::npos) test.replace(pos, 3, std::string("(") + arg + ")");
+    while ((pos = text.find(call)) != std::string::npos) text.replace(pos, call.size(), test);
+  }
+  return TypedHelper(em, max ? "hlo_max" : "hlo_min", f, text);
+}
+
+using BinaryFn = StatusOr<Expr> (*)(ElementalEmitter&, const Operation&, const Expr&, const Expr&);
+
+template <BinaryFn fn>
+StatusOr<Expr> EmitBinary(ElementalEmitter& em, const Operation& op, const Index& index) {
+  VKHLO_ASSIGN_OR_RETURN(Expr a, ComputeOperand(em, op, 0, index));
+  VKHLO_ASSIGN_OR_RETURN(Expr b, ComputeOperand(em, op, 1, index));
+  return fn(em, op, a, b);
+}
+
+Status Unsupported(ElementalEmitter& em, const Operation& op, const Expr& a) {
+  return em.OpError(op, fmt::format("does not take {} operands", ir::ElementTypeName(a.type)));
+}
+
+StatusOr<Expr> Add(ElementalEmitter& em, const Operation&, const Expr& a, const Expr& b) {
+  if (em.Facts(a.type).kind == ComputeKind::kBool) return em.Exact(a.type, fmt::format("{} || {}", a.code, b.code));
+  return em.Result(a.type, fmt::format("{} + {}", a.code, b.code));
+}
+
+StatusOr<Expr> Subtract(ElementalEmitter& em, const Operation& op, const Expr& a, const Expr& b) {
+  if (em.Facts(a.type).kind == ComputeKind::kBool) return Unsupported(em, op, a);
+  return em.Result(a.type, fmt::format("{} - {}", a.code, b.code));
+}
+
+StatusOr<Expr> Multiply(ElementalEmitter& em, const Operation&, const Expr& a, const Expr& b) {
+  const TypeFacts& f = em.Facts(a.type);
+  if (f.kind == ComputeKind::kBool) return em.Exact(a.type, fmt::format("{} && {}", a.code, b.code));
+  if (IsComplexKind(f.kind)) {
+    em.IncludeMath(f.kind);
+    return em.Exact(a.type, fmt::format("hlo_complex_multiply({}, {})", a.code, b.code));
+  }
+  if (f.kind == ComputeKind::kUint && f.bits == 32) return em.Exact(a.type, fmt::format("{} * {}", a.code, b.code));
+  return em.Result(a.type, fmt::format("{} * {}", a.code, b.code));
+}
+
+StatusOr<Expr> Divide(ElementalEmitter& em, const Operation& op, const Expr& a, const Expr& b) {
+  const TypeFacts& f = em.Facts(a.type);
+  if (IsIntKind(f.kind)) {
+    std::string fn = IntHelper(em, f, "hlo_div", kSignedDivide, kUnsignedDivide);
+    return em.Result(a.type, fmt::format("{}({}, {})", fn, a.code, b.code));
+  }
+  if (IsComplexKind(f.kind)) {
+    em.IncludeMath(f.kind);
+    return em.Exact(a.type, fmt::format("hlo_complex_divide({}, {})", a.code, b.code));
+  }
+  if (IsRealFloatKind(f.kind)) return RealLibraryCall(em, "hlo_divide", a, &b);
+  return Unsupported(em, op, a);
+}
+
+StatusOr<Expr> Remainder(ElementalEmitter& em, const Operation& op, const Expr& a, const Expr& b) {
+  const TypeFacts& f = em.Facts(a.type);
+  if (IsIntKind(f.kind)) {
+    std::string fn = IntHelper(em, f, "hlo_rem", kSignedRemainder, kUnsignedRemainder);
+    return em.Result(a.type, fmt::format("{}({}, {})", fn, a.code, b.code));
+  }
+  if (IsComplexKind(f.kind)) {
+    // lhs - d * rhs, d the quotient with both parts truncated toward zero (as the interpreter).
+    em.IncludeMath(f.kind);
+    std::string q = em.Var(f.glsl, fmt::format("trunc(hlo_complex_divide({}, {}))", a.code, b.code));
+    return em.Exact(a.type, fmt::format("{} - hlo_complex_multiply({}, {})", a.code, q, b.code));
+  }
+  if (IsRealFloatKind(f.kind)) return RealLibraryCall(em, "hlo_remainder", a, &b);
+  return Unsupported(em, op, a);
+}
+
+StatusOr<Expr> Power(ElementalEmitter& em, const Operation& op, const Expr& a, const Expr& b) {
+  const TypeFacts& f = em.Facts(a.type);
+  if (IsIntKind(f.kind)) {
+    std::string fn = IntHelper(em, f, "hlo_ipow", kSignedPower, kUnsignedPower);
+    return em.Result(a.type, fmt::format("{}({}, {})", fn, a.code, b.code));
+  }
+  if (IsComplexKind(f.kind)) {
+    em.IncludeMath(f.kind);
+    return em.Exact(a.type, fmt::format("hlo_complex_power({}, {})", a.code, b.code));
+  }
+  if (IsRealFloatKind(f.kind)) return RealLibraryCall(em, "hlo_power", a, &b);
+  return Unsupported(em, op, a);
+}
+
+StatusOr<Expr> MaxMin(ElementalEmitter& em, const Expr& a, const Expr& b, bool max) {
+  const TypeFacts& f = em.Facts(a.type);
+  switch (f.kind) {
+    case ComputeKind::kBool:
+      return em.Exact(a.type, fmt::format(fmt::runtime(max ? "{} || {}" : "{} && {}"), a.code, b.code));
+    case ComputeKind::kInt:
+    case ComputeKind::kUint:
+    case ComputeKind::kInt64:
+    case ComputeKind::kUint64:
+      return em.Exact(a.type, fmt::format(fmt::runtime(max ? "{0} >= {1} ? {0} : {1}" : "{0} <= {1} ? {0} : {1}"),
+                                          a.code, b.code));
+    default: break;
+  }
+  std::string fn = MaxMinHelper(em, f, max);
+  return em.Exact(a.type, fmt::format("{}({}, {})", fn, a.code, b.code));
+}
+
+StatusOr<Expr> Maximum(ElementalEmitter& em, const Operation&, const Expr& a, const Expr& b) {
+  return MaxMin(em, a, b, true);
+}
+StatusOr<Expr> Minimum(ElementalEmitter& em, const Operation&, const Expr& a, const Expr& b) {
+  return MaxMin(em, a, b, false);
+}
+
+// clamp(min, operand, max) = minimum(maximum(operand, min), max); min and max may be scalars.
+StatusOr<Expr> EmitClamp(ElementalEmitter& em, const Operation& op, const Index& index) {
+  VKHLO_ASSIGN_OR_RETURN(Expr lo, ComputeOperand(em, op, 0, index));
+  VKHLO_ASSIGN_OR_RETURN(Expr x, ComputeOperand(em, op, 1, index));
+  VKHLO_ASSIGN_OR_RETURN(Expr hi, ComputeOperand(em, op, 2, index));
+  VKHLO_ASSIGN_OR_RETURN(Expr t, MaxMin(em, x, lo, true));
+  return MaxMin(em, t, hi, false);
+}
+
+StatusOr<Expr> EmitNegate(ElementalEmitter& em, const Operation& op, const Index& index) {
+  VKHLO_ASSIGN_OR_RETURN(Expr a, ComputeOperand(em, op, 0, index));
+  const TypeFacts& f = em.Facts(a.type);
+  if (f.kind == ComputeKind::kBool) return Unsupported(em, op, a);
+  if (f.kind == ComputeKind::kUint || f.kind == ComputeKind::kUint64) {
+    return em.Result(a.type, fmt::format("{} - {}", TypedLiteral(f, 0), a.code));
+  }
+  return em.Result(a.type, fmt::format("-{}", a.code));
+}
+
+StatusOr<Expr> EmitAbs(ElementalEmitter& em, const Operation& op, const Index& index) {
+  VKHLO_ASSIGN_OR_RETURN(Expr a, ComputeOperand(em, op, 0, index));
+  const TypeFacts& f = em.Facts(a.type);
+  switch (f.kind) {
+    case ComputeKind::kInt:
+    case ComputeKind::kInt64:
+      return em.Result(a.type, fmt::format("{0} < {1} ? {1} - {0} : {0}", a.code, TypedLiteral(f, 0)));
+    case ComputeKind::kUint:
+    case ComputeKind::kUint64: return a;
+    case ComputeKind::kFloat:
+    case ComputeKind::kNarrowFloat:
+      // Clear the sign bit (keeps NaN payloads, as fabs does).
+      return em.Result(a.type, fmt::format("uintBitsToFloat(floatBitsToUint({}) & 0x7fffffffu)", a.code));
+    case ComputeKind::kDouble:
+      return em.Exact(a.type, fmt::format("packDouble2x32(unpackDouble2x32({}) & uvec2(0xffffffffu, 0x7fffffffu))", a.code));
+    case ComputeKind::kHalf: return em.Exact(a.type, fmt::format("abs({})", a.code));
+    case ComputeKind::kComplex64:
+    case ComputeKind::kComplex128:
+      em.IncludeMath(f.kind);
+      return em.Exact(ResultElementType(op), fmt::format("hlo_complex_abs({})", a.code));
+    default: return Unsupported(em, op, a);
+  }
+}
+
+StatusOr<Expr> EmitSign(ElementalEmitter& em, const Operation& op, const Index& index) {
+  VKHLO_ASSIGN_OR_RETURN(Expr a, ComputeOperand(em, op, 0, index));
+  const TypeFacts& f = em.Facts(a.type);
+  const std::string zero = TypedLiteral(f, 0), one = TypedLiteral(f, 1);
+  switch (f.kind) {
+    case ComputeKind::kInt:
+    case ComputeKind::kInt64:
+      return em.Exact(a.type, fmt::format("{0} < {1} ? {3} : ({0} != {1} ? {2} : {1})", a.code, zero, one,
+                                          TypedLiteral(f, -1)));
+    case ComputeKind::kUint:
+    case ComputeKind::kUint64: return em.Exact(a.type, fmt::format("{0} != {1} ? {2} : {1}", a.code, zero, one));
+    case ComputeKind::kComplex64:
+    case ComputeKind::kComplex128:
+      em.IncludeMath(f.kind);
+      return em.Exact(a.type, fmt::format("hlo_complex_sign({})", a.code));
+    case ComputeKind::kBool: return Unsupported(em, op, a);
+    default:
+      // NaN stays NaN, +-0 stay.
+      return em.Exact(a.type, fmt::format("(isnan({0}) || {0} == {1}) ? {0} : ({0} < {1} ? {3} : {2})", a.code,
+                                          zero, one, TypedLiteral(f, -1)));
+  }
+}
+
+}  // namespace
+
+void RegisterArithmeticEmitters(OpEmitterTable& t) {
+  using ir::OpCode;
+  t.Register(OpCode::kAdd, EmitBinary<Add>);
+  t.Register(OpCode::kSubtract, EmitBinary<Subtract>);
+  t.Register(OpCode::kMultiply, EmitBinary<Multiply>);
+  t.Register(OpCode::kDivide, EmitBinary<Divide>);
+  t.Register(OpCode::kRemainder, EmitBinary<Remainder>);
+  t.Register(OpCode::kPower, EmitBinary<Power>);
+  t.Register(OpCode::kMaximum, EmitBinary<Maximum>);
+  t.Register(OpCode::kMinimum, EmitBinary<Minimum>);
+  t.Register(OpCode::kClamp, EmitClamp);
+  t.Register(OpCode::kNegate, EmitNegate);
+  t.Register(OpCode::kAbs, EmitAbs);
+  t.Register(OpCode::kSign, EmitSign);
+}
+
+}  // namespace vkhlo::codegen

@@ -1,0 +1,49 @@
+// Small pieces shared by the op generators: typed literals, helper-function templates, and
+// reading operands in compute form.
+#pragma once
+
+#include <initializer_list>
+#include <string>
+#include <utility>
+
+#include "codegen/elemental/emitter.h"
+
+namespace vkhlo::codegen {
+
+// `value` as a literal of the compute type ("float(1)", "int64_t(-1)", "2u", "true").
+std::string TypedLiteral(const TypeFacts& facts, int64_t value);
+
+// `text` with every "$NAME" replaced (longest names first is the caller's business: use
+// distinct names).
+std::string Instantiate(std::string text, std::initializer_list<std::pair<std::string, std::string>> replacements);
+
+// A helper function instantiated for one compute type: registers `text` (with $T replaced by
+// the GLSL type and $S by a suffix naming it) under `name_$S`, and returns the function name.
+std::string TypedHelper(ElementalEmitter& emitter, const std::string& name, const TypeFacts& facts,
+                        const std::string& text);
+// A short identifier for a compute type ("f32", "i64", "c64", ...).
+std::string TypeSuffix(const TypeFacts& facts);
+
+// The index at which to read operand `i` of an element-wise op that allows a rank-0 operand
+// among tensor operands (clamp bounds, select's predicate): the scalar index for such an
+// operand, else `index`.
+Index OperandIndex(const ir::Operation& op, size_t i, const Index& index);
+
+// Operand `i` at its element-wise index, in compute form.
+StatusOr<Expr> ComputeOperand(ElementalEmitter& emitter, const ir::Operation& op, size_t i, const Index& index);
+
+// Whether `kind` is a real float kind (float, double, half, narrow) / a complex one.
+bool IsRealFloatKind(ComputeKind kind);
+bool IsComplexKind(ComputeKind kind);
+bool IsIntKind(ComputeKind kind);  // int, uint, int64, uint64
+bool IsSignedKind(ComputeKind kind);
+
+// The element type of the op's (first) result.
+ir::ElementType ResultElementType(const ir::Operation& op);
+
+// A library math function applied to a real value: evaluated in float for half (then rounded
+// to half), in the type itself otherwise; narrow floats round back. `fn` is the hlo_* name.
+StatusOr<Expr> RealLibraryCall(ElementalEmitter& emitter, const std::string& fn, const Expr& a,
+                               const Expr* b = nullptr);
+
+}  // namespace vkhlo::codegen

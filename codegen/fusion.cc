@@ -1,0 +1,312 @@
+#include "codegen/fusion.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "codegen/elemental/op_emitters.h"
+
+namespace vkhlo::codegen {
+
+using ir::OpCode;
+
+int ElementCost(const ir::Operation& op) {
+  switch (op.code()) {
+    // Index arithmetic or bit moves only.
+    case OpCode::kReshape:
+    case OpCode::kBroadcastInDim:
+    case OpCode::kBroadcast:
+    case OpCode::kTranspose:
+    case OpCode::kSlice:
+    case OpCode::kReverse:
+    case OpCode::kConstant:
+    case OpCode::kGetDimensionSize:
+    case OpCode::kReal:
+    case OpCode::kImag:
+    case OpCode::kComplex:
+    case OpCode::kBitcastConvert:
+      return 0;
+    case OpCode::kDivide:
+    case OpCode::kRemainder:
+    case OpCode::kReducePrecision:
+      return 4;
+    case OpCode::kExponential:
+    case OpCode::kExponentialMinusOne:
+    case OpCode::kLog:
+    case OpCode::kLogPlusOne:
+    case OpCode::kLogistic:
+    case OpCode::kSine:
+    case OpCode::kCosine:
+    case OpCode::kTan:
+    case OpCode::kTanh:
+    case OpCode::kAtan2:
+    case OpCode::kPower:
+    case OpCode::kCbrt:
+    case OpCode::kSqrt:
+    case OpCode::kRsqrt:
+    case OpCode::kMap:
+      return 16;
+    default:
+      break;
+  }
+  // Plain arithmetic; narrow floats pay for rounding through the codec after the op.
+  const ir::Type& type = op.result(0)->type();
+  if (type.is_tensor() && ir::IsFloat(type.element_type()) && ir::BitWidth(type.element_type()) < 32) return 4;
+  return 1;
+}
+
+bool IsBufferConstant(const ir::Operation& op, const FusionOptions& options) {
+  if (op.code() != OpCode::kConstant) return false;
+  const ir::Attribute* value = op.attribute("value");
+  const ir::Literal* literal = value ? value->AsDenseElements() : nullptr;
+  if (literal == nullptr || literal->is_splat() || literal->num_elements() <= 1) return false;
+  return static_cast<int64_t>(literal->raw().size()) > options.inline_constant_bytes;
+}
+
+namespace {
+
+struct Uses {
+  std::vector<const ir::Operation*> elemental;  // distinct elemental users
+  bool non_elemental = false;
+};
+
+// Values defined inside `op`'s regions (to tell captured outer values from local ones).
+void CollectDefined(const ir::Operation& op, std::unordered_set<const ir::Value*>& defined) {
+  for (size_t r = 0; r < op.num_regions(); ++r) {
+    for (const auto& block : op.region(r).blocks()) {
+      for (const auto& arg : block->arguments()) defined.insert(arg.get());
+      for (const auto& inner : block->operations()) {
+        for (size_t i = 0; i < inner->num_results(); ++i) defined.insert(inner->result(i));
+        CollectDefined(*inner, defined);
+      }
+    }
+  }
+}
+
+// Outer values an op's regions read.
+std::vector<const ir::Value*> Captures(const ir::Operation& op) {
+  std::vector<const ir::Value*> captured;
+  if (op.num_regions() == 0) return captured;
+  std::unordered_set<const ir::Value*> defined;
+  CollectDefined(op, defined);
+  std::unordered_set<const ir::Value*> seen;
+  std::function<void(const ir::Operation&)> visit = [&](const ir::Operation& o) {
+    for (size_t r = 0; r < o.num_regions(); ++r) {
+      for (const auto& block : o.region(r).blocks()) {
+        for (const auto& inner : block->operations()) {
+          for (const ir::Value* v : inner->operands()) {
+            if (!defined.count(v) && seen.insert(v).second) captured.push_back(v);
+          }
+          visit(*inner);
+        }
+      }
+    }
+  };
+  visit(op);
+  return captured;
+}
+
+class Planner {
+ public:
+  Planner(const ir::Block& block, const TargetInfo& target, const FusionOptions& options)
+      : block_(block), target_(target), options_(options) {}
+
+  StatusOr<BlockPlan> Run() {
+    CountUses();
+    Decide();
+    return Form();
+  }
+
+ private:
+  void AddUse(const ir::Value* v, const ir::Operation& user, bool elemental) {
+    Uses& u = uses_[v];
+    if (!elemental) {
+      u.non_elemental = true;
+    } else if (std::find(u.elemental.begin(), u.elemental.end(), &user) == u.elemental.end()) {
+      u.elemental.push_back(&user);
+    }
+  }
+
+  void CountUses() {
+    for (const auto& op : block_.operations()) {
+      const bool elemental = IsElementalOp(*op);
+      elemental_[op.get()] = elemental;
+      for (const ir::Value* v : op->operands()) AddUse(v, *op, elemental);
+      // Values read inside regions: the runtime must hand them over as buffers.
+      for (const ir::Value* v : Captures(*op)) AddUse(v, *op, false);
+    }
+  }
+
+  bool IsLocalElemental(const ir::Value* v) const {
+    const ir::Operation* op = v->defining_op();
+    if (op == nullptr || op->parent_block() != &block_) return false;
+    auto it = elemental_.find(op);
+    return it != elemental_.end() && it->second;
+  }
+
+  // Whether `v` is read from a buffer by the kernels that use it (rather than recomputed).
+  bool IsInput(const ir::Value* v) const {
+    if (!IsLocalElemental(v)) return true;
+    const ir::Operation* op = v->defining_op();
+    if (buffer_constant_.count(op)) return true;
+    return boundary_.count(v) != 0;
+  }
+
+  void Decide() {
+    for (const auto& op_ptr : block_.operations()) {
+      const ir::Operation& op = *op_ptr;
+      if (!elemental_[&op]) continue;
+      const ir::Value* v = op.result(0);
+      const Uses& u = uses_[v];
+      if (op.code() == OpCode::kConstant) {
+        if (IsBufferConstant(op, options_) || u.non_elemental) buffer_constant_.insert(&op);
+        cost_[v] = 0;
+        continue;
+      }
+      int cost = ElementCost(op);
+      for (const ir::Value* operand : op.operands()) {
+        if (!IsInput(operand)) cost += cost_[operand];
+      }
+      cost_[v] = cost;
+      // Fused into its elemental users: read once per element in total, or cheap to recompute.
+      bool fused = false;
+      if (!u.elemental.empty() && options_.fuse) {
+        const double elements = std::max<int64_t>(1, v->type().num_elements());
+        double reads = 0;  // how many times each element of v is read, summed over its users
+        for (const ir::Operation* user : u.elemental) {
+          reads += std::max(1.0, static_cast<double>(user->result(0)->type().num_elements()) / elements);
+        }
+        fused = reads <= 1.0 || cost <= kCheapRecomputeCost;
+      }
+      // A buffer when something other than an elemental op needs it (it is then also computed
+      // by the kernels of its elemental users, and multi-output fusion puts it in one of
+      // them), or when its users read it from memory.
+      if (u.non_elemental || (!u.elemental.empty() && !fused)) materialized_.insert(v);
+      if (!u.elemental.empty() && !fused) boundary_.insert(v);
+    }
+  }
+
+  // The fused ops and the inputs of the kernel computing `root`.
+  void Tree(const ir::Value* root, std::set<const ir::Operation*>& ops, std::vector<const ir::Value*>& inputs) {
+    std::vector<const ir::Value*> stack = {root};
+    std::unordered_set<const ir::Value*> seen;
+    while (!stack.empty()) {
+      const ir::Value* v = stack.back();
+      stack.pop_back();
+      if (!seen.insert(v).second) continue;
+      if (v != root && IsInput(v)) {
+        if (std::find(inputs.begin(), inputs.end(), v) == inputs.end()) inputs.push_back(v);
+        continue;
+      }
+      const ir::Operation* op = v->defining_op();
+      ops.insert(op);
+      // Reversed, so that inputs are met (and bound) in operand order.
+      for (auto it = op->operands().rbegin(); it != op->operands().rend(); ++it) stack.push_back(*it);
+      for (const ir::Value* captured : Captures(*op)) {
+        if (std::find(inputs.begin(), inputs.end(), captured) == inputs.end()) inputs.push_back(captured);
+      }
+    }
+  }
+
+  StatusOr<BlockPlan> Form() {
+    BlockPlan plan;
+    for (const auto& op_ptr : block_.operations()) {
+      if (buffer_constant_.count(op_ptr.get())) plan.buffer_constants.push_back(op_ptr.get());
+    }
+    // Position (step index) at which each value becomes available; absent: before the block.
+    std::unordered_map<const ir::Value*, int> available;
+    struct Open {
+      int step;
+      std::set<const ir::Operation*> ops;
+    };
+    std::vector<Open> open;  // per fusion
+    const uint32_t limit = target_.max_storage_buffers_per_stage;
+    for (const auto& op_ptr : block_.operations()) {
+      const ir::Operation& op = *op_ptr;
+      if (!elemental_[&op]) {
+        const int step = static_cast<int>(plan.steps.size());
+        plan.steps.push_back(BlockStep{-1, &op});
+        for (size_t i = 0; i < op.num_results(); ++i) available[op.result(i)] = step;
+        continue;
+      }
+      const ir::Value* v = op.result(0);
+      if (!materialized_.count(v)) continue;
+      std::set<const ir::Operation*> ops;
+      std::vector<const ir::Value*> inputs;
+      Tree(v, ops, inputs);
+      int ready = -1;
+      for (const ir::Value* in : inputs) {
+        auto it = available.find(in);
+        if (it != available.end()) ready = std::max(ready, it->second);
+      }
+      // Join an earlier kernel of the same index space that shares an input or an op.
+      int chosen = -1;
+      for (size_t k = 0; k < plan.fusions.size() && options_.fuse; ++k) {
+        Fusion& f = plan.fusions[k];
+        if (open[k].step <= ready || f.dims != v->type().dims()) continue;
+        bool shares = false;
+        for (const ir::Value* in : inputs) {
+          shares = shares || std::find(f.inputs.begin(), f.inputs.end(), in) != f.inputs.end();
+        }
+        for (const ir::Operation* o : ops) shares = shares || open[k].ops.count(o);
+        if (!shares) continue;
+        size_t bindings = f.inputs.size() + f.outputs.size() + 1;
+        for (const ir::Value* in : inputs) {
+          if (std::find(f.inputs.begin(), f.inputs.end(), in) == f.inputs.end()) ++bindings;
+        }
+        if (bindings > limit) continue;
+        chosen = static_cast<int>(k);
+        break;
+      }
+      if (chosen < 0) {
+        if (inputs.size() + 1 > limit) {
+          return InvalidArgumentError(fmt::format(
+              "'{}' needs a kernel with {} storage buffers, more than the device allows "
+              "(maxPerStageDescriptorStorageBuffers = {})", op.name(), inputs.size() + 1, limit));
+        }
+        Fusion f;
+        f.name = fmt::format("{}{}", options_.name_prefix, options_.first_index + static_cast<int>(plan.fusions.size()));
+        f.dims = v->type().dims();
+        chosen = static_cast<int>(plan.fusions.size());
+        plan.fusions.push_back(std::move(f));
+        open.push_back(Open{static_cast<int>(plan.steps.size()), {}});
+        plan.steps.push_back(BlockStep{chosen, nullptr});
+      }
+      Fusion& f = plan.fusions[static_cast<size_t>(chosen)];
+      f.outputs.push_back(v);
+      for (const ir::Value* in : inputs) {
+        if (std::find(f.inputs.begin(), f.inputs.end(), in) == f.inputs.end()) f.inputs.push_back(in);
+      }
+      open[static_cast<size_t>(chosen)].ops.insert(ops.begin(), ops.end());
+      available[v] = open[static_cast<size_t>(chosen)].step;
+    }
+    // Fused ops in program order.
+    for (size_t k = 0; k < plan.fusions.size(); ++k) {
+      for (const auto& op_ptr : block_.operations()) {
+        if (open[k].ops.count(op_ptr.get())) plan.fusions[k].ops.push_back(op_ptr.get());
+      }
+    }
+    return plan;
+  }
+
+  const ir::Block& block_;
+  const TargetInfo& target_;
+  const FusionOptions& options_;
+  std::unordered_map<const ir::Value*, Uses> uses_;
+  std::unordered_map<const ir::Operation*, bool> elemental_;
+  std::unordered_map<const ir::Value*, int> cost_;
+  std::unordered_set<const ir::Value*> materialized_;  // roots: get a buffer
+  std::unordered_set<const ir::Value*> boundary_;      // read from that buffer by their users
+  std::unordered_set<const ir::Operation*> buffer_constant_;
+};
+
+}  // namespace
+
+StatusOr<BlockPlan> PlanBlock(const ir::Block& block, const TargetInfo& target, const FusionOptions& options) {
+  return Planner(block, target, options).Run();
+}
+
+}  // namespace vkhlo::codegen

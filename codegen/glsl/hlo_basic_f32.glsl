@@ -1,0 +1,299 @@
+// Correctly rounded f32 arithmetic where Vulkan allows error, plus exact rounding and tests:
+//
+//   float hlo_divide(float x, float y)      IEEE division, correctly rounded (RNE)
+//   float hlo_sqrt(float x)                 correctly rounded
+//   float hlo_rsqrt(float x)                1/sqrt(x) within 1 ULP (almost always correctly rounded)
+//   float hlo_remainder(float x, float y)   C fmod: exact, with the sign of x
+//   float hlo_round_nearest_afz(float x)    ties away from zero
+//   float hlo_round_nearest_even(float x)   ties to even
+//   bool  hlo_is_finite(float x)
+//
+// Vulkan lets OpFDiv err by 2.5 ULP and sqrt inherit the error of 1/inversesqrt, and fma may be
+// unfused. Division and square root therefore take a hardware estimate of the quotient (root)
+// of the normalized significands and fix it with exact integer arithmetic: the remainder
+// X * 2^24 - Q * Y (N - Q^2) is computed modulo 2^32, which is exact because the estimate is
+// close, and decides the last bit, the rounding bit and the sticky bit; the result is packed
+// with round-to-nearest-even at the right place, so denormal results round once and need no
+// denormal support from the device. Special values are decided on the bit patterns.
+//
+// Also the error-free transformations the math files build on (TwoSum, Veltkamp/Dekker
+// TwoProduct: exact without a fused multiply-add; `precise` keeps the compiler from
+// contracting or reassociating them).
+//
+// Needs: GLSL 4.50 core only (32-bit types).
+#ifndef HLO_BASIC_F32_GLSL
+#define HLO_BASIC_F32_GLSL
+
+#extension GL_EXT_control_flow_attributes : enable  // [[dont_unroll]]
+
+// ---- bit-level helpers ----
+
+bool hlo_is_nan_(float x) { return (floatBitsToUint(x) & 0x7FFFFFFFu) > 0x7F800000u; }
+bool hlo_is_inf_(float x) { return (floatBitsToUint(x) & 0x7FFFFFFFu) == 0x7F800000u; }
+bool hlo_is_finite(float x) { return (floatBitsToUint(x) & 0x7F800000u) != 0x7F800000u; }
+// The quiet form of a NaN operand (IEEE: a NaN result is one of the NaN operands, quieted).
+float hlo_quiet_(float x) { return uintBitsToFloat(floatBitsToUint(x) | 0x00400000u); }
+float hlo_nan_() { return uintBitsToFloat(0x7FC00000u); }
+uint hlo_sign_bit_(float x) { return floatBitsToUint(x) & 0x80000000u; }
+float hlo_inf_(uint sign) { return uintBitsToFloat(sign | 0x7F800000u); }
+// 2^n for n in [-126, 127], exactly.
+float hlo_exp2i_(int n) { return uintBitsToFloat(uint(n + 127) << 23); }
+float hlo_copysign_(float x, float s) {
+  return uintBitsToFloat((floatBitsToUint(x) & 0x7FFFFFFFu) | (floatBitsToUint(s) & 0x80000000u));
+}
+
+// A finite non-zero |x| (bits a, sign clear) as X * 2^(ex - 23), X with bit 23 set.
+void hlo_split_f32_(uint a, out uint X, out int ex) {
+  uint E = a >> 23;
+  uint M = a & 0x7FFFFFu;
+  if (E == 0u) {
+    int p = findMSB(M);
+    X = M << (23 - p);
+    ex = p - 149;
+  } else {
+    X = M | 0x800000u;
+    ex = int(E) - 127;
+  }
+}
+
+// floor(log2(|x|)) for finite non-zero x.
+int hlo_ilogb_(float x) {
+  uint X;
+  int e;
+  hlo_split_f32_(floatBitsToUint(x) & 0x7FFFFFFFu, X, e);
+  return e;
+}
+
+// sig * 2^(e - 31) (bit 31 of sig set), plus `sticky` for a non-zero rest below sig, rounded
+// to nearest even as an f32 with the given sign bit: denormal results round once, overflow
+// gives infinity.
+float hlo_pack_f32_(uint sign, int e, uint sig, bool sticky) {
+  int E = e + 127;  // biased exponent, if normal
+  if (E >= 255) return hlo_inf_(sign);
+  int drop = E >= 1 ? 8 : 8 + (1 - E);  // bits of sig below the result's last place
+  uint n;
+  bool up;
+  if (drop >= 32) {
+    n = 0u;
+    up = drop == 32 && (sig > 0x80000000u || (sig == 0x80000000u && sticky));
+  } else {
+    n = sig >> drop;
+    uint rest = sig & ((1u << drop) - 1u);
+    uint halfway = 1u << (drop - 1);
+    up = rest > halfway || (rest == halfway && (sticky || (n & 1u) != 0u));
+  }
+  if (up) n += 1u;
+  // A carry out of the significand moves to the next binade (or to infinity).
+  uint bits = E >= 1 ? (uint(E - 1) << 23) + n : n;
+  return uintBitsToFloat(sign | min(bits, 0x7F800000u));
+}
+
+// x * 2^n, rounded once (denormal results included; no reliance on the device's denormals).
+float hlo_ldexp_(float x, int n) {
+  uint b = floatBitsToUint(x);
+  uint a = b & 0x7FFFFFFFu;
+  if (a == 0u || a >= 0x7F800000u) return x;
+  uint X;
+  int ex;
+  hlo_split_f32_(a, X, ex);
+  return hlo_pack_f32_(b & 0x80000000u, ex + clamp(n, -400, 400), X << 8, false);
+}
+
+// ---- error-free transformations ----
+
+// a + b = s + err exactly.
+vec2 hlo_two_sum_(float a, float b) {
+  precise float s = a + b;
+  precise float bb = s - a;
+  precise float err = (a - (s - bb)) + (b - bb);
+  return vec2(s, err);
+}
+// a + b = s + err exactly, for |a| >= |b| (or a == 0).
+vec2 hlo_fast_two_sum_(float a, float b) {
+  precise float s = a + b;
+  precise float err = b - (s - a);
+  return vec2(s, err);
+}
+// Veltkamp: a = hi + lo with 12-bit halves (|a| < 2^115).
+vec2 hlo_split_(float a) {
+  precise float c = 4097.0 * a;
+  precise float hi = c - (c - a);
+  precise float lo = a - hi;
+  return vec2(hi, lo);
+}
+// Dekker: a * b = p + err exactly (no overflow, no underflow).
+vec2 hlo_two_prod_(float a, float b) {
+  vec2 sa = hlo_split_(a), sb = hlo_split_(b);
+  precise float p = a * b;
+  precise float err = ((sa.x * sb.x - p) + sa.x * sb.y + sa.y * sb.x) + sa.y * sb.y;
+  return vec2(p, err);
+}
+// Double-float (hi + lo) arithmetic, ~44 bits.
+vec2 hlo_ff_add_(vec2 a, vec2 b) {
+  vec2 s = hlo_two_sum_(a.x, b.x);
+  precise float lo = s.y + a.y + b.y;
+  return hlo_fast_two_sum_(s.x, lo);
+}
+vec2 hlo_ff_mul_(vec2 a, vec2 b) {
+  vec2 p = hlo_two_prod_(a.x, b.x);
+  precise float lo = p.y + (a.x * b.y + a.y * b.x);
+  return hlo_fast_two_sum_(p.x, lo);
+}
+vec2 hlo_ff_mul_f_(vec2 a, float b) {
+  vec2 p = hlo_two_prod_(a.x, b);
+  precise float lo = p.y + a.y * b;
+  return hlo_fast_two_sum_(p.x, lo);
+}
+
+// ---- division ----
+
+// The correction step: X * 2^e / Y (X/Y in [1, 2), X < 2^25, Y < 2^24) from an estimate qs of
+// X/Y within a few ULP, correctly rounded. Separate so tests can feed perturbed estimates.
+float hlo_divide_refine_(uint sign, int e, uint X, uint Y, float qs) {
+  uint Q = uint(qs * 16777216.0);  // Q ~ floor(X * 2^24 / Y) in [2^24, 2^25)
+  int R = int((X << 24) - Q * Y);  // X * 2^24 - Q * Y; exact: |R| < 2^31 for a close Q
+  int d = int(floor(float(R) / float(Y)));  // one integer Newton step for a rough estimate
+  Q = uint(int(Q) + d);
+  R -= d * int(Y);
+  [[dont_unroll]] for (int i = 0; i < 4 && R < 0; ++i) {
+    Q -= 1u;
+    R += int(Y);
+  }
+  [[dont_unroll]] for (int i = 0; i < 4 && R >= int(Y); ++i) {
+    Q += 1u;
+    R -= int(Y);
+  }
+  return hlo_pack_f32_(sign, e, Q << 7, R != 0);  // Q * 2^(e - 24)
+}
+
+float hlo_divide(float x, float y) {
+  uint bx = floatBitsToUint(x), by = floatBitsToUint(y);
+  uint sign = (bx ^ by) & 0x80000000u;
+  uint ax = bx & 0x7FFFFFFFu, ay = by & 0x7FFFFFFFu;
+  if (ax > 0x7F800000u) return hlo_quiet_(x);
+  if (ay > 0x7F800000u) return hlo_quiet_(y);
+  if (ax == 0x7F800000u) return ay == 0x7F800000u ? hlo_nan_() : hlo_inf_(sign);
+  if (ay == 0x7F800000u) return uintBitsToFloat(sign);
+  if (ay == 0u) return ax == 0u ? hlo_nan_() : hlo_inf_(sign);
+  if (ax == 0u) return uintBitsToFloat(sign);
+  uint X, Y;
+  int ex, ey;
+  hlo_split_f32_(ax, X, ex);
+  hlo_split_f32_(ay, Y, ey);
+  int e = ex - ey;
+  if (X < Y) {
+    X <<= 1;
+    e -= 1;
+  }
+  // Both operands are in [2^23, 2^25): the hardware division's guaranteed domain.
+  return hlo_divide_refine_(sign, e, X, Y, float(X) / float(Y));
+}
+
+// ---- square root ----
+
+// The correction step: sqrt(N) * 2^(e - 24) where N mod 2^32 = n_low, N in [2^48, 2^50), from
+// an estimate qs of sqrt(N) * 2^-24 within a few ULP, correctly rounded.
+float hlo_sqrt_refine_(uint n_low, int e, float qs) {
+  uint Q = uint(qs * 16777216.0);  // ~ floor(sqrt(N)) in [2^24, 2^25)
+  int R = int(n_low - Q * Q);      // N - Q^2; exact: |R| ~ 2 Q |error| < 2^31
+  int d = int(floor(float(R) / float(2u * Q) + 0.5));  // an integer Newton step
+  Q = uint(int(Q) + d);
+  R = int(n_low - Q * Q);
+  [[dont_unroll]] for (int i = 0; i < 4 && R < 0; ++i) {  // (Q - 1)^2 = Q^2 - 2Q + 1
+    R += int(2u * Q) - 1;
+    Q -= 1u;
+  }
+  [[dont_unroll]] for (int i = 0; i < 4 && R > int(2u * Q); ++i) {  // (Q + 1)^2 <= N
+    R -= int(2u * Q) + 1;
+    Q += 1u;
+  }
+  return hlo_pack_f32_(0u, e, Q << 7, R != 0);
+}
+
+float hlo_sqrt(float x) {
+  uint b = floatBitsToUint(x);
+  if ((b & 0x7FFFFFFFu) == 0u) return x;  // +-0
+  if ((b & 0x7FFFFFFFu) > 0x7F800000u) return hlo_quiet_(x);
+  if ((b >> 31) != 0u) return hlo_nan_();
+  if (b == 0x7F800000u) return x;
+  uint X;
+  int ex;
+  hlo_split_f32_(b, X, ex);
+  // x = X * 2^(ex - 23) = N * 2^(ex - 23 - s), N = X * 2^s in [2^48, 2^50), exponent even.
+  int s = ((ex - 23 - 25) & 1) == 0 ? 25 : 26;
+  int h = (ex - 23 - s) / 2;
+  float qs = sqrt(float(X) * hlo_exp2i_(s - 48));  // sqrt of a value in [1, 4)
+  return hlo_sqrt_refine_(X << s, h + 24, qs);
+}
+
+// 1/sqrt(x): the root as a double-float (correctly rounded root plus its exact residual), its
+// reciprocal refined by one exact-residual step, so only the final rounding errs.
+float hlo_rsqrt(float x) {
+  uint b = floatBitsToUint(x);
+  if ((b & 0x7FFFFFFFu) == 0u) return hlo_inf_(b & 0x80000000u);  // 1/(+-0)
+  if ((b & 0x7FFFFFFFu) > 0x7F800000u) return hlo_quiet_(x);
+  if ((b >> 31) != 0u) return hlo_nan_();
+  if (b == 0x7F800000u) return 0.0;
+  uint X;
+  int ex;
+  hlo_split_f32_(b, X, ex);
+  // x = xs * 2^(2h), xs in [1, 4).
+  int k = ex - ((ex & 1) != 0 ? 1 : 0);
+  float xs = uintBitsToFloat(((X & 0x7FFFFFu) | 0x3F800000u)) * ((ex & 1) != 0 ? 2.0 : 1.0);
+  float s = hlo_sqrt(xs);  // in [1, 2)
+  vec2 ss = hlo_two_prod_(s, s);
+  precise float resid = (xs - ss.x) - ss.y;  // xs - s^2, exact
+  precise float s_lo = resid / (2.0 * s);    // sqrt(xs) = s + s_lo to ~2^-46
+  float q = hlo_divide(1.0, s);
+  vec2 qs = hlo_two_prod_(q, s);
+  precise float rho = ((1.0 - qs.x) - qs.y) - q * s_lo;  // 1 - q (s + s_lo)
+  precise float r = q + q * rho;
+  return r * hlo_exp2i_(-k / 2);
+}
+
+// ---- remainder ----
+
+// C fmod: x - trunc(x / y) * y, exact; long division on the integer significands, 8 bits a step.
+float hlo_remainder(float x, float y) {
+  uint bx = floatBitsToUint(x), by = floatBitsToUint(y);
+  uint ax = bx & 0x7FFFFFFFu, ay = by & 0x7FFFFFFFu;
+  if (ax > 0x7F800000u) return hlo_quiet_(x);
+  if (ay > 0x7F800000u) return hlo_quiet_(y);
+  if (ax == 0x7F800000u || ay == 0u) return hlo_nan_();
+  if (ax < ay) return x;  // includes x = +-0 and y = +-inf
+  uint X, Y;
+  int ex, ey;
+  hlo_split_f32_(ax, X, ex);
+  hlo_split_f32_(ay, Y, ey);
+  uint M = X % Y;
+  [[dont_unroll]] for (int d = ex - ey; d > 0;) {
+    int k = min(d, 8);
+    M = (M << k) % Y;
+    d -= k;
+  }
+  uint sign = bx & 0x80000000u;
+  if (M == 0u) return uintBitsToFloat(sign);
+  int p = findMSB(M);
+  return hlo_pack_f32_(sign, ey - 23 + p, M << (31 - p), false);  // M * 2^(ey - 23), exact
+}
+
+// ---- rounding to integers ----
+
+float hlo_round_nearest_afz(float x) {
+  float a = abs(x);
+  if (!(a < 8388608.0)) return hlo_is_nan_(x) ? hlo_quiet_(x) : x;  // integral already
+  float t = floor(a);
+  if (a - t >= 0.5) t += 1.0;  // a - t is exact
+  return hlo_copysign_(t, x);
+}
+
+float hlo_round_nearest_even(float x) {
+  float a = abs(x);
+  if (!(a < 8388608.0)) return hlo_is_nan_(x) ? hlo_quiet_(x) : x;
+  float t = floor(a);
+  float d = a - t;
+  if (d > 0.5 || (d == 0.5 && t * 0.5 != floor(t * 0.5))) t += 1.0;
+  return hlo_copysign_(t, x);
+}
+
+#endif  // HLO_BASIC_F32_GLSL

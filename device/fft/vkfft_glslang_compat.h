@@ -1,0 +1,70 @@
+// Compatibility shim between Debian's vkFFT.h (1.2.26) and Debian's glslang 12.
+//
+// vkFFT.h builds a `glslang_resource_t` with a positional initializer written for glslang
+// before 12: 93 ints (MaxLights .. maxMeshViewCountNV, then maxDualSourceDrawBuffersEXT) and
+// the `limits` struct. glslang 12 inserted nine mesh-shader fields (max_mesh_*_ext,
+// max_task_*_ext, max_mesh_view_count_ext) before the dual-source field, so the old initializer
+// no longer compiles: its `limits` braces land on an int.
+//
+// Rather than an edited copy of vkFFT.h, the one translation unit that includes it
+// (vkfft_app.cc) includes this header first. It renames, for vkFFT.h's code only:
+//   glslang_resource_t -> VkfftLegacyResource  (the old layout, so the initializer compiles;
+//                                               the compiler checks its count both ways)
+//   glslang_input_t    -> VkfftLegacyInput     (glslang_input_t pointing at the old layout)
+//   glslang_shader_create / _preprocess / _parse -> wrappers that build a real
+//     glslang_resource_t: glslang's default resource limits, overwritten by every value
+//     VkFFT gave (the mesh-shader EXT fields, which VkFFT does not know, keep the defaults).
+//   glslang_shader_delete -> a wrapper that also frees what the create wrapper kept: glslang's
+//     shader keeps a pointer into the input it was created with (setStrings(&input->code)),
+//     so the converted input lives as long as the shader.
+// Every other glslang call VkFFT makes (program link, SPIR-V generation) is unchanged.
+//
+// Include this header only immediately before <vkFFT.h>; undo it with
+// vkfft_glslang_compat_end.h afterwards.
+#pragma once
+
+#include <glslang/Include/glslang_c_interface.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// glslang_resource_t as vkFFT.h 1.2.26 spells it positionally.
+enum { kVkfftLegacyResourceInts = 93 };
+typedef struct VkfftLegacyResource {
+  int values[kVkfftLegacyResourceInts];  // max_lights .. max_mesh_view_count_nv, dual source
+  glslang_limits_t limits;
+} VkfftLegacyResource;
+
+// glslang_input_t with the resource pointer of the old layout (field order unchanged).
+typedef struct VkfftLegacyInput {
+  glslang_source_t language;
+  glslang_stage_t stage;
+  glslang_client_t client;
+  glslang_target_client_version_t client_version;
+  glslang_target_language_t target_language;
+  glslang_target_language_version_t target_language_version;
+  const char* code;
+  int default_version;
+  glslang_profile_t default_profile;
+  int force_default_version_and_profile;
+  int forward_compatible;
+  glslang_messages_t messages;
+  const VkfftLegacyResource* resource;
+} VkfftLegacyInput;
+
+glslang_shader_t* vkhlo_vkfft_shader_create(const VkfftLegacyInput* input);
+int vkhlo_vkfft_shader_preprocess(glslang_shader_t* shader, const VkfftLegacyInput* input);
+int vkhlo_vkfft_shader_parse(glslang_shader_t* shader, const VkfftLegacyInput* input);
+void vkhlo_vkfft_shader_delete(glslang_shader_t* shader);
+
+#ifdef __cplusplus
+}
+#endif
+
+#define glslang_resource_t VkfftLegacyResource
+#define glslang_input_t VkfftLegacyInput
+#define glslang_shader_create vkhlo_vkfft_shader_create
+#define glslang_shader_preprocess vkhlo_vkfft_shader_preprocess
+#define glslang_shader_parse vkhlo_vkfft_shader_parse
+#define glslang_shader_delete vkhlo_vkfft_shader_delete

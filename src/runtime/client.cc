@@ -1,0 +1,177 @@
+// Client, Buffer and TensorType: opening the device, moving tensors in and out.
+#include <fmt/format.h>
+
+#include <cstring>
+
+#include "codegen/elemental/types.h"
+#include "device/allocator.h"
+#include "device/transfer.h"
+#include "frontend/parser.h"
+#include "runtime/runtime_internal.h"
+#include "runtime/state.h"
+#include "support/env.h"
+#include "verify/verifier.h"
+
+namespace vkhlo {
+
+int64_t TensorType::num_elements() const {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  return n;
+}
+
+std::string TensorType::ToString() const {
+  std::string text = "tensor<";
+  for (int64_t d : dims) text += fmt::format("{}x", d);
+  return text + element_type + ">";
+}
+
+namespace runtime {
+
+uint64_t BufferBytes(const ir::Type& type) {
+  const uint64_t bytes = codegen::StorageByteSize(type.element_type(), type.num_elements());
+  return (bytes + 3) / 4 * 4;
+}
+
+TensorType ToTensorType(const ir::Type& type) {
+  return TensorType{std::string(ir::ElementTypeName(type.element_type())), type.dims()};
+}
+
+StatusOr<ir::Type> FromTensorType(const TensorType& type) {
+  std::optional<ir::ElementType> element = ir::ParseElementTypeName(type.element_type);
+  if (!element) return InvalidArgumentError("unknown element type '" + type.element_type + "'");
+  for (int64_t d : type.dims) {
+    if (d < 0) return InvalidArgumentError("negative dimension in " + type.ToString());
+  }
+  ir::Type t = ir::Type::Tensor(*element, type.dims);
+  if (t.num_elements() < 0) return InvalidArgumentError("too many elements in " + type.ToString());
+  return t;
+}
+
+StatusOr<std::shared_ptr<BufferState>> AllocateTensor(const std::shared_ptr<ClientState>& client, const ir::Type& type) {
+  auto state = std::make_shared<BufferState>();
+  state->client = client;
+  state->type = type;
+  state->public_type = ToTensorType(type);
+  VKHLO_ASSIGN_OR_RETURN(state->buffer, client->device->allocator().Allocate(BufferBytes(type)));
+  return state;
+}
+
+codegen::TargetInfo TargetFromDevice(const device::Device& device) {
+  const device::DeviceCapabilities& caps = device.capabilities();
+  codegen::TargetInfo t;
+  t.device_name = caps.name;
+  t.profile = caps.profile;
+  t.vulkan_api_minor = VK_API_VERSION_MINOR(caps.api_version) >= 1 ? 1 : 0;
+  t.shader_int64 = caps.features.shader_int64;
+  t.shader_float64 = caps.features.shader_float64;
+  t.shader_float16 = caps.features.shader_float16;
+  t.shader_int8 = caps.features.shader_int8;
+  t.shader_int16 = caps.features.shader_int16;
+  t.storage_buffer_8bit = caps.features.storage_buffer_8bit;
+  t.storage_buffer_16bit = caps.features.storage_buffer_16bit;
+  t.subgroup_size = caps.subgroup.size;
+  t.subgroup_operations = caps.subgroup.supported_operations;
+  t.max_workgroup_size = caps.limits.max_workgroup_size;
+  t.max_workgroup_count = caps.limits.max_workgroup_count;
+  t.max_workgroup_invocations = caps.limits.max_workgroup_invocations;
+  t.max_shared_memory_bytes = caps.limits.max_shared_memory_bytes;
+  t.max_storage_buffer_range = caps.limits.max_storage_buffer_range;
+  t.min_storage_buffer_offset_alignment = caps.limits.min_storage_buffer_offset_alignment;
+  t.max_push_constants_bytes = caps.limits.max_push_constants_bytes;
+  t.max_storage_buffers_per_stage = caps.limits.max_per_stage_storage_buffers;
+  // Identity and matrix units, for the library kernels' per-vendor configurations.
+  t.vendor_id = caps.vendor_id;
+  switch (caps.type) {
+    case device::DeviceType::kCpu: t.device_type = codegen::TargetInfo::DeviceType::kCpu; break;
+    case device::DeviceType::kDiscreteGpu: t.device_type = codegen::TargetInfo::DeviceType::kDiscreteGpu; break;
+    case device::DeviceType::kIntegratedGpu: t.device_type = codegen::TargetInfo::DeviceType::kIntegratedGpu; break;
+    case device::DeviceType::kVirtualGpu: t.device_type = codegen::TargetInfo::DeviceType::kVirtualGpu; break;
+    default: t.device_type = codegen::TargetInfo::DeviceType::kOther;
+  }
+  for (const auto& s : caps.cooperative_matrix_shapes) {
+    if (!s.subgroup_scope) continue;
+    t.cooperative_matrix_shapes.push_back({s.m, s.n, s.k, static_cast<uint32_t>(s.a), static_cast<uint32_t>(s.b),
+                                           static_cast<uint32_t>(s.c), static_cast<uint32_t>(s.result)});
+  }
+  return t;
+}
+
+StatusOr<Buffer> BufferFromLiteral(const Client& client, const ir::Literal& literal) {
+  ir::Literal expanded = literal;
+  VKHLO_RETURN_IF_ERROR(expanded.Expand());
+  std::span<const uint8_t> raw = expanded.raw();
+  return client.BufferFromHost(ToTensorType(literal.type()), raw);
+}
+
+StatusOr<ir::Literal> BufferToLiteral(const Buffer& buffer) {
+  if (!buffer) return InvalidArgumentError("an empty Buffer");
+  VKHLO_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, buffer.ToHost());
+  if (buffer.state()->type.num_elements() == 0) return ir::Literal::Create(buffer.state()->type);
+  return ir::Literal::FromBytes(buffer.state()->type, std::move(bytes));
+}
+
+}  // namespace runtime
+
+const TensorType& Buffer::type() const {
+  static const TensorType kNone;
+  return state_ ? state_->public_type : kNone;
+}
+
+uint64_t Buffer::byte_size() const {
+  if (!state_) return 0;
+  return codegen::StorageByteSize(state_->type.element_type(), state_->type.num_elements());
+}
+
+StatusOr<std::vector<uint8_t>> Buffer::ToHost() const {
+  if (!state_) return InvalidArgumentError("an empty Buffer");
+  std::vector<uint8_t> bytes(byte_size());
+  if (bytes.empty()) return bytes;
+  VKHLO_RETURN_IF_ERROR(state_->client->device->transfers().Download(
+      state_->buffer, 0, std::as_writable_bytes(std::span<uint8_t>(bytes))));
+  return bytes;
+}
+
+namespace runtime {
+
+StatusOr<Client> CreateClient(device::DeviceOptions options) {
+  auto state = std::make_shared<ClientState>();
+  const std::string cache = options.cache_directory;
+  VKHLO_ASSIGN_OR_RETURN(state->device, device::Device::Create(std::move(options)));
+  state->target = TargetFromDevice(*state->device);
+  state->compiler = std::make_unique<codegen::GlslCompiler>(cache);
+  return Client(std::move(state));
+}
+
+}  // namespace runtime
+
+StatusOr<Client> Client::Create() {
+  VKHLO_ASSIGN_OR_RETURN(device::DeviceOptions options, device::DeviceOptions::FromEnvironment());
+  return runtime::CreateClient(std::move(options));
+}
+
+std::string Client::device_description() const {
+  const device::DeviceCapabilities& caps = state_->device->capabilities();
+  return fmt::format("{} ({} profile)", caps.name, caps.profile);
+}
+
+StatusOr<Buffer> Client::BufferFromHost(const TensorType& type, std::span<const uint8_t> bytes) const {
+  VKHLO_ASSIGN_OR_RETURN(ir::Type ir_type, runtime::FromTensorType(type));
+  const uint64_t expected = codegen::StorageByteSize(ir_type.element_type(), ir_type.num_elements());
+  if (bytes.size() != expected) {
+    return InvalidArgumentError(fmt::format("{} takes {} bytes, given {}", type.ToString(), expected, bytes.size()));
+  }
+  VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<runtime::BufferState> state, runtime::AllocateTensor(state_, ir_type));
+  if (!bytes.empty()) {
+    VKHLO_RETURN_IF_ERROR(state_->device->transfers().Upload(state->buffer, 0, std::as_bytes(bytes)));
+  }
+  return Buffer(std::move(state));
+}
+
+StatusOr<Executable> Client::Compile(std::string_view mlir_text, const CompileOptions& options) const {
+  VKHLO_ASSIGN_OR_RETURN(std::unique_ptr<ir::Module> module, frontend::ParseModule(mlir_text));
+  VKHLO_RETURN_IF_ERROR(verify::VerifyModule(*module));
+  return runtime::CompileModule(*this, std::move(module), options);
+}
+
+}  // namespace vkhlo

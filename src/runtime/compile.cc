@@ -1,0 +1,327 @@
+// Compiling a module into an executable: passes, then for every block that runs (the entry's
+// body, regions of control flow, called functions) a fusion plan, a kernel per fusion
+// (GLSL -> SPIR-V -> pipeline), scratch slots for intermediates, and constants uploaded once.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <set>
+#include <unordered_set>
+#include <sstream>
+
+#include "device/allocator.h"
+#include "device/pipeline.h"
+#include "device/transfer.h"
+#include "passes/pass_registry.h"
+#include "passes/pipeline.h"
+#include "runtime/runtime_internal.h"
+#include "runtime/state.h"
+
+namespace vkhlo::runtime {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using ir::OpCode;
+
+double Ms(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+std::string Where(const ir::Module& module, const ir::Operation& op) {
+  if (!op.location().known()) return module.source_name();
+  return fmt::format("{}:{}:{}", module.source_name(), op.location().line, op.location().column);
+}
+
+Status NotSupported(const ir::Module& module, const ir::Operation& op, std::string_view why = "") {
+  std::string message = fmt::format("{}: error: {} is not supported on the Vulkan backend yet", Where(module, op), op.name());
+  if (!why.empty()) message += fmt::format(" ({})", why);
+  return UnimplementedError(message);
+}
+
+// Ops the runtime executes itself (everything else must have been fused).
+bool IsRuntimeOp(OpCode code) {
+  switch (code) {
+    case OpCode::kWhile:
+    case OpCode::kIf:
+    case OpCode::kCase:
+    case OpCode::kCall:
+    case OpCode::kTuple:
+    case OpCode::kGetTupleElement:
+    case OpCode::kOptimizationBarrier:
+    case OpCode::kReturn:
+    case OpCode::kFuncReturn:
+    case OpCode::kAfterAll:
+    case OpCode::kCreateToken:
+      return true;
+    default:
+      return false;
+  }
+}
+
+class Compiler {
+ public:
+  Compiler(ExecutableState& exe, const CompileOptions& options) : exe_(exe), options_(options) {}
+
+  Status Run() {
+    auto start = Clock::now();
+    VKHLO_RETURN_IF_ERROR(RunPasses());
+    const ir::Function* entry = exe_.module->FindFunction(options_.entry);
+    if (entry == nullptr || entry->body().empty()) {
+      return NotFoundError(fmt::format("{}: no function @{} to run", exe_.module->source_name(), options_.entry));
+    }
+    exe_.entry = entry;
+    const codegen::GlslCompilerStats before = exe_.client->compiler->stats();
+    const device::PipelineCacheStats pipelines_before = exe_.client->device->pipelines().stats();
+    VKHLO_ASSIGN_OR_RETURN(exe_.program, CompileBlock(entry->body().front()));
+    const codegen::GlslCompilerStats after = exe_.client->compiler->stats();
+    const device::PipelineCacheStats pipelines_after = exe_.client->device->pipelines().stats();
+    CompileStats& s = exe_.compile_stats;
+    s.kernels = kernels_;
+    s.spirv_compiles = after.compiles - before.compiles;
+    s.spirv_cache_hits = (after.memory_hits + after.disk_hits) - (before.memory_hits + before.disk_hits);
+    s.pipeline_ms = pipelines_after.create_ms - pipelines_before.create_ms;
+    s.codegen_ms = Ms(start) - s.spirv_ms - s.pipeline_ms;
+    return OkStatus();
+  }
+
+ private:
+  Status RunPasses() {
+    const std::string spec = options_.passes.empty() ? kDefaultPasses : options_.passes;
+    passes::PassPipeline pipeline;
+    std::stringstream names(spec);
+    std::string name;
+    while (std::getline(names, name, ',')) {
+      if (name.empty()) continue;
+      auto pass = passes::CreatePass(name);
+      if (!pass.ok()) {
+        if (pass.status().code() == StatusCode::kNotFound) continue;  // not in this build yet
+        return pass.status();
+      }
+      pipeline.Add(std::move(*pass));
+    }
+    return pipeline.Run(*exe_.module).status();
+  }
+
+  StatusOr<std::unique_ptr<BlockProgram>> CompileBlock(const ir::Block& block) {
+    auto program = std::make_unique<BlockProgram>();
+    program->block = &block;
+    codegen::FusionOptions fusion_options;
+    fusion_options.fuse = options_.fuse;
+    fusion_options.first_index = static_cast<int>(kernels_);
+    auto plan = codegen::PlanBlock(block, exe_.client->target, fusion_options);
+    if (!plan.ok()) return plan.status().WithContext(exe_.module->source_name());
+    program->plan = std::move(*plan);
+    kernels_ += program->plan.fusions.size();
+
+    for (const ir::Operation* op : program->plan.buffer_constants) VKHLO_RETURN_IF_ERROR(UploadConstant(*op));
+    for (const codegen::BlockStep& step : program->plan.steps) {
+      if (step.fusion >= 0) continue;
+      VKHLO_RETURN_IF_ERROR(CheckRuntimeOp(*step.op, *program));
+    }
+    for (const codegen::Fusion& fusion : program->plan.fusions) {
+      VKHLO_ASSIGN_OR_RETURN(CompiledKernel kernel, CompileKernel(fusion));
+      program->kernels.push_back(std::move(kernel));
+    }
+    AssignSlots(*program);
+    return program;
+  }
+
+  Status CheckRuntimeOp(const ir::Operation& op, BlockProgram& program) {
+    if (!IsRuntimeOp(op.code())) {
+      if (op.info().kind == ir::OpKind::kTest) {
+        return InvalidArgumentError(fmt::format(
+            "{}: error: {} is a test op; `vkhlo-run --check` evaluates it on the host", Where(*exe_.module, op), op.name()));
+      }
+      if (op.code() == OpCode::kCustomCall) {
+        const ir::Attribute* target = op.attribute("call_target_name");
+        const std::string* name = target ? target->AsString() : nullptr;
+        return NotSupported(*exe_.module, op, name ? "target @" + *name : "");
+      }
+      for (const ir::Value* v : op.operands()) {
+        if (v->type().is_quantized()) return NotSupported(*exe_.module, op, "quantized types");
+      }
+      return NotSupported(*exe_.module, op);
+    }
+    if (op.code() == OpCode::kCall) {
+      const ir::Attribute* callee = op.attribute("callee");
+      const ir::SymbolRef* symbol = callee ? callee->as<ir::SymbolRef>() : nullptr;
+      const ir::Function* function = symbol ? exe_.module->FindFunction(symbol->name) : nullptr;
+      if (function == nullptr || function->body().empty()) {
+        return InvalidArgumentError(fmt::format("{}: error: call of an unknown function", Where(*exe_.module, op)));
+      }
+      if (exe_.functions.count(symbol->name)) return OkStatus();
+      if (!compiling_.insert(symbol->name).second) {
+        return NotSupported(*exe_.module, op, "recursive calls");
+      }
+      exe_.functions[symbol->name] = nullptr;  // placeholder while compiling
+      VKHLO_ASSIGN_OR_RETURN(exe_.functions[symbol->name], CompileBlock(function->body().front()));
+      compiling_.erase(symbol->name);
+      return OkStatus();
+    }
+    for (size_t r = 0; r < op.num_regions(); ++r) {
+      if (op.region(r).blocks().size() != 1) {
+        return NotSupported(*exe_.module, op, "regions with several blocks");
+      }
+      VKHLO_ASSIGN_OR_RETURN(auto region_program, CompileBlock(op.region(r).front()));
+      program.regions[&op].push_back(std::move(region_program));
+    }
+    return OkStatus();
+  }
+
+  StatusOr<CompiledKernel> CompileKernel(const codegen::Fusion& fusion) {
+    codegen::KernelOptions kernel_options;
+    kernel_options.source_name = exe_.module->source_name();
+    kernel_options.function = exe_.entry ? exe_.entry->name() : "";
+    kernel_options.elements_per_invocation = options_.elements_per_invocation;
+    VKHLO_ASSIGN_OR_RETURN(codegen::KernelSource source,
+                           codegen::EmitLoopKernel(fusion, exe_.client->target, kernel_options));
+    for (const ir::Value* v : fusion.inputs) VKHLO_RETURN_IF_ERROR(CheckRange(v->type(), fusion.name));
+    for (const ir::Value* v : fusion.outputs) VKHLO_RETURN_IF_ERROR(CheckRange(v->type(), fusion.name));
+    // A zero-size index space is never dispatched: its outputs are empty buffers.
+    if (source.workgroups == 0) return CompiledKernel{std::move(source), nullptr};
+    auto start = Clock::now();
+    codegen::GlslCompileOptions glsl_options;
+    glsl_options.name = fusion.name;
+    glsl_options.vulkan_api_minor = exe_.client->target.vulkan_api_minor;
+    VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<const codegen::SpirvWords> spirv,
+                           exe_.client->compiler->Compile(source.glsl, glsl_options));
+    exe_.compile_stats.spirv_ms += Ms(start);
+    if (!options_.dump_kernels_dir.empty()) VKHLO_RETURN_IF_ERROR(Dump(source, *spirv));
+    device::ComputePipelineDesc desc;
+    desc.name = fusion.name;
+    desc.spirv = *spirv;
+    desc.workgroup_base_offset = 0;
+    VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<const device::Pipeline> pipeline,
+                           exe_.client->device->pipelines().GetOrCreate(desc));
+    return CompiledKernel{std::move(source), std::move(pipeline)};
+  }
+
+  Status CheckRange(const ir::Type& type, const std::string& kernel) {
+    const uint64_t bytes = BufferBytes(type);
+    const uint64_t limit = exe_.client->target.max_storage_buffer_range;
+    if (bytes > limit) {
+      return ResourceExhaustedError(fmt::format(
+          "kernel '{}' binds {} ({} bytes), more than the device's maxStorageBufferRange = {}", kernel,
+          type.ToString(), bytes, limit));
+    }
+    return OkStatus();
+  }
+
+  Status Dump(const codegen::KernelSource& source, const codegen::SpirvWords& spirv) {
+    std::error_code ec;
+    std::filesystem::create_directories(options_.dump_kernels_dir, ec);
+    // Files are named after the function too: every executable numbers its fusions from 0.
+    const std::string base = options_.dump_kernels_dir + "/" + (exe_.entry ? exe_.entry->name() + "." : "") + source.name;
+    std::ofstream glsl(base + ".comp");
+    glsl << source.glsl;
+    std::ofstream assembly(base + ".spvasm");
+    std::string header;
+    std::istringstream ops(source.summary);
+    for (std::string line; std::getline(ops, line);) header += "; fused: " + line + "\n";
+    assembly << "; vkhlo kernel " << source.name << "\n" << header << codegen::DisassembleSpirv(spirv);
+    if (!glsl || !assembly) return InternalError("cannot write kernels to " + options_.dump_kernels_dir);
+    return OkStatus();
+  }
+
+  Status UploadConstant(const ir::Operation& op) {
+    const ir::Value* value = op.result(0);
+    if (exe_.constants.count(value)) return OkStatus();
+    const ir::Attribute* attribute = op.attribute("value");
+    const ir::Literal* literal = attribute ? attribute->AsDenseElements() : nullptr;
+    if (literal == nullptr) return InvalidArgumentError(fmt::format("{}: constant without a value", Where(*exe_.module, op)));
+    ir::Literal expanded = *literal;
+    VKHLO_RETURN_IF_ERROR(expanded.Expand());
+    VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> storage, AllocateTensor(exe_.client, value->type()));
+    if (!expanded.raw().empty()) {
+      VKHLO_RETURN_IF_ERROR(exe_.client->device->transfers().Upload(storage->buffer, 0, std::as_bytes(expanded.raw())));
+    }
+    exe_.compile_stats.constant_bytes += expanded.raw().size();
+    exe_.constants[value] = RtValue::Tensor(std::move(storage), value->type());
+    return OkStatus();
+  }
+
+  // Scratch slots: a kernel output read only by later kernels of this block (never returned,
+  // never handed to control flow or tuples) shares memory with other such values whose lives
+  // do not overlap. A value read by step s frees its slot for outputs of steps after s.
+  void AssignSlots(BlockProgram& program) {
+    const auto& steps = program.plan.steps;
+    std::unordered_map<const ir::Value*, int> last_read;
+    std::unordered_set<const ir::Value*> escapes;
+    for (size_t s = 0; s < steps.size(); ++s) {
+      if (steps[s].fusion >= 0) {
+        for (const ir::Value* in : program.plan.fusions[static_cast<size_t>(steps[s].fusion)].inputs) {
+          last_read[in] = static_cast<int>(s);
+        }
+      } else {
+        for (const ir::Value* v : steps[s].op->operands()) escapes.insert(v);
+        std::function<void(const ir::Operation&)> captured = [&](const ir::Operation& o) {
+          for (size_t r = 0; r < o.num_regions(); ++r) {
+            for (const auto& b : o.region(r).blocks()) {
+              for (const auto& inner : b->operations()) {
+                for (const ir::Value* v : inner->operands()) escapes.insert(v);
+                captured(*inner);
+              }
+            }
+          }
+        };
+        captured(*steps[s].op);
+      }
+    }
+    struct Slot {
+      uint64_t bytes = 0;
+      int free_after = -1;  // free for outputs of steps > free_after
+    };
+    std::vector<Slot> slots;
+    for (size_t s = 0; s < steps.size(); ++s) {
+      if (steps[s].fusion < 0) continue;
+      for (const ir::Value* out : program.plan.fusions[static_cast<size_t>(steps[s].fusion)].outputs) {
+        auto read = last_read.find(out);
+        if (escapes.count(out) || read == last_read.end()) continue;
+        const uint64_t bytes = BufferBytes(out->type());
+        // The smallest free slot that holds it, else the largest free one (it grows).
+        int best = -1;
+        for (size_t k = 0; k < slots.size(); ++k) {
+          if (slots[k].free_after >= static_cast<int>(s)) continue;
+          if (best < 0) {
+            best = static_cast<int>(k);
+            continue;
+          }
+          const Slot& b = slots[static_cast<size_t>(best)];
+          const bool fits = slots[k].bytes >= bytes, best_fits = b.bytes >= bytes;
+          if ((fits && (!best_fits || slots[k].bytes < b.bytes)) || (!fits && !best_fits && slots[k].bytes > b.bytes)) {
+            best = static_cast<int>(k);
+          }
+        }
+        if (best < 0) {
+          best = static_cast<int>(slots.size());
+          slots.push_back(Slot{});
+        }
+        slots[static_cast<size_t>(best)].bytes = std::max(slots[static_cast<size_t>(best)].bytes, bytes);
+        slots[static_cast<size_t>(best)].free_after = read->second;
+        program.slot_of[out] = best;
+      }
+    }
+    for (const Slot& slot : slots) program.slot_bytes.push_back(slot.bytes);
+  }
+
+  ExecutableState& exe_;
+  const CompileOptions& options_;
+  uint64_t kernels_ = 0;
+  std::set<std::string> compiling_;
+};
+
+}  // namespace
+
+StatusOr<Executable> CompileModule(const Client& client, std::unique_ptr<ir::Module> module,
+                                   const CompileOptions& options) {
+  auto exe = std::make_shared<ExecutableState>();
+  exe->client = client.state();
+  exe->module = std::move(module);
+  Compiler compiler(*exe, options);
+  VKHLO_RETURN_IF_ERROR(compiler.Run());
+  return Executable(std::move(exe));
+}
+
+}  // namespace vkhlo::runtime

@@ -1,0 +1,27 @@
+// Entry points for vkhlo's own tools and tests, which work with the IR directly: compiling a
+// parsed module and moving ir::Literals in and out of device buffers.
+#pragma once
+
+#include <memory>
+
+#include "device/device.h"
+#include "ir/literal.h"
+#include "ir/module.h"
+#include "vkhlo/runtime.h"
+
+namespace vkhlo::runtime {
+
+// Compiles `module` (verified) for `client`'s device. The executable keeps the module.
+StatusOr<Executable> CompileModule(const Client& client, std::unique_ptr<ir::Module> module,
+                                   const CompileOptions& options = {});
+
+// A client on a device opened with `options` (tests install their validation handler).
+StatusOr<Client> CreateClient(device::DeviceOptions options);
+
+StatusOr<Buffer> BufferFromLiteral(const Client& client, const ir::Literal& literal);
+StatusOr<ir::Literal> BufferToLiteral(const Buffer& buffer);
+
+// The default pass pipeline run before fusion (names; unregistered ones are skipped).
+inline constexpr const char* kDefaultPasses = "inline,chlo-decompose,batch-norm-decompose,canonicalize,cse,dce";
+
+}  // namespace vkhlo::runtime

@@ -1,0 +1,108 @@
+// The runtime's internals behind include/vkhlo/runtime.h: the client (device, codegen target,
+// SPIR-V compiler), device tensors, and compiled programs.
+//
+// An executable is a tree of BlockPrograms: one per block that runs (the entry function's body,
+// each region of while/if/case, each called function), compiled once. A BlockProgram is the
+// fusion plan of its block (codegen/fusion.h) plus a compiled pipeline per fusion and the
+// buffer slots its intermediate values share.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "codegen/fusion.h"
+#include "codegen/glsl_compiler.h"
+#include "codegen/kernel.h"
+#include "codegen/target.h"
+#include "device/buffer.h"
+#include "device/device.h"
+#include "device/pipeline.h"
+#include "ir/module.h"
+#include "vkhlo/runtime.h"
+
+namespace vkhlo::runtime {
+
+struct ClientState {
+  std::unique_ptr<device::Device> device;
+  codegen::TargetInfo target;
+  std::unique_ptr<codegen::GlslCompiler> compiler;
+  // Recording command lists uses the device's one command pool: one execution at a time.
+  std::mutex execute_mutex;
+};
+
+// Device memory for one tensor (or a scratch slot shared by several).
+struct BufferState {
+  std::shared_ptr<ClientState> client;  // first: destroyed last, after `buffer`
+  ir::Type type;
+  TensorType public_type;
+  device::Buffer buffer;
+  ~BufferState() { buffer.Reset(); }
+};
+
+// A runtime value: a tensor (in a buffer, at offset 0), a tuple, or a token.
+struct RtValue {
+  enum class Kind { kTensor, kTuple, kToken } kind = Kind::kToken;
+  std::shared_ptr<BufferState> storage;  // tensors
+  ir::Type type;                         // tensors: the value's type
+  std::vector<RtValue> elements;         // tuples
+
+  static RtValue Tensor(std::shared_ptr<BufferState> storage, ir::Type type) {
+    RtValue v;
+    v.kind = Kind::kTensor;
+    v.storage = std::move(storage);
+    v.type = std::move(type);
+    return v;
+  }
+  static RtValue Tuple(std::vector<RtValue> elements) {
+    RtValue v;
+    v.kind = Kind::kTuple;
+    v.elements = std::move(elements);
+    return v;
+  }
+};
+
+struct CompiledKernel {
+  codegen::KernelSource source;
+  std::shared_ptr<const device::Pipeline> pipeline;
+};
+
+struct BlockProgram {
+  const ir::Block* block = nullptr;
+  codegen::BlockPlan plan;
+  std::vector<CompiledKernel> kernels;  // parallel to plan.fusions
+  // Programs of the regions of control-flow steps (while: cond, body; if: then, else; case).
+  std::unordered_map<const ir::Operation*, std::vector<std::unique_ptr<BlockProgram>>> regions;
+  // Intermediate values that live only between kernels of this block share scratch slots.
+  std::unordered_map<const ir::Value*, int> slot_of;
+  std::vector<uint64_t> slot_bytes;
+};
+
+struct ExecutableState {
+  std::shared_ptr<ClientState> client;
+  std::unique_ptr<ir::Module> module;
+  const ir::Function* entry = nullptr;
+  std::unique_ptr<BlockProgram> program;  // the entry's body
+  std::map<std::string, std::unique_ptr<BlockProgram>> functions;  // called functions' bodies
+  // Constants read from buffers, uploaded once.
+  std::unordered_map<const ir::Value*, RtValue> constants;
+  CompileStats compile_stats;
+  mutable std::mutex stats_mutex;
+  ExecutionStats last_stats;
+};
+
+// Bytes a tensor of `type` takes in a buffer: storage bytes rounded up to whole words.
+uint64_t BufferBytes(const ir::Type& type);
+
+// A new device tensor of `type` (contents undefined).
+StatusOr<std::shared_ptr<BufferState>> AllocateTensor(const std::shared_ptr<ClientState>& client, const ir::Type& type);
+
+TensorType ToTensorType(const ir::Type& type);
+StatusOr<ir::Type> FromTensorType(const TensorType& type);
+
+codegen::TargetInfo TargetFromDevice(const device::Device& device);
+
+}  // namespace vkhlo::runtime

@@ -1,0 +1,183 @@
+// Fusion decisions and kernel emission, without a device: which ops share a kernel, which
+// values get buffers, what a target without a feature says.
+#include "codegen/fusion.h"
+
+#include <gtest/gtest.h>
+
+#include "codegen/glsl_compiler.h"
+#include "codegen/kernel.h"
+#include "frontend/parser.h"
+#include "verify/verifier.h"
+
+namespace vkhlo::codegen {
+namespace {
+
+std::unique_ptr<ir::Module> Parse(const std::string& text) {
+  auto module = frontend::ParseModule(text);
+  EXPECT_TRUE(module.ok()) << module.status().ToString();
+  if (!module.ok()) return nullptr;
+  Status verified = verify::VerifyModule(**module);
+  EXPECT_TRUE(verified.ok()) << verified.ToString();
+  return std::move(*module);
+}
+
+const ir::Block& Body(const ir::Module& module) { return module.functions().front()->body().front(); }
+
+std::vector<std::string> OutputNames(const Fusion& f) {
+  std::vector<std::string> names;
+  for (const ir::Value* v : f.outputs) names.push_back(v->name_hint());
+  return names;
+}
+
+TEST(Fusion, ChainOfElementwiseOpsIsOneKernel) {
+  auto module = Parse(R"(
+func.func @main(%x: tensor<16xf32>, %y: tensor<16xf32>) -> tensor<16xf32> {
+  %0 = stablehlo.add %x, %y : tensor<16xf32>
+  %1 = stablehlo.multiply %0, %x : tensor<16xf32>
+  %2 = stablehlo.negate %1 : tensor<16xf32>
+  %3 = stablehlo.abs %2 : tensor<16xf32>
+  %4 = stablehlo.maximum %3, %y : tensor<16xf32>
+  %5 = stablehlo.subtract %4, %0 : tensor<16xf32>
+  %6 = stablehlo.minimum %5, %1 : tensor<16xf32>
+  %7 = stablehlo.add %6, %6 : tensor<16xf32>
+  return %7 : tensor<16xf32>
+})");
+  auto plan = PlanBlock(Body(*module), TargetInfo::Everything());
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  ASSERT_EQ(plan->fusions.size(), 1u);
+  EXPECT_EQ(plan->fusions[0].ops.size(), 8u);
+  EXPECT_EQ(plan->fusions[0].inputs.size(), 2u);
+  EXPECT_EQ(OutputNames(plan->fusions[0]), std::vector<std::string>{"7"});
+  // Unfused: one kernel per op.
+  FusionOptions unfused;
+  unfused.fuse = false;
+  auto each = PlanBlock(Body(*module), TargetInfo::Everything(), unfused);
+  ASSERT_TRUE(each.ok());
+  EXPECT_EQ(each->fusions.size(), 8u);
+}
+
+TEST(Fusion, ExpensiveSharedProducerGetsABufferCheapOneIsRecomputed) {
+  auto module = Parse(R"(
+func.func @main(%x: tensor<8xf32>, %s: tensor<f32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %e = stablehlo.exponential %x : tensor<8xf32>
+  %b = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<8xf32>
+  %0 = stablehlo.add %e, %b : tensor<8xf32>
+  %1 = stablehlo.multiply %e, %b : tensor<8xf32>
+  return %0, %1 : tensor<8xf32>, tensor<8xf32>
+})");
+  auto plan = PlanBlock(Body(*module), TargetInfo::Everything());
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  // exp (cost 16, read twice) is materialized; the broadcast (cost 0) is recomputed; the two
+  // consumers share inputs and become one two-output kernel.
+  ASSERT_EQ(plan->fusions.size(), 2u);
+  EXPECT_EQ(OutputNames(plan->fusions[0]), std::vector<std::string>{"e"});
+  EXPECT_EQ(OutputNames(plan->fusions[1]), (std::vector<std::string>{"0", "1"}));
+}
+
+TEST(Fusion, BroadcastingConsumerDoesNotRecomputeAnExpensiveProducer) {
+  auto module = Parse(R"(
+func.func @main(%x: tensor<8xf32>) -> tensor<8x100xf32> {
+  %e = stablehlo.exponential %x : tensor<8xf32>
+  %b = stablehlo.broadcast_in_dim %e, dims = [0] : (tensor<8xf32>) -> tensor<8x100xf32>
+  return %b : tensor<8x100xf32>
+})");
+  auto plan = PlanBlock(Body(*module), TargetInfo::Everything());
+  ASSERT_TRUE(plan.ok());
+  ASSERT_EQ(plan->fusions.size(), 2u);  // exp once per element, then the broadcast
+}
+
+TEST(Fusion, ControlFlowOperandsAndBigConstantsGetBuffers) {
+  auto module = Parse(R"(
+func.func @main(%x: tensor<4xi32>) -> tensor<4xi32> {
+  %c = stablehlo.constant dense<[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70]> : tensor<70xi32>
+  %s = stablehlo.slice %c [0:4] : (tensor<70xi32>) -> tensor<4xi32>
+  %a = stablehlo.add %x, %s : tensor<4xi32>
+  %r = stablehlo.while(%i = %a) : tensor<4xi32>
+  cond {
+    %z = stablehlo.constant dense<0> : tensor<i32>
+    %f = stablehlo.slice %i [0:1] : (tensor<4xi32>) -> tensor<1xi32>
+    %g = stablehlo.reshape %f : (tensor<1xi32>) -> tensor<i32>
+    %p = stablehlo.compare LT, %g, %z : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    stablehlo.return %i : tensor<4xi32>
+  }
+  return %r : tensor<4xi32>
+})");
+  auto plan = PlanBlock(Body(*module), TargetInfo::Everything());
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  ASSERT_EQ(plan->buffer_constants.size(), 1u);  // 280 bytes: uploaded once
+  ASSERT_EQ(plan->fusions.size(), 1u);
+  EXPECT_EQ(OutputNames(plan->fusions[0]), std::vector<std::string>{"a"});  // the while's operand
+  ASSERT_EQ(plan->steps.size(), 3u);  // fusion, while, return
+  EXPECT_EQ(plan->steps[1].op->code(), ir::OpCode::kWhile);
+}
+
+TEST(Kernel, MissingFeatureIsACompileErrorNamingOpTypeAndFeature) {
+  auto module = Parse(R"(
+func.func @main(%x: tensor<4xf64>) -> tensor<4xf64> {
+  %0 = stablehlo.add %x, %x : tensor<4xf64>
+  return %0 : tensor<4xf64>
+})");
+  TargetInfo phone;
+  phone.device_name = "a phone";
+  phone.profile = "mobile";
+  auto plan = PlanBlock(Body(*module), phone);
+  ASSERT_TRUE(plan.ok());
+  auto kernel = EmitLoopKernel(plan->fusions[0], phone, {.source_name = "f.mlir"});
+  ASSERT_FALSE(kernel.ok());
+  EXPECT_EQ(kernel.status().message(),
+            "f.mlir:3:3: error: 'stablehlo.add' on tensor<4xf64> needs shaderFloat64, which a phone lacks (profile mobile)");
+}
+
+TEST(Kernel, DataMovementOfWideTypesNeedsNoFeature) {
+  auto module = Parse(R"(
+func.func @main(%x: tensor<2x3xf64>) -> tensor<3x2xf64> {
+  %0 = stablehlo.transpose %x, dims = [1, 0] : (tensor<2x3xf64>) -> tensor<3x2xf64>
+  return %0 : tensor<3x2xf64>
+})");
+  TargetInfo phone;
+  auto plan = PlanBlock(Body(*module), phone);
+  ASSERT_TRUE(plan.ok());
+  auto kernel = EmitLoopKernel(plan->fusions[0], phone, {});
+  ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
+  EXPECT_EQ(kernel->glsl.find("double"), std::string::npos);
+  GlslCompiler compiler("");
+  EXPECT_TRUE(compiler.Compile(kernel->glsl).ok());
+}
+
+TEST(Kernel, PackedOutputsGiveWholeWordsPerInvocation) {
+  auto module = Parse(R"(
+func.func @main(%x: tensor<10xi8>, %y: tensor<10xi16>) -> (tensor<10xi8>, tensor<10xi16>) {
+  %0 = stablehlo.add %x, %x : tensor<10xi8>
+  %1 = stablehlo.convert %0 : (tensor<10xi8>) -> tensor<10xi16>
+  %2 = stablehlo.add %1, %y : tensor<10xi16>
+  return %0, %2 : tensor<10xi8>, tensor<10xi16>
+})");
+  const TargetInfo target = TargetInfo::Everything();
+  auto plan = PlanBlock(Body(*module), target);
+  ASSERT_TRUE(plan.ok());
+  ASSERT_EQ(plan->fusions.size(), 1u);
+  auto kernel = EmitLoopKernel(plan->fusions[0], target, {});
+  ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
+  EXPECT_EQ(kernel->config.elements_per_invocation, 4u);  // an 8-bit output: 4 to a word
+  EXPECT_EQ(kernel->workgroups, 1u);
+  GlslCompiler compiler("");
+  auto spirv = compiler.Compile(kernel->glsl);
+  EXPECT_TRUE(spirv.ok()) << spirv.status().ToString();
+}
+
+TEST(Kernel, LoopConfigFollowsTheDevice) {
+  TargetInfo small;
+  small.max_workgroup_invocations = 128;
+  small.max_workgroup_size = {128, 128, 64};
+  small.subgroup_size = 32;
+  EXPECT_EQ(ChooseLoopConfig(small, 1).workgroup_size, 128u);
+  TargetInfo odd = TargetInfo::Everything();
+  odd.subgroup_size = 48;
+  EXPECT_EQ(ChooseLoopConfig(odd, 1).workgroup_size, 240u);  // a multiple of the subgroup
+  EXPECT_EQ(ChooseLoopConfig(TargetInfo::Everything(), 2).elements_per_invocation, 2u);
+}
+
+}  // namespace
+}  // namespace vkhlo::codegen
