@@ -9,12 +9,18 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace vkhlo::codegen {
 
 struct TargetInfo {
   std::string device_name = "unknown device";  // for messages ("..., which <device> lacks")
   std::string profile = "native";              // VKHLO_PROFILE that masked the capabilities
+
+  // Identity, for per-vendor kernel configurations (codegen/library/tile_config.h).
+  enum class DeviceType : uint8_t { kOther, kIntegratedGpu, kDiscreteGpu, kVirtualGpu, kCpu };
+  uint32_t vendor_id = 0;  // VkPhysicalDeviceProperties::vendorID (0x1002 AMD, 0x10DE NVIDIA, ...)
+  DeviceType device_type = DeviceType::kOther;  // VkPhysicalDeviceProperties::deviceType
 
   // SPIR-V environment: Vulkan 1.1 / SPIR-V 1.3, or 1.0 / 1.0 on Vulkan 1.0 devices.
   uint32_t vulkan_api_minor = 1;
@@ -43,6 +49,14 @@ struct TargetInfo {
   uint64_t min_storage_buffer_offset_alignment = 256;
   uint32_t max_push_constants_bytes = 128;
   uint32_t max_storage_buffers_per_stage = 4;  // maxPerStageDescriptorStorageBuffers
+
+  // VK_KHR_cooperative_matrix shapes with subgroup scope (empty: no cooperative matrices).
+  // Component types as VkComponentTypeKHR values (0 f16, 1 f32, 2 f64, 3 s8, 5 s32, ...).
+  struct CooperativeMatrixShape {
+    uint32_t m = 0, n = 0, k = 0;
+    uint32_t a = 0, b = 0, c = 1, result = 1;
+  };
+  std::vector<CooperativeMatrixShape> cooperative_matrix_shapes;
 
   // A target with every feature and generous limits (tests of codegen without a device).
   static TargetInfo Everything() {

@@ -82,6 +82,14 @@ class Module {
     std::sort(out.bindings.begin(), out.bindings.end(), [](const auto& a, const auto& b) {
       return std::pair(a.set, a.binding) < std::pair(b.set, b.binding);
     });
+    // Several variables may alias one binding (a `uint[]` and a `u64vec4[]` view of the same
+    // buffer, as the library kernels declare): it is still one descriptor.
+    out.bindings.erase(std::unique(out.bindings.begin(), out.bindings.end(),
+                                   [](const auto& a, const auto& b) {
+                                     return a.set == b.set && a.binding == b.binding &&
+                                            a.storage_buffer == b.storage_buffer;
+                                   }),
+                       out.bindings.end());
     return out;
   }
 

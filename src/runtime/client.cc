@@ -80,6 +80,20 @@ codegen::TargetInfo TargetFromDevice(const device::Device& device) {
   t.min_storage_buffer_offset_alignment = caps.limits.min_storage_buffer_offset_alignment;
   t.max_push_constants_bytes = caps.limits.max_push_constants_bytes;
   t.max_storage_buffers_per_stage = caps.limits.max_per_stage_storage_buffers;
+  // Identity and matrix units, for the library kernels' per-vendor configurations.
+  t.vendor_id = caps.vendor_id;
+  switch (caps.type) {
+    case device::DeviceType::kCpu: t.device_type = codegen::TargetInfo::DeviceType::kCpu; break;
+    case device::DeviceType::kDiscreteGpu: t.device_type = codegen::TargetInfo::DeviceType::kDiscreteGpu; break;
+    case device::DeviceType::kIntegratedGpu: t.device_type = codegen::TargetInfo::DeviceType::kIntegratedGpu; break;
+    case device::DeviceType::kVirtualGpu: t.device_type = codegen::TargetInfo::DeviceType::kVirtualGpu; break;
+    default: t.device_type = codegen::TargetInfo::DeviceType::kOther;
+  }
+  for (const auto& s : caps.cooperative_matrix_shapes) {
+    if (!s.subgroup_scope) continue;
+    t.cooperative_matrix_shapes.push_back({s.m, s.n, s.k, static_cast<uint32_t>(s.a), static_cast<uint32_t>(s.b),
+                                           static_cast<uint32_t>(s.c), static_cast<uint32_t>(s.result)});
+  }
   return t;
 }
 

@@ -49,6 +49,14 @@ TEST(SpirvReflectTest, PushConstantsBindingsAndSharedMemory) {
   EXPECT_EQ(shared->workgroup_size[0], 64u);
 }
 
+TEST(SpirvReflectTest, AliasedViewsAreOneBinding) {
+  auto info = ReflectComputeShader(Spirv("test/aliased_views"), {});
+  ASSERT_TRUE(info.ok()) << info.status().ToString();
+  ASSERT_EQ(info->bindings.size(), 2u);
+  EXPECT_EQ(info->bindings[0].binding, 0u);
+  EXPECT_EQ(info->bindings[1].binding, 1u);
+}
+
 TEST(SpirvReflectTest, RejectsMalformedModules) {
   std::vector<uint32_t> garbage = {1, 2, 3, 4, 5, 6};
   EXPECT_FALSE(ReflectComputeShader(garbage, {}).ok());

@@ -1,0 +1,139 @@
+// dot_general -> MatmulProblem: index maps over the operands' own layouts.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "codegen/library/matmul_problem.h"
+
+namespace vkhlo::codegen::library {
+namespace {
+
+// The largest v in {8, 4, 2} such that aligned runs of v indices along `axis` are contiguous
+// and start at multiples of v given the other maps' strides; 1 otherwise.
+int VectorRun(const AxisMap& axis, const std::vector<const AxisMap*>& others) {
+  const AxisMap s = axis.Simplified();
+  if (s.parts.empty()) return 1;
+  const AxisPart& inner = s.parts.back();
+  if (inner.stride != 1) return 1;
+  for (int v : {8, 4, 2}) {
+    if (inner.size % v != 0) continue;
+    bool ok = true;
+    for (size_t p = 0; p + 1 < s.parts.size(); ++p) ok = ok && s.parts[p].stride % v == 0;
+    for (const AxisMap* o : others) ok = ok && o->StridesMultipleOf(v);
+    if (ok) return v;
+  }
+  return 1;
+}
+
+}  // namespace
+
+std::string DescribeOp(const ir::Operation& op) {
+  std::string out(op.name());
+  if (op.location().known()) out += fmt::format(" at {}:{}", op.location().line, op.location().column);
+  return out;
+}
+
+void SetVectorRuns(OperandAccess& x) {
+  x.col_run = VectorRun(x.cols, {&x.batch, &x.rows});
+  x.row_run = VectorRun(x.rows, {&x.batch, &x.cols});
+}
+
+StatusOr<MatmulProblem> NormalizeDotGeneral(const ir::Operation& op) {
+  const std::string what = DescribeOp(op);
+  if (op.num_operands() < 2 || op.num_results() != 1) return InvalidArgumentError(what + ": expected two operands and one result");
+  const ir::Type& lhs = op.operand(0)->type();
+  const ir::Type& rhs = op.operand(1)->type();
+  const ir::Type& result = op.result(0)->type();
+  if (!lhs.is_tensor() || !rhs.is_tensor() || !result.is_tensor() || lhs.is_quantized() || rhs.is_quantized() ||
+      result.is_quantized()) {
+    return UnimplementedError(what + ": the library kernels take unquantized tensors");
+  }
+  ir::DotDimensionNumbers dn;
+  if (op.code() == ir::OpCode::kDot) {
+    if (lhs.rank() < 1 || lhs.rank() > 2 || rhs.rank() < 1 || rhs.rank() > 2) {
+      return InvalidArgumentError(what + ": dot takes operands of rank 1 or 2");
+    }
+    dn.lhs_contracting_dimensions = {lhs.rank() - 1};
+    dn.rhs_contracting_dimensions = {0};
+  } else {
+    const ir::Attribute* a = op.attribute("dot_dimension_numbers");
+    const ir::DotDimensionNumbers* p = a ? a->as<ir::DotDimensionNumbers>() : nullptr;
+    if (p == nullptr) return InvalidArgumentError(what + ": has no dot_dimension_numbers");
+    dn = *p;
+  }
+  auto check = [&](const std::vector<int64_t>& batch, const std::vector<int64_t>& contract, int64_t rank,
+                   const char* side) -> Status {
+    std::set<int64_t> seen;
+    for (const auto* list : {&batch, &contract}) {
+      for (int64_t d : *list) {
+        if (d < 0 || d >= rank || !seen.insert(d).second) {
+          return InvalidArgumentError(fmt::format("{}: {} dimension {} is out of range or repeated", what, side, d));
+        }
+      }
+    }
+    return OkStatus();
+  };
+  VKHLO_RETURN_IF_ERROR(check(dn.lhs_batching_dimensions, dn.lhs_contracting_dimensions, lhs.rank(), "lhs"));
+  VKHLO_RETURN_IF_ERROR(check(dn.rhs_batching_dimensions, dn.rhs_contracting_dimensions, rhs.rank(), "rhs"));
+  if (dn.lhs_batching_dimensions.size() != dn.rhs_batching_dimensions.size() ||
+      dn.lhs_contracting_dimensions.size() != dn.rhs_contracting_dimensions.size()) {
+    return InvalidArgumentError(what + ": lhs and rhs have different numbers of batching or contracting dimensions");
+  }
+  for (size_t i = 0; i < dn.lhs_batching_dimensions.size(); ++i) {
+    if (lhs.dim(dn.lhs_batching_dimensions[i]) != rhs.dim(dn.rhs_batching_dimensions[i])) {
+      return InvalidArgumentError(what + ": batching dimensions differ in size");
+    }
+  }
+  for (size_t i = 0; i < dn.lhs_contracting_dimensions.size(); ++i) {
+    if (lhs.dim(dn.lhs_contracting_dimensions[i]) != rhs.dim(dn.rhs_contracting_dimensions[i])) {
+      return InvalidArgumentError(what + ": contracting dimensions differ in size");
+    }
+  }
+  auto free_dims = [](const std::vector<int64_t>& batch, const std::vector<int64_t>& contract, int64_t rank) {
+    std::vector<int64_t> out;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (std::find(batch.begin(), batch.end(), d) == batch.end() &&
+          std::find(contract.begin(), contract.end(), d) == contract.end()) {
+        out.push_back(d);
+      }
+    }
+    return out;
+  };
+  const auto lhs_free = free_dims(dn.lhs_batching_dimensions, dn.lhs_contracting_dimensions, lhs.rank());
+  const auto rhs_free = free_dims(dn.rhs_batching_dimensions, dn.rhs_contracting_dimensions, rhs.rank());
+
+  MatmulProblem p;
+  p.what = fmt::format("{} ({} x {} -> {})", what, lhs.ToString(), rhs.ToString(), result.ToString());
+  p.a_type = lhs.element_type();
+  p.b_type = rhs.element_type();
+  p.c_type = result.element_type();
+  VKHLO_ASSIGN_OR_RETURN(p.acc, AccumulatorFor(p.a_type, p.b_type, p.c_type));
+  p.a.batch = MapOfDims(lhs.dims(), dn.lhs_batching_dimensions);
+  p.a.rows = MapOfDims(lhs.dims(), lhs_free);
+  p.a.cols = MapOfDims(lhs.dims(), dn.lhs_contracting_dimensions);
+  p.b.batch = MapOfDims(rhs.dims(), dn.rhs_batching_dimensions);
+  p.b.rows = MapOfDims(rhs.dims(), dn.rhs_contracting_dimensions);
+  p.b.cols = MapOfDims(rhs.dims(), rhs_free);
+  SetVectorRuns(p.a);
+  SetVectorRuns(p.b);
+  p.batch = p.a.batch.size();
+  p.m = p.a.rows.size();
+  p.k = p.a.cols.size();
+  p.n = p.b.cols.size();
+  std::vector<int64_t> expected;
+  for (int64_t d : dn.lhs_batching_dimensions) expected.push_back(lhs.dim(d));
+  for (int64_t d : lhs_free) expected.push_back(lhs.dim(d));
+  for (int64_t d : rhs_free) expected.push_back(rhs.dim(d));
+  if (expected != result.dims()) {
+    return InvalidArgumentError(fmt::format("{}: result type {} does not have the shape of the product", what,
+                                            result.ToString()));
+  }
+  p.result_dims = result.dims();
+  p.c_batch.parts = {{p.batch, p.m * p.n}};
+  p.c_rows.parts = {{p.m, p.n}};
+  p.c_cols.parts = {{p.n, 1}};
+  return p;
+}
+
+}  // namespace vkhlo::codegen::library

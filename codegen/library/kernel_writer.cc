@@ -1,0 +1,333 @@
+#include "codegen/library/kernel_writer.h"
+
+#include <fmt/format.h>
+
+namespace vkhlo::codegen::library {
+namespace {
+
+using ir::ElementType;
+
+std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims) {
+  std::vector<int64_t> s(dims.size(), 1);
+  for (size_t d = dims.size(); d-- > 1;) s[d - 1] = s[d] * dims[d];
+  return s;
+}
+
+std::string ZeroOf(AccKind k) { return fmt::format("{}(0)", AccGlslType(k)); }
+
+// GLSL turning a scratch word group into an accumulator and back.
+std::string AccToWords(AccKind k, const std::string& v) {
+  switch (k) {
+    case AccKind::kF32: return fmt::format("uvec4(floatBitsToUint({}), 0u, 0u, 0u)", v);
+    case AccKind::kI32:
+    case AccKind::kBool: return fmt::format("uvec4(uint({}), 0u, 0u, 0u)", v);
+    case AccKind::kF64: return fmt::format("uvec4(unpackDouble2x32({}), 0u, 0u)", v);
+    case AccKind::kI64: return fmt::format("uvec4(unpackUint2x32(uint64_t({})), 0u, 0u)", v);
+    case AccKind::kC64: return fmt::format("uvec4(floatBitsToUint({}), 0u, 0u)", v);
+    case AccKind::kC128: return fmt::format("uvec4(unpackDouble2x32({0}.x), unpackDouble2x32({0}.y))", v);
+  }
+  return "";
+}
+
+std::string WordsToAcc(AccKind k, const std::string& w) {
+  switch (k) {
+    case AccKind::kF32: return fmt::format("uintBitsToFloat({}.x)", w);
+    case AccKind::kI32:
+    case AccKind::kBool: return fmt::format("int({}.x)", w);
+    case AccKind::kF64: return fmt::format("packDouble2x32({}.xy)", w);
+    case AccKind::kI64: return fmt::format("int64_t(packUint2x32({}.xy))", w);
+    case AccKind::kC64: return fmt::format("uintBitsToFloat({}.xy)", w);
+    case AccKind::kC128: return fmt::format("dvec2(packDouble2x32({0}.xy), packDouble2x32({0}.zw))", w);
+  }
+  return "";
+}
+
+
+// `x op y` in domain d (both operands in d).
+StatusOr<std::string> Binary(EpilogueOp op, AccKind d, const std::string& x, const std::string& y) {
+  const bool complex = d == AccKind::kC64 || d == AccKind::kC128;
+  const bool is_float = d == AccKind::kF32 || d == AccKind::kF64;
+  switch (op) {
+    case EpilogueOp::kAdd:
+      if (d == AccKind::kBool) return fmt::format("({} | {})", x, y);
+      return fmt::format("({} + {})", x, y);
+    case EpilogueOp::kSubtract:
+      if (d == AccKind::kBool) return fmt::format("({} ^ {})", x, y);
+      return fmt::format("({} - {})", x, y);
+    case EpilogueOp::kMultiply:
+    case EpilogueOp::kScale:
+      if (complex) return fmt::format("{0}({1}.x * {2}.x - {1}.y * {2}.y, {1}.x * {2}.y + {1}.y * {2}.x)", AccGlslType(d), x, y);
+      if (d == AccKind::kBool) return fmt::format("({} & {})", x, y);
+      return fmt::format("({} * {})", x, y);
+    case EpilogueOp::kMaximum:
+    case EpilogueOp::kMinimum:
+    case EpilogueOp::kRelu: {
+      if (complex) return UnimplementedError("maximum/minimum of complex values in an epilogue");
+      const char* fn = op == EpilogueOp::kMinimum ? "min" : "max";
+      if (is_float) return fmt::format("((isnan({0}) || isnan({1})) ? ({0} + {1}) : {2}({0}, {1}))", x, y, fn);
+      return fmt::format("{}({}, {})", fn, x, y);
+    }
+  }
+  return UnimplementedError("unknown epilogue op");
+}
+
+}  // namespace
+
+std::string KernelWriter::Binding(BufferRef ref, const std::string& block, const std::string& member, bool readonly,
+                                  bool writeonly) {
+  const int index = static_cast<int>(bindings_.size());
+  bindings_.push_back(ref);
+  buffers_ += fmt::format("layout(std430, binding = {}) {}buffer {} {{ uint {}[]; }};\n", index,
+                          readonly ? "readonly " : (writeonly ? "writeonly " : ""), block, member);
+  return member;
+}
+
+Status KernelWriter::DeclareOperand(char x, const OperandAccess& access, ElementType type, int binding) {
+  operand_bindings_[x == 'a' ? 0 : 1] = binding;
+  const std::string buf = fmt::format("{}_buf", x);
+  VKHLO_RETURN_IF_ERROR(EmitElementLoader(fmt::format("ld_{}", x), buf, type, p_.acc, prelude_, functions_));
+  // ix_<x>(b, r, c, valid): the element index (0 where invalid, a safe address).
+  std::string body;
+  if (access.affine) {
+    body = fmt::format("  valid = true;\n  return {} + {} + {};\n", access.batch.Offset("b"), access.rows.Offset("r"),
+                       access.cols.Offset("c"));
+  } else {
+    body = "  uint idx;\n" + access.custom_index + "  return valid ? idx : 0u;\n";
+  }
+  functions_ += fmt::format("uint ix_{}(uint b, uint r, uint c, out bool valid) {{\n{}}}\n", x, body);
+  const std::string row = x == 'a' ? "m" : "k", col = x == 'a' ? "k" : "n";
+  if (access.affine) {
+    functions_ += fmt::format("{0} load_{1}(uint b, uint {2}, uint {3}) {{ bool v; return ld_{1}(ix_{1}(b, {2}, {3}, v)); }}\n",
+                              acc(), x, row, col);
+  } else {
+    functions_ += fmt::format(
+        "{0} load_{1}(uint b, uint {2}, uint {3}) {{ bool v; {0} e = ld_{1}(ix_{1}(b, {2}, {3}, v)); return v ? e : {4}; }}\n",
+        acc(), x, row, col, ZeroOf(p_.acc));
+  }
+  return OkStatus();
+}
+
+bool KernelWriter::DeclareVectorView(char x, int width) {
+  const ElementType type = x == 'a' ? p_.a_type : p_.b_type;
+  const bool is32 = type == ElementType::kF32 || type == ElementType::kS32 || type == ElementType::kU32;
+  if (!is32 || width < 2) return false;
+  if (p_.acc != AccKind::kF32 && p_.acc != AccKind::kF64 && p_.acc != AccKind::kI32 && p_.acc != AccKind::kI64) return false;
+  const int binding = operand_bindings_[x == 'a' ? 0 : 1];
+  std::string word;
+  if (type == ElementType::kF32) {
+    word = p_.acc == AccKind::kF32 ? "uintBitsToFloat(w)" : fmt::format("{}(uintBitsToFloat(w))", acc());
+  } else if (type == ElementType::kS32) {
+    word = p_.acc == AccKind::kI32 ? "int(w)" : fmt::format("{}(int(w))", acc());
+  } else {
+    word = fmt::format("{}(w)", acc());
+  }
+  const std::string fn = fmt::format("wd_{}", x);
+  if (functions_.find(fn + "(") == std::string::npos) functions_ += fmt::format("{} {}(uint w) {{ return {}; }}\n", acc(), fn, word);
+  const std::string view = fmt::format("{}_v{}", x, width);
+  if (buffers_.find(view + "[]") != std::string::npos) return true;
+  std::string elem = width == 2 ? "uvec2" : "uvec4";
+  if (width == 8) {
+    if (t_.shader_int64) {
+      prelude_.Extension("GL_ARB_gpu_shader_int64");
+      elem = "u64vec4";
+    } else {
+      elem = "uvec4";  // two loads per vector
+    }
+  }
+  const std::string real_view = width == 8 && elem == "uvec4" ? fmt::format("{}_v4", x) : view;
+  if (buffers_.find(real_view + "[]") == std::string::npos) {
+    buffers_ += fmt::format("layout(std430, binding = {}) readonly buffer {}_{} {{ {} {}[]; }};\n", binding, x,
+                            real_view, elem, real_view);
+  }
+  return true;
+}
+
+std::string KernelWriter::VectorLoad(char x, int width, const std::string& b, const std::string& r,
+                                     const std::string& c, const std::vector<std::string>& names) {
+  const int id = vector_loads_++;
+  std::string out = fmt::format("    bool vv{0}; uint vi{0} = ix_{1}({2}, {3}, {4}, vv{0});\n", id, x, b, r, c);
+  const bool affine = (x == 'a' ? p_.a : p_.b).affine;
+  return out + VectorLoadAt(x, width, fmt::format("vi{}", id), affine ? "" : fmt::format("vv{}", id), names);
+}
+
+std::string KernelWriter::VectorLoadAt(char x, int width, const std::string& index, const std::string& valid,
+                                       const std::vector<std::string>& names) {
+  const int id = vector_loads_++;
+  std::string out;
+  std::vector<std::string> words;
+  if (width == 8 && buffers_.find(fmt::format("{}_v8[]", x)) != std::string::npos) {
+    out += fmt::format("    u64vec4 vw{0} = {1}_v8[({2}) >> 3u];\n", id, x, index);
+    for (int q = 0; q < 4; ++q) out += fmt::format("    uvec2 vp{0}_{1} = unpackUint2x32(vw{0}.{2});\n", id, q, "xyzw"[q]);
+    for (int q = 0; q < 8; ++q) words.push_back(fmt::format("vp{}_{}.{}", id, q / 2, "xy"[q % 2]));
+  } else if (width >= 4) {
+    for (int h = 0; h < width / 4; ++h) {
+      out += fmt::format("    uvec4 vw{0}_{1} = {2}_v4[(({3}) >> 2u) + {1}u];\n", id, h, x, index);
+      for (int q = 0; q < 4; ++q) words.push_back(fmt::format("vw{}_{}.{}", id, h, "xyzw"[q]));
+    }
+  } else {
+    out += fmt::format("    uvec2 vw{0} = {1}_v2[({2}) >> 1u];\n", id, x, index);
+    words = {fmt::format("vw{}.x", id), fmt::format("vw{}.y", id)};
+  }
+  for (int q = 0; q < width; ++q) {
+    if (valid.empty()) {
+      out += fmt::format("    {} {} = wd_{}({});\n", acc(), names[q], x, words[q]);
+    } else {
+      out += fmt::format("    {} {} = {} ? wd_{}({}) : {};\n", acc(), names[q], valid, x, words[q], ZeroOf(p_.acc));
+    }
+  }
+  return out;
+}
+
+std::string KernelWriter::Mac(const std::string& c, const std::string& a, const std::string& b) const {
+  switch (p_.acc) {
+    case AccKind::kF32:
+    case AccKind::kF64: return fmt::format("{0} = fma({1}, {2}, {0});", c, a, b);
+    case AccKind::kI32:
+    case AccKind::kI64: return fmt::format("{0} += {1} * {2};", c, a, b);
+    case AccKind::kBool: return fmt::format("{0} |= {1} & {2};", c, a, b);
+    case AccKind::kC64:
+    case AccKind::kC128:
+      return fmt::format("{0} += {3}({1}.x * {2}.x - {1}.y * {2}.y, {1}.x * {2}.y + {1}.y * {2}.x);", c, a, b, acc());
+  }
+  return "";
+}
+
+Status KernelWriter::DeclareEpilogue() {
+  for (size_t i = 0; i < e_.inputs.size(); ++i) {
+    const EpilogueInput& in = e_.inputs[i];
+    const std::string buf = fmt::format("e{}_buf", i);
+    Binding({BufferRole::kEpilogueInput, static_cast<int>(i)}, fmt::format("Epi{}", i), buf, true, false);
+    VKHLO_RETURN_IF_ERROR(EmitElementLoader(fmt::format("ld_e{}", i), buf, in.type, ComputeDomain(in.type), prelude_,
+                                            functions_));
+    if (in.broadcast_dimensions.size() != in.dims.size()) {
+      return InvalidArgumentError(fmt::format("{}: epilogue input {} has {} broadcast dimensions for rank {}", p_.what,
+                                              i, in.broadcast_dimensions.size(), in.dims.size()));
+    }
+    // Input index from the result's row-major index: its coordinates along the broadcast dims.
+    const auto rs = RowMajorStrides(p_.result_dims);
+    const auto is = RowMajorStrides(in.dims);
+    std::string index;
+    for (size_t d = 0; d < in.dims.size(); ++d) {
+      const int64_t rd = in.broadcast_dimensions[d];
+      if (rd < 0 || rd >= static_cast<int64_t>(p_.result_dims.size())) {
+        return InvalidArgumentError(fmt::format("{}: epilogue input {} broadcast dimension {} out of range", p_.what, i, rd));
+      }
+      if (in.dims[d] == 1) continue;
+      if (in.dims[d] != p_.result_dims[static_cast<size_t>(rd)]) {
+        return InvalidArgumentError(fmt::format("{}: epilogue input {} does not broadcast into the result", p_.what, i));
+      }
+      index += fmt::format(" + ((oi / {}u) % {}u) * {}u", rs[static_cast<size_t>(rd)], p_.result_dims[static_cast<size_t>(rd)], is[d]);
+    }
+    functions_ += fmt::format("{} epi_in{}(uint oi) {{ return ld_e{}(0u{}); }}\n", AccGlslType(ComputeDomain(in.type)),
+                              i, i, index);
+  }
+  return OkStatus();
+}
+
+Status KernelWriter::DeclareOutput() {
+  const AccKind r = ComputeDomain(p_.c_type);
+  const ElementType final_type = e_.custom_result_type ? *e_.custom_result_type : e_.convert_to.value_or(p_.c_type);
+  const AccKind f = ComputeDomain(final_type);
+  const bool narrow = StorageBits(final_type) < 32;
+  Binding({BufferRole::kResult, 0, true}, "Result", "c_buf", false, !narrow);
+  VKHLO_RETURN_IF_ERROR(EmitElementStorer("st_c", "c_buf", final_type, prelude_, functions_));
+  functions_ += fmt::format("uint out_index(uint b, uint m, uint n) {{ return {} + {} + {}; }}\n", p_.c_batch.Offset("b"),
+                            p_.c_rows.Offset("m"), p_.c_cols.Offset("n"));
+  VKHLO_ASSIGN_OR_RETURN(std::string to_r, ConvertDomain("acc", p_.acc, r));
+  VKHLO_ASSIGN_OR_RETURN(std::string rounded, RoundToType(to_r, p_.c_type, prelude_));
+  functions_ += fmt::format("{} round_result({} acc) {{ return {}; }}\n", AccGlslType(r), acc(), rounded);
+  if (!e_.custom_glsl.empty()) {
+    functions_ += e_.custom_glsl;
+    if (!functions_.empty() && functions_.back() != '\n') functions_ += "\n";
+  } else {
+    std::string body = fmt::format("  {} x = round_result(acc);\n  uint oi = out_index(b, m, n);\n", AccGlslType(r));
+    for (const EpilogueStep& s : e_.steps) {
+      std::string y;
+      if (s.op == EpilogueOp::kRelu) {
+        y = fmt::format("{}(0)", AccGlslType(r));
+      } else if (s.op == EpilogueOp::kScale) {
+        y = fmt::format("{}({})", AccGlslType(r), r == AccKind::kF64 ? fmt::format("{:.17g}lf", s.constant)
+                                                                     : fmt::format("{:.9g}", s.constant));
+        if (r == AccKind::kC64 || r == AccKind::kC128) y = fmt::format("{}({}, 0)", AccGlslType(r), s.constant);
+      } else {
+        if (s.input < 0 || s.input >= static_cast<int>(e_.inputs.size())) {
+          return InvalidArgumentError(fmt::format("{}: epilogue step reads input {} of {}", p_.what, s.input, e_.inputs.size()));
+        }
+        VKHLO_ASSIGN_OR_RETURN(y, ConvertDomain(fmt::format("epi_in{}(oi)", s.input),
+                                                ComputeDomain(e_.inputs[static_cast<size_t>(s.input)].type), r));
+      }
+      VKHLO_ASSIGN_OR_RETURN(std::string v, Binary(s.op, r, "x", y));
+      VKHLO_ASSIGN_OR_RETURN(std::string rv, RoundToType(v, p_.c_type, prelude_));
+      body += fmt::format("  x = {};\n", rv);
+    }
+    VKHLO_ASSIGN_OR_RETURN(std::string out, ConvertDomain("x", r, f));
+    if (final_type != p_.c_type) {
+      VKHLO_ASSIGN_OR_RETURN(out, RoundToType(out, final_type, prelude_));
+    }
+    body += fmt::format("  return {};\n", out);
+    functions_ += fmt::format("{} epilogue({} acc, uint b, uint m, uint n) {{\n{}}}\n", AccGlslType(f), acc(), body);
+  }
+  functions_ += fmt::format("void store_c(uint b, uint m, uint n, {} acc) {{ st_c(out_index(b, m, n), epilogue(acc, b, m, n)); }}\n",
+                            acc());
+  return OkStatus();
+}
+
+uint64_t KernelWriter::ScratchWordsPerElement() const { return static_cast<uint64_t>(AccWords(p_.acc)); }
+
+Status KernelWriter::DeclareMatmul(bool final_output) {
+  Binding({BufferRole::kOperand, 0}, "OperandA", "a_buf", true, false);
+  Binding({BufferRole::kOperand, 1}, "OperandB", "b_buf", true, false);
+  VKHLO_RETURN_IF_ERROR(DeclareOperand('a', p_.a, p_.a_type, 0));
+  VKHLO_RETURN_IF_ERROR(DeclareOperand('b', p_.b, p_.b_type, 1));
+  if (final_output) {
+    VKHLO_RETURN_IF_ERROR(DeclareEpilogue());
+    return DeclareOutput();
+  }
+  Binding({BufferRole::kScratch, 0, true}, "Partial", "p_buf", false, true);
+  const int words = AccWords(p_.acc);
+  std::string stores;
+  for (int w = 0; w < words; ++w) stores += fmt::format(" p_buf[{}u * e + {}u] = w[{}];", words, w, w);
+  functions_ += fmt::format(
+      "void store_partial(uint s, uint b, uint m, uint n, {} acc) {{\n  uint e = ((s * {}u + b) * {}u + m) * {}u + n;\n"
+      "  uvec4 w = {};{}\n}}\n",
+      acc(), p_.batch, p_.m, p_.n, AccToWords(p_.acc, "acc"), stores);
+  return OkStatus();
+}
+
+Status KernelWriter::DeclareFill() {
+  VKHLO_RETURN_IF_ERROR(DeclareEpilogue());
+  return DeclareOutput();
+}
+
+Status KernelWriter::DeclareReduce(uint32_t splits) {
+  Binding({BufferRole::kScratch, 0}, "Partial", "p_buf", true, false);
+  const int words = AccWords(p_.acc);
+  std::string loads;
+  for (int w = 0; w < words; ++w) loads += fmt::format("w[{}] = p_buf[{}u * e + {}u]; ", w, words, w);
+  functions_ += fmt::format(
+      "{0} load_partial(uint s, uint o) {{\n  uint e = s * {1}u + o;\n  uvec4 w = uvec4(0u); {2}\n  return {3};\n}}\n",
+      acc(), static_cast<uint64_t>(p_.batch * p_.m * p_.n), loads, WordsToAcc(p_.acc, "w"));
+  (void)splits;
+  VKHLO_RETURN_IF_ERROR(DeclareEpilogue());
+  return DeclareOutput();
+}
+
+std::string KernelWriter::Assemble(uint32_t wg_x, uint32_t wg_y, uint32_t wg_z, const std::string& main_body) const {
+  std::string out = "#version 450\n";
+  GlslPrelude prelude = prelude_;
+  if (p_.acc == AccKind::kI64) prelude.Extension("GL_ARB_gpu_shader_int64");
+  // Extensions come first, then includes and helpers.
+  out += prelude.Text();
+  out += fmt::format("layout(local_size_x = {}, local_size_y = {}, local_size_z = {}) in;\n", wg_x, wg_y, wg_z);
+  out += buffers_;
+  out += "layout(push_constant) uniform PushConstants { uvec4 vkhlo_workgroup_base; } pc;\n";
+  out += fmt::format("const uint BATCH = {}u, M = {}u, N = {}u, K = {}u;\n", p_.batch, p_.m, p_.n, p_.k);
+  out += shared_;
+  out += functions_;
+  out += "void main() {\n  uvec3 wg = gl_WorkGroupID + pc.vkhlo_workgroup_base.xyz;\n";
+  out += main_body;
+  out += "}\n";
+  return out;
+}
+
+}  // namespace vkhlo::codegen::library

@@ -1,0 +1,78 @@
+// The parts every matmul-family kernel shares: buffer declarations, the operand load functions
+// (`load_a(b, m, k)`, `load_b(b, k, n)` and their vector forms), the output path
+// (`out_index`, `epilogue`, `store_c`) and the assembly of the final GLSL text. Variant emitters
+// (matmul_register_tiled.cc, matmul_shared_tiled.cc, ...) only write `main`.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "codegen/library/element_io.h"
+#include "codegen/library/epilogue.h"
+#include "codegen/library/library_kernel.h"
+#include "codegen/library/matmul_problem.h"
+#include "codegen/target.h"
+#include "vkhlo/status.h"
+
+namespace vkhlo::codegen::library {
+
+// How an operand's fragment is read in the register-tiled loop.
+enum class LoadMode { kScalar, kVecInner, kVecOuter };  // vectors along cols / along rows
+
+class KernelWriter {
+ public:
+  KernelWriter(const MatmulProblem& problem, const Epilogue& epilogue, const TargetInfo& target)
+      : p_(problem), e_(epilogue), t_(target) {}
+
+  const MatmulProblem& problem() const { return p_; }
+  std::string acc() const { return std::string(AccGlslType(p_.acc)); }
+  GlslPrelude& prelude() { return prelude_; }
+
+  // Declares the operands (bindings 0, 1), the epilogue inputs, then the output: the result
+  // (`final_output`) or the scratch buffer of partial sums. Defines load_a/load_b (and
+  // ix_a/ix_b, ld_a/ld_b), out_index, and store_c or store_partial.
+  Status DeclareMatmul(bool final_output);
+  // Declares a vector view of operand `x` ('a' or 'b') of `width` elements (2, 4, 8) and a
+  // word decoder `wd_<x>(uint) -> ACC`. False when the operand's type has no vector form.
+  bool DeclareVectorView(char x, int width);
+  // GLSL statements loading `width` consecutive elements of operand x at (b, r, c) into the
+  // variables `names` (which are declared), zero where the run is invalid.
+  std::string VectorLoad(char x, int width, const std::string& b, const std::string& r, const std::string& c,
+                         const std::vector<std::string>& names);
+  // No operands (K = 0: every output is the epilogue of zero): the epilogue inputs, the result.
+  Status DeclareFill();
+  // The same at element index `index` (a multiple of `width`; a safe address even when the
+  // GLSL bool `valid` is false, "" meaning always valid).
+  std::string VectorLoadAt(char x, int width, const std::string& index, const std::string& valid,
+                           const std::vector<std::string>& names);
+  // The split-K reduction: scratch (binding 0) and epilogue inputs, then the result.
+  Status DeclareReduce(uint32_t splits);
+
+  // The multiply-accumulate statement `c = c + a * b` in the accumulator's arithmetic.
+  std::string Mac(const std::string& c, const std::string& a, const std::string& b) const;
+
+  void AddShared(const std::string& decl) { shared_ += decl; }
+  // The whole kernel: version, extensions, layout, buffers, functions, then `main_body`.
+  std::string Assemble(uint32_t wg_x, uint32_t wg_y, uint32_t wg_z, const std::string& main_body) const;
+
+  const std::vector<BufferRef>& bindings() const { return bindings_; }
+  uint64_t ScratchWordsPerElement() const;  // words one partial sum takes in scratch
+
+ private:
+  std::string Binding(BufferRef ref, const std::string& block, const std::string& member, bool readonly,
+                      bool writeonly);
+  Status DeclareOperand(char x, const OperandAccess& access, ir::ElementType type, int binding);
+  Status DeclareEpilogue();
+  Status DeclareOutput();
+
+  const MatmulProblem& p_;
+  const Epilogue& e_;
+  const TargetInfo& t_;
+  GlslPrelude prelude_;
+  std::string buffers_, functions_, shared_;
+  std::vector<BufferRef> bindings_;
+  int operand_bindings_[2] = {0, 1};
+  int vector_loads_ = 0;  // numbers the variables of VectorLoad
+};
+
+}  // namespace vkhlo::codegen::library

@@ -1,0 +1,162 @@
+// PlanDotGeneral / PlanConvolution / PlanMatmul: normalize, check the device can do it, choose
+// a configuration, emit the dispatches.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "codegen/library/conv_params.h"
+#include "codegen/library/depthwise.h"
+#include "codegen/library/library_kernel.h"
+#include "codegen/library/matmul_variants.h"
+
+namespace vkhlo::codegen::library {
+namespace {
+
+ir::ElementType FinalType(const MatmulProblem& p, const Epilogue& e) {
+  if (e.custom_result_type) return *e.custom_result_type;
+  return e.convert_to.value_or(p.c_type);
+}
+
+uint64_t ResultBytes(const MatmulProblem& p, ir::ElementType type) {
+  int64_t n = 1;
+  for (int64_t d : p.result_dims) n *= d;
+  return static_cast<uint64_t>(n) * static_cast<uint64_t>(ir::StorageBytes(type));
+}
+
+}  // namespace
+
+Status CheckPlanSupport(const MatmulProblem& p, const Epilogue& e, const TargetInfo& t) {
+  VKHLO_RETURN_IF_ERROR(CheckTypeSupport(p.a_type, p.acc, t, p.what));
+  VKHLO_RETURN_IF_ERROR(CheckTypeSupport(p.b_type, p.acc, t, p.what));
+  VKHLO_RETURN_IF_ERROR(CheckTypeSupport(p.c_type, p.acc, t, p.what));
+  const ir::ElementType final_type = FinalType(p, e);
+  VKHLO_RETURN_IF_ERROR(CheckTypeSupport(final_type, ComputeDomain(final_type), t, p.what + " (epilogue)"));
+  for (const EpilogueInput& in : e.inputs) {
+    VKHLO_RETURN_IF_ERROR(CheckTypeSupport(in.type, ComputeDomain(in.type), t, p.what + " (epilogue input)"));
+  }
+  const size_t buffers = 3 + e.inputs.size();
+  if (buffers > t.max_storage_buffers_per_stage) {
+    return ResourceExhaustedError(fmt::format("{} with its epilogue binds {} storage buffers, more than {}'s "
+                                              "maxPerStageDescriptorStorageBuffers = {}",
+                                              p.what, buffers, t.device_name, t.max_storage_buffers_per_stage));
+  }
+  return OkStatus();
+}
+
+namespace {
+
+const TileConfig* FindConfig(const std::string& name) {
+  for (DeviceClass c : {DeviceClass::kCpu, DeviceClass::kGeneric, DeviceClass::kAmd, DeviceClass::kIntel,
+                        DeviceClass::kNvidia, DeviceClass::kArm, DeviceClass::kQualcomm}) {
+    for (const TileConfig& config : ConfigTable(c)) {
+      if (config.name == name) return &config;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+StatusOr<LibraryPlan> PlanMatmul(const MatmulProblem& p, const TargetInfo& t, const Epilogue& e,
+                                 const PlanOptions& options) {
+  VKHLO_RETURN_IF_ERROR(CheckPlanSupport(p, e, t));
+  LibraryPlan plan;
+  plan.problem = p;
+  plan.result_type = FinalType(p, e);
+  plan.result_bytes = ResultBytes(p, plan.result_type);
+  MatmulChoice choice = ChooseMatmulConfig(p, t);
+  if (!options.force_config.empty()) {
+    const TileConfig* forced = FindConfig(options.force_config);
+    if (forced == nullptr) return InvalidArgumentError("unknown matmul config '" + options.force_config + "'");
+    std::string why;
+    if (!ConfigFits(*forced, p.acc, t, &why)) {
+      return InvalidArgumentError(fmt::format("config {} does not fit {}: {}", forced->name, t.device_name, why));
+    }
+    choice.config = *forced;
+    choice.reason = "forced";
+  }
+  if (options.force_split_k > 0) choice.config.split_k = options.force_split_k;
+  plan.config = choice.config;
+  plan.summary = fmt::format("{}\n  normalized B={} M={} N={} K={} acc={} A{} B{}\n  config {}\n  why {}", p.what,
+                             p.batch, p.m, p.n, p.k, AccName(p.acc),
+                             p.a.affine ? fmt::format(" runs {}x{}", p.a.row_run, p.a.col_run) : " (implicit)",
+                             p.b.affine ? fmt::format(" runs {}x{}", p.b.row_run, p.b.col_run) : " (implicit)",
+                             plan.config.ToString(), choice.reason);
+  if (p.empty()) return plan;
+  const std::string name = options.name.empty() ? "matmul" : options.name;
+  if (p.k == 0) {
+    // Nothing to sum: every output is the epilogue of zero, and the operands are not read.
+    plan.config.split_k = 1;
+    VKHLO_ASSIGN_OR_RETURN(auto d, EmitZeroContraction(p, e, t, name));
+    plan.dispatches.push_back(std::move(d));
+    return plan;
+  }
+  const TileConfig& c = plan.config;
+  const uint32_t split = std::max<uint32_t>(1, c.split_k);
+  switch (c.variant) {
+    case MatmulVariant::kRegisterTiled: {
+      VKHLO_ASSIGN_OR_RETURN(auto d, EmitRegisterTiled(p, e, t, c, split, name));
+      plan.dispatches.push_back(std::move(d));
+      break;
+    }
+    case MatmulVariant::kSharedTiled: {
+      VKHLO_ASSIGN_OR_RETURN(auto d, EmitSharedTiled(p, e, t, c, split, name));
+      plan.dispatches.push_back(std::move(d));
+      break;
+    }
+    case MatmulVariant::kDotPerOutput: {
+      VKHLO_ASSIGN_OR_RETURN(auto d, EmitDotPerOutput(p, e, t, c, name));
+      plan.dispatches.push_back(std::move(d));
+      break;
+    }
+    case MatmulVariant::kCooperativeMatrix: {
+      VKHLO_ASSIGN_OR_RETURN(auto d, EmitCooperativeMatrix(p, e, t, c, name));
+      plan.dispatches.push_back(std::move(d));
+      break;
+    }
+  }
+  if (split > 1 && c.variant != MatmulVariant::kDotPerOutput && c.variant != MatmulVariant::kCooperativeMatrix) {
+    const uint64_t words = static_cast<uint64_t>(AccWords(p.acc));
+    plan.scratch_bytes.push_back(static_cast<uint64_t>(split) * static_cast<uint64_t>(p.batch * p.m * p.n) * words * 4);
+    VKHLO_ASSIGN_OR_RETURN(auto r, EmitSplitKReduce(p, e, t, split, name));
+    plan.dispatches.push_back(std::move(r));
+  }
+  plan.binding_alignment = 32;  // vector views read 32-byte units
+  return plan;
+}
+
+StatusOr<LibraryPlan> PlanDotGeneral(const ir::Operation& op, const TargetInfo& t, const Epilogue& e,
+                                     const PlanOptions& options) {
+  VKHLO_ASSIGN_OR_RETURN(MatmulProblem p, NormalizeDotGeneral(op));
+  PlanOptions o = options;
+  if (o.name.empty()) o.name = "dot_general";
+  return PlanMatmul(p, t, e, o);
+}
+
+StatusOr<LibraryPlan> PlanConvolution(const ir::Operation& op, const TargetInfo& t, const Epilogue& e,
+                                      const PlanOptions& options) {
+  VKHLO_ASSIGN_OR_RETURN(ConvParams params, ReadConvParams(op));
+  PlanOptions o = options;
+  if (o.name.empty()) o.name = "convolution";
+  VKHLO_ASSIGN_OR_RETURN(MatmulProblem p, ConvolutionAsMatmul(params));
+  const bool direct_ok = p.k > 0;  // the direct kernel reads its operands; K = 0 reads nothing
+  if (o.force_config.empty() && direct_ok && UseDirectConvolution(params, t)) return PlanDirectConvolution(params, t, e, o);
+  if (o.force_config == "direct" && direct_ok) {
+    o.force_config.clear();
+    return PlanDirectConvolution(params, t, e, o);
+  }
+  if (o.force_config == "direct") o.force_config.clear();
+  return PlanMatmul(p, t, e, o);
+}
+
+Status CompilePlan(LibraryPlan& plan, GlslCompiler& compiler, const TargetInfo& t) {
+  for (LibraryDispatch& d : plan.dispatches) {
+    GlslCompileOptions options;
+    options.name = d.name;
+    options.vulkan_api_minor = t.vulkan_api_minor;
+    VKHLO_ASSIGN_OR_RETURN(d.spirv, compiler.Compile(d.glsl, options));
+  }
+  return OkStatus();
+}
+
+}  // namespace vkhlo::codegen::library

@@ -1,0 +1,157 @@
+// The register-tiled matmul: each invocation owns a TM x TN tile of C in registers and reads
+// its A and B fragments straight from the buffers, no shared memory. Fragments are read as
+// vectors along whichever axis of an operand is contiguous (8 elements per u64vec4 load), which
+// is what makes this fast on CPU drivers (see tile_config.h); everything is unrolled into
+// straight-line code with one variable per accumulator, because llvmpipe keeps private arrays
+// in memory and indexes them lane by lane.
+//
+// Edges: rows/columns beyond M/N are clamped for loading (their values are never stored), K is
+// covered by an unrolled main loop of KU steps and a scalar tail.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "codegen/library/kernel_writer.h"
+#include "codegen/library/matmul_variants.h"
+
+namespace vkhlo::codegen::library {
+
+int64_t SplitKChunk(int64_t k, uint32_t split, uint32_t unroll) {
+  int64_t chunk = (k + split - 1) / split;
+  return (chunk + unroll - 1) / unroll * unroll;
+}
+
+StatusOr<LibraryDispatch> EmitRegisterTiled(const MatmulProblem& p, const Epilogue& e, const TargetInfo& t,
+                                            const TileConfig& c, uint32_t split, const std::string& name) {
+  KernelWriter w(p, e, t);
+  VKHLO_RETURN_IF_ERROR(w.DeclareMatmul(split <= 1));
+  const uint32_t tm = c.tm, tn = c.tn;
+  const int cap = static_cast<int>(c.vec);
+  // A: vectors along k (cols) or m (rows); B: along n (cols) or k (rows).
+  int va = 1, vb = 1;
+  LoadMode ma = LoadMode::kScalar, mb = LoadMode::kScalar;
+  if (std::min(p.a.col_run, cap) >= 2 && w.DeclareVectorView('a', std::min(p.a.col_run, cap))) {
+    ma = LoadMode::kVecInner;
+    va = std::min(p.a.col_run, cap);
+  } else if (std::min(p.a.row_run, cap) >= 2 && tm % std::min(p.a.row_run, cap) == 0 &&
+             w.DeclareVectorView('a', std::min(p.a.row_run, cap))) {
+    ma = LoadMode::kVecOuter;
+    va = std::min(p.a.row_run, cap);
+  }
+  if (std::min(p.b.col_run, cap) >= 2 && tn % std::min(p.b.col_run, cap) == 0 &&
+      w.DeclareVectorView('b', std::min(p.b.col_run, cap))) {
+    mb = LoadMode::kVecInner;
+    vb = std::min(p.b.col_run, cap);
+  } else if (std::min(p.b.row_run, cap) >= 2 && w.DeclareVectorView('b', std::min(p.b.row_run, cap))) {
+    mb = LoadMode::kVecOuter;
+    vb = std::min(p.b.row_run, cap);
+  }
+  int ku = 1;
+  if (ma == LoadMode::kVecInner) ku = std::max(ku, va);
+  if (mb == LoadMode::kVecOuter) ku = std::max(ku, vb);
+  if (ku == 1) ku = static_cast<int>(std::max<uint32_t>(1, std::min<uint32_t>(c.bk, 4)));
+  const std::string acc = w.acc();
+
+  std::string body;
+  if (split > 1) {
+    const int64_t chunk = SplitKChunk(p.k, split, static_cast<uint32_t>(ku));
+    body += fmt::format("  uint s = wg.z % {0}u, b = wg.z / {0}u;\n", split);
+    body += fmt::format("  uint kbeg = s * {0}u, kend = min(K, kbeg + {0}u);\n", chunk);
+  } else {
+    body += "  uint b = wg.z;\n  uint kbeg = 0u, kend = K;\n";
+  }
+  body += fmt::format("  uint m0 = (wg.y * {}u + gl_LocalInvocationID.y) * {}u;\n", c.wg_y, tm);
+  body += fmt::format("  uint n0 = (wg.x * {}u + gl_LocalInvocationID.x) * {}u;\n", c.wg_x, tn);
+  for (uint32_t i = 0; i < tm; ++i) {
+    body += fmt::format("  uint mr{0} = min(m0 + {0}u, M - 1u);\n", i);
+  }
+  for (uint32_t j = 0; j < tn; ++j) {
+    body += fmt::format("  uint nc{0} = min(n0 + {0}u, N - 1u);\n", j);
+  }
+  for (uint32_t i = 0; i < tm; ++i) {
+    std::string line = "  " + acc;
+    for (uint32_t j = 0; j < tn; ++j) line += fmt::format("{} c{}_{} = {}(0)", j ? "," : "", i, j, acc);
+    body += line + ";\n";
+  }
+  // One step of the main loop: KU values of k.
+  body += fmt::format("  uint k = kbeg;\n  for (; k + {0}u <= kend; k += {0}u) {{\n", ku);
+  // A fragments a<i>_<kk>.
+  for (uint32_t i = 0; ma == LoadMode::kVecInner && i < tm; ++i) {
+    for (int q = 0; q < ku / va; ++q) {
+      std::vector<std::string> names;
+      for (int t2 = 0; t2 < va; ++t2) names.push_back(fmt::format("a{}_{}", i, q * va + t2));
+      body += w.VectorLoad('a', va, "b", fmt::format("mr{}", i), fmt::format("k + {}u", q * va), names);
+    }
+  }
+  for (int kk = 0; ma == LoadMode::kVecOuter && kk < ku; ++kk) {
+    for (uint32_t r = 0; r < tm / static_cast<uint32_t>(va); ++r) {
+      std::vector<std::string> names;
+      for (int t2 = 0; t2 < va; ++t2) names.push_back(fmt::format("a{}_{}", r * va + t2, kk));
+      body += w.VectorLoad('a', va, "b", fmt::format("min(m0 + {}u, M - {}u)", r * va, va), fmt::format("k + {}u", kk),
+                           names);
+    }
+  }
+  for (int kk = 0; ma == LoadMode::kScalar && kk < ku; ++kk) {
+    for (uint32_t i = 0; i < tm; ++i) {
+      body += fmt::format("    {} a{}_{} = load_a(b, mr{}, k + {}u);\n", acc, i, kk, i, kk);
+    }
+  }
+  // B fragments b<kk>_<j>, loaded for all kk first when vectors run along k.
+  for (uint32_t j = 0; mb == LoadMode::kVecOuter && j < tn; ++j) {
+    for (int q = 0; q < ku / vb; ++q) {
+      std::vector<std::string> names;
+      for (int t2 = 0; t2 < vb; ++t2) names.push_back(fmt::format("b{}_{}", q * vb + t2, j));
+      body += w.VectorLoad('b', vb, "b", fmt::format("k + {}u", q * vb), fmt::format("nc{}", j), names);
+    }
+  }
+  for (int kk = 0; kk < ku; ++kk) {
+    if (mb == LoadMode::kVecInner) {
+      for (uint32_t q = 0; q < tn / static_cast<uint32_t>(vb); ++q) {
+        std::vector<std::string> names;
+        for (int t2 = 0; t2 < vb; ++t2) names.push_back(fmt::format("b{}_{}", kk, q * vb + t2));
+        body += w.VectorLoad('b', vb, "b", fmt::format("k + {}u", kk), fmt::format("min(n0 + {}u, N - {}u)", q * vb, vb),
+                             names);
+      }
+    } else if (mb == LoadMode::kScalar) {
+      for (uint32_t j = 0; j < tn; ++j) {
+        body += fmt::format("    {} b{}_{} = load_b(b, k + {}u, nc{});\n", acc, kk, j, kk, j);
+      }
+    }
+    for (uint32_t i = 0; i < tm; ++i) {
+      for (uint32_t j = 0; j < tn; ++j) {
+        body += "    " + w.Mac(fmt::format("c{}_{}", i, j), fmt::format("a{}_{}", i, kk), fmt::format("b{}_{}", kk, j)) + "\n";
+      }
+    }
+  }
+  body += "  }\n";
+  // The K tail, one step at a time.
+  body += "  for (; k < kend; ++k) {\n";
+  for (uint32_t i = 0; i < tm; ++i) body += fmt::format("    {} a{} = load_a(b, mr{}, k);\n", acc, i, i);
+  for (uint32_t j = 0; j < tn; ++j) body += fmt::format("    {} b{} = load_b(b, k, nc{});\n", acc, j, j);
+  for (uint32_t i = 0; i < tm; ++i) {
+    for (uint32_t j = 0; j < tn; ++j) {
+      body += "    " + w.Mac(fmt::format("c{}_{}", i, j), fmt::format("a{}", i), fmt::format("b{}", j)) + "\n";
+    }
+  }
+  body += "  }\n";
+  for (uint32_t i = 0; i < tm; ++i) {
+    for (uint32_t j = 0; j < tn; ++j) {
+      if (split > 1) {
+        body += fmt::format("  if (m0 + {0}u < M && n0 + {1}u < N) store_partial(s, b, m0 + {0}u, n0 + {1}u, c{0}_{1});\n",
+                            i, j);
+      } else {
+        body += fmt::format("  if (m0 + {0}u < M && n0 + {1}u < N) store_c(b, m0 + {0}u, n0 + {1}u, c{0}_{1});\n", i, j);
+      }
+    }
+  }
+  LibraryDispatch d;
+  d.name = name + (split > 1 ? ".regtile_partial" : ".regtile");
+  d.glsl = w.Assemble(c.wg_x, c.wg_y, 1, body);
+  d.workgroup_size = {c.wg_x, c.wg_y, 1};
+  d.grid = {static_cast<uint32_t>((p.n + c.bn() - 1) / c.bn()), static_cast<uint32_t>((p.m + c.bm() - 1) / c.bm()),
+            static_cast<uint32_t>(p.batch * std::max<uint32_t>(split, 1))};
+  d.bindings = w.bindings();
+  return d;
+}
+
+}  // namespace vkhlo::codegen::library

@@ -1,0 +1,39 @@
+// The variant emitters of the matmul family. Each writes one dispatch (GLSL, workgroup size,
+// grid, bindings); PlanMatmul (library.cc) picks and combines them.
+#pragma once
+
+#include <string>
+
+#include "codegen/library/epilogue.h"
+#include "codegen/library/library_kernel.h"
+#include "codegen/library/matmul_problem.h"
+#include "codegen/library/tile_config.h"
+#include "codegen/target.h"
+#include "vkhlo/status.h"
+
+namespace vkhlo::codegen::library {
+
+// The device can run `p` with epilogue `e`: element types and features, storage-buffer count.
+Status CheckPlanSupport(const MatmulProblem& p, const Epilogue& e, const TargetInfo& t);
+
+// With split > 1 the kernel sums K slice `wg.z % split` and writes partial sums to scratch;
+// EmitSplitKReduce then adds the slices in order and applies the epilogue.
+StatusOr<LibraryDispatch> EmitRegisterTiled(const MatmulProblem& p, const Epilogue& e, const TargetInfo& t,
+                                            const TileConfig& c, uint32_t split, const std::string& name);
+StatusOr<LibraryDispatch> EmitSharedTiled(const MatmulProblem& p, const Epilogue& e, const TargetInfo& t,
+                                          const TileConfig& c, uint32_t split, const std::string& name);
+StatusOr<LibraryDispatch> EmitDotPerOutput(const MatmulProblem& p, const Epilogue& e, const TargetInfo& t,
+                                           const TileConfig& c, const std::string& name);
+StatusOr<LibraryDispatch> EmitCooperativeMatrix(const MatmulProblem& p, const Epilogue& e, const TargetInfo& t,
+                                                const TileConfig& c, const std::string& name);
+StatusOr<LibraryDispatch> EmitSplitKReduce(const MatmulProblem& p, const Epilogue& e, const TargetInfo& t,
+                                           uint32_t split, const std::string& name);
+
+// K = 0: writes the epilogue of zero to every output (the operands are not bound).
+StatusOr<LibraryDispatch> EmitZeroContraction(const MatmulProblem& p, const Epilogue& e, const TargetInfo& t,
+                                              const std::string& name);
+
+// The K range of split slice `s` (a GLSL expression pair): slices are multiples of `unroll`.
+int64_t SplitKChunk(int64_t k, uint32_t split, uint32_t unroll);
+
+}  // namespace vkhlo::codegen::library

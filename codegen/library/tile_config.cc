@@ -1,0 +1,290 @@
+#include "codegen/library/tile_config.h"
+
+#include <fmt/format.h>
+#include <glslang/build_info.h>
+
+#include <algorithm>
+
+namespace vkhlo::codegen::library {
+namespace {
+
+using V = MatmulVariant;
+
+TileConfig Reg(std::string name, uint32_t wx, uint32_t wy, uint32_t tm, uint32_t tn, uint32_t bk, uint32_t vec) {
+  return {std::move(name), V::kRegisterTiled, wx, wy, tm, tn, bk, vec};
+}
+TileConfig Shared(std::string name, uint32_t wx, uint32_t wy, uint32_t tm, uint32_t tn, uint32_t bk) {
+  return {std::move(name), V::kSharedTiled, wx, wy, tm, tn, bk, 1};
+}
+TileConfig PerOutput(std::string name, uint32_t threads) {
+  return {std::move(name), V::kDotPerOutput, threads, 1, 1, 1, 1, 1};
+}
+TileConfig Coop(std::string name, uint32_t subgroups_x, uint32_t subgroups_y, uint32_t m, uint32_t n, uint32_t k,
+                uint32_t subgroup) {
+  TileConfig c{std::move(name), V::kCooperativeMatrix, subgroup * subgroups_x, subgroups_y, 1, 1, k, 1};
+  c.coop_m = m;
+  c.coop_n = n;
+  c.coop_k = k;
+  return c;
+}
+
+uint32_t SharedBytes(const TileConfig& c, AccKind acc) {
+  const uint32_t bytes = acc == AccKind::kF32 || acc == AccKind::kI32 || acc == AccKind::kBool ? 4
+                         : acc == AccKind::kC128                                              ? 16
+                                                                                              : 8;
+  switch (c.variant) {
+    case V::kSharedTiled: return (c.bm() + c.bn()) * c.bk * bytes;
+    case V::kDotPerOutput: return c.wg_x * bytes;
+    case V::kCooperativeMatrix: return 0;
+    case V::kRegisterTiled: return 0;
+  }
+  return 0;
+}
+
+uint32_t NextPow2(int64_t v) {
+  uint32_t p = 1;
+  while (p < v && p < (1u << 30)) p *= 2;
+  return p;
+}
+
+}  // namespace
+
+std::string_view DeviceClassName(DeviceClass c) {
+  switch (c) {
+    case DeviceClass::kGeneric: return "generic";
+    case DeviceClass::kAmd: return "amd";
+    case DeviceClass::kIntel: return "intel";
+    case DeviceClass::kNvidia: return "nvidia";
+    case DeviceClass::kArm: return "arm";
+    case DeviceClass::kQualcomm: return "qualcomm";
+    case DeviceClass::kCpu: return "cpu";
+  }
+  return "?";
+}
+
+DeviceClass ClassifyDevice(const TargetInfo& t) {
+  if (t.device_type == TargetInfo::DeviceType::kCpu) return DeviceClass::kCpu;
+  switch (t.vendor_id) {
+    case 0x1002: return DeviceClass::kAmd;
+    case 0x10DE: return DeviceClass::kNvidia;
+    case 0x8086: return DeviceClass::kIntel;
+    case 0x13B5: return DeviceClass::kArm;
+    case 0x5143: return DeviceClass::kQualcomm;
+    default: return DeviceClass::kGeneric;
+  }
+}
+
+std::string_view VariantName(MatmulVariant v) {
+  switch (v) {
+    case V::kRegisterTiled: return "regtile";
+    case V::kSharedTiled: return "shared";
+    case V::kCooperativeMatrix: return "coopmat";
+    case V::kDotPerOutput: return "dot_per_output";
+  }
+  return "?";
+}
+
+std::string TileConfig::ToString() const {
+  std::string s = fmt::format("{} [{} wg {}x{}", name, VariantName(variant), wg_x, wg_y);
+  if (variant == V::kCooperativeMatrix) {
+    s += fmt::format(" mma {}x{}x{}", coop_m, coop_n, coop_k);
+  } else if (variant != V::kDotPerOutput) {
+    s += fmt::format(" tile {}x{} bk {}", tm, tn, bk);
+    if (variant == V::kRegisterTiled) s += fmt::format(" vec {}", vec);
+  }
+  if (split_k > 1) s += fmt::format(" split_k {}", split_k);
+  return s + "]";
+}
+
+const std::vector<TileConfig>& ConfigTable(DeviceClass c) {
+  // Main tiles first; each table ends with small fallbacks that fit any Vulkan 1.1 device
+  // (128 invocations, 16 KiB shared memory).
+  static const std::vector<TileConfig> kGeneric = {
+      Shared("generic.shared_64x64", 16, 16, 4, 4, 16),
+      Shared("generic.shared_32x32", 8, 8, 4, 4, 16),
+      PerOutput("generic.dot_per_output_64", 64),
+  };
+  static const std::vector<TileConfig> kAmd = {
+      Shared("amd.shared_128x128", 16, 16, 8, 8, 8),
+      Shared("amd.shared_64x64", 16, 16, 4, 4, 16),
+      PerOutput("amd.dot_per_output_64", 64),
+  };
+  static const std::vector<TileConfig> kNvidia = {
+      Coop("nvidia.coopmat_64x64", 2, 2, 16, 16, 16, 32),
+      Shared("nvidia.shared_128x128", 16, 16, 8, 8, 8),
+      Shared("nvidia.shared_64x64", 16, 16, 4, 4, 16),
+      PerOutput("nvidia.dot_per_output_128", 128),
+  };
+  static const std::vector<TileConfig> kIntel = {
+      Shared("intel.shared_64x64", 16, 8, 4, 8, 16),
+      Shared("intel.shared_32x32", 8, 8, 4, 4, 16),
+      PerOutput("intel.dot_per_output_64", 64),
+  };
+  static const std::vector<TileConfig> kArm = {
+      Shared("arm.shared_32x32", 8, 8, 4, 4, 8),
+      Shared("arm.shared_16x16", 4, 4, 4, 4, 8),
+      PerOutput("arm.dot_per_output_64", 64),
+  };
+  static const std::vector<TileConfig> kQualcomm = {
+      Shared("qualcomm.shared_32x64", 16, 8, 4, 4, 8),
+      Shared("qualcomm.shared_32x32", 8, 8, 4, 4, 8),
+      PerOutput("qualcomm.dot_per_output_64", 64),
+  };
+  // CPU drivers (lavapipe): register tiles, no shared memory (see the header).
+  static const std::vector<TileConfig> kCpu = {
+      Reg("cpu.regtile_8x16", 8, 8, 8, 16, 8, 8),
+      Reg("cpu.regtile_4x8", 8, 8, 4, 8, 8, 8),
+      Reg("cpu.regtile_8x1", 1, 64, 8, 1, 8, 8),
+      Reg("cpu.regtile_1x8", 64, 1, 1, 8, 8, 8),
+  };
+  switch (c) {
+    case DeviceClass::kGeneric: return kGeneric;
+    case DeviceClass::kAmd: return kAmd;
+    case DeviceClass::kIntel: return kIntel;
+    case DeviceClass::kNvidia: return kNvidia;
+    case DeviceClass::kArm: return kArm;
+    case DeviceClass::kQualcomm: return kQualcomm;
+    case DeviceClass::kCpu: return kCpu;
+  }
+  return kGeneric;
+}
+
+bool CompilerHasKhrCooperativeMatrix() { return GLSLANG_VERSION_MAJOR >= 13; }
+
+bool ConfigFits(const TileConfig& c, AccKind acc, const TargetInfo& t, std::string* why) {
+  auto no = [&](std::string reason) {
+    if (why) *why = std::move(reason);
+    return false;
+  };
+  if (c.invocations() > t.max_workgroup_invocations) {
+    return no(fmt::format("{} invocations > maxComputeWorkGroupInvocations {}", c.invocations(), t.max_workgroup_invocations));
+  }
+  if (c.wg_x > t.max_workgroup_size[0] || c.wg_y > t.max_workgroup_size[1]) {
+    return no(fmt::format("workgroup {}x{} > maxComputeWorkGroupSize {}x{}", c.wg_x, c.wg_y, t.max_workgroup_size[0],
+                          t.max_workgroup_size[1]));
+  }
+  const uint32_t shared = SharedBytes(c, acc);
+  if (shared > t.max_shared_memory_bytes) {
+    return no(fmt::format("{} bytes of shared memory > maxComputeSharedMemorySize {}", shared, t.max_shared_memory_bytes));
+  }
+  if (c.variant == V::kCooperativeMatrix) {
+    if (t.cooperative_matrix_shapes.empty()) return no("no VK_KHR_cooperative_matrix");
+    if (!CompilerHasKhrCooperativeMatrix()) return no("glslang < 13 cannot emit GL_KHR_cooperative_matrix");
+    if (t.subgroup_size * (c.wg_x / std::max<uint32_t>(t.subgroup_size, 1)) != c.wg_x) return no("subgroup size");
+    bool shape = false;
+    for (const auto& s : t.cooperative_matrix_shapes) {
+      shape = shape || (s.m == c.coop_m && s.n == c.coop_n && s.k == c.coop_k && s.a == 0 && s.b == 0 && s.c == 1);
+    }
+    if (!shape) return no(fmt::format("no f16 x f16 -> f32 cooperative matrix of {}x{}x{}", c.coop_m, c.coop_n, c.coop_k));
+  }
+  return true;
+}
+
+MatmulChoice ChooseMatmulConfig(const MatmulProblem& p, const TargetInfo& t) {
+  const DeviceClass cls = ClassifyDevice(t);
+  std::vector<TileConfig> fitting;
+  std::string dropped;
+  for (const TileConfig& c : ConfigTable(cls)) {
+    std::string why;
+    if (ConfigFits(c, p.acc, t, &why)) {
+      fitting.push_back(c);
+    } else {
+      dropped += fmt::format("; {} dropped: {}", c.name, why);
+    }
+  }
+  // The generic table's smallest entries fit every Vulkan device; use them if a vendor table
+  // had nothing left.
+  if (fitting.empty()) {
+    for (const TileConfig& c : ConfigTable(DeviceClass::kGeneric)) {
+      if (ConfigFits(c, p.acc, t)) fitting.push_back(c);
+    }
+  }
+  if (fitting.empty()) fitting.push_back(Shared("fallback.shared_8x8", 4, 4, 2, 2, 4));
+  auto find = [&](V variant) -> const TileConfig* {
+    for (const TileConfig& c : fitting) {
+      if (c.variant == variant) return &c;
+    }
+    return nullptr;
+  };
+  const bool cpu = cls == DeviceClass::kCpu;
+  MatmulChoice out;
+  const std::string shape = fmt::format("B={} M={} N={} K={} {}", p.batch, p.m, p.n, p.k, AccName(p.acc));
+
+  // Matrix-vector products: one long dot per output.
+  if ((p.n == 1 || p.m == 1) && p.k >= 16) {
+    if (cpu) {
+      for (const TileConfig& c : fitting) {
+        if (c.variant == V::kRegisterTiled && ((p.n == 1 && c.tn == 1) || (p.m == 1 && c.tm == 1 && c.tn > 1))) {
+          out.config = c;
+          out.reason = fmt::format("{}: matrix-vector, one row of tiles per lane", shape);
+          return out;
+        }
+      }
+    } else if (const TileConfig* c = find(V::kDotPerOutput)) {
+      out.config = *c;
+      out.reason = fmt::format("{}: matrix-vector, K split over a workgroup per output", shape);
+      return out;
+    }
+  }
+  // The main tile: cooperative matrices for f16/bf16-free f32 accumulation when offered.
+  const TileConfig* main = nullptr;
+  for (const TileConfig& c : fitting) {
+    if (c.variant == V::kCooperativeMatrix) {
+      if (p.acc == AccKind::kF32 && p.a_type == ir::ElementType::kF16 && p.b_type == ir::ElementType::kF16 &&
+          p.a.affine && p.b.affine) {
+        main = &c;
+        break;
+      }
+      continue;
+    }
+    if (c.variant == V::kDotPerOutput) continue;
+    if (cpu && (c.tm == 1 || c.tn == 1)) continue;
+    main = &c;
+    break;
+  }
+  if (main == nullptr) main = &fitting.front();
+  out.config = *main;
+  out.reason = shape + ": " + (main->variant == V::kCooperativeMatrix ? "cooperative matrix" : "main tile");
+
+  // Skinny shapes: shrink the tile along a short side so invocations are not wasted: the
+  // per-invocation tile first, then the workgroup (moving invocations to the other side while
+  // it has work for them).
+  if (out.config.variant == V::kRegisterTiled || out.config.variant == V::kSharedTiled) {
+    TileConfig& c = out.config;
+    const TileConfig before = c;
+    const uint32_t want_m = NextPow2(p.m), want_n = NextPow2(p.n);
+    const bool reg = c.variant == V::kRegisterTiled;
+    while (c.bm() > want_m && c.tm > 1) c.tm /= 2;
+    // Register tiles keep 8 columns for the vector loads while N allows.
+    while (c.bn() > want_n && c.tn > 1 && (!reg || c.tn > 8 || c.tn > want_n)) c.tn /= 2;
+    while (c.bm() > want_m && c.wg_y > 1) {
+      c.wg_y /= 2;
+      if (c.bn() * 2 <= want_n && c.wg_x * 2 <= t.max_workgroup_size[0]) c.wg_x *= 2;
+    }
+    while (c.bn() > want_n && c.wg_x > 1) {
+      c.wg_x /= 2;
+      if (c.bm() * 2 <= want_m && c.wg_y * 2 <= t.max_workgroup_size[1]) c.wg_y *= 2;
+    }
+    if (c.tm != before.tm || c.tn != before.tn || c.wg_x != before.wg_x || c.wg_y != before.wg_y) {
+      out.reason += fmt::format(", small M/N: tile {}x{} wg {}x{}", c.tm, c.tn, c.wg_x, c.wg_y);
+    }
+  }
+  // Split-K: too few output tiles to fill the device while K is long.
+  if (out.config.variant != V::kCooperativeMatrix) {
+    const int64_t tiles = p.batch * ((p.m + out.config.bm() - 1) / out.config.bm()) *
+                          ((p.n + out.config.bn() - 1) / out.config.bn());
+    const int64_t want_tiles = cpu ? 16 : 128;
+    if (tiles < want_tiles && p.k >= 1024 && p.k >= 8 * std::max(p.m, p.n)) {
+      uint32_t split = 1;
+      while (split < 32 && tiles * split * 2 <= want_tiles && p.k / (split * 2) >= 256) split *= 2;
+      if (split > 1) {
+        out.config.split_k = split;
+        out.reason += fmt::format(", split-K {}: {} output tiles, K={}", split, tiles, p.k);
+      }
+    }
+  }
+  out.reason += dropped;
+  return out;
+}
+
+}  // namespace vkhlo::codegen::library

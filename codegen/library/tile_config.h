@@ -1,0 +1,70 @@
+// Kernel configurations for the matmul family, per device class, in one place (DESIGN.md:
+// "named configs, a generic default plus small per-vendor tables, filtered by the device").
+//
+// Measured on this project's CI device (lavapipe, llvmpipe 256-bit): a load whose address
+// differs between invocations costs about as much as 20 vector FMAs there (llvmpipe loops over
+// the SIMD lanes), and shared memory and subgroup broadcasts cost the same, while a 32-byte
+// u64vec4 load costs under twice a 4-byte one. So the CPU table uses register tiles with no
+// shared memory and 8-element vector loads; GPUs get shared-memory tiles. The choice is
+// golden-tested for fake AMD, Intel, NVIDIA, Arm, Qualcomm and lavapipe targets
+// (tests/codegen_library/config_test.cc).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "codegen/library/matmul_problem.h"
+#include "codegen/target.h"
+
+namespace vkhlo::codegen::library {
+
+enum class DeviceClass { kGeneric, kAmd, kIntel, kNvidia, kArm, kQualcomm, kCpu };
+std::string_view DeviceClassName(DeviceClass c);
+DeviceClass ClassifyDevice(const TargetInfo& target);
+
+enum class MatmulVariant {
+  kRegisterTiled,      // no shared memory; per-invocation TM x TN tile; vector loads (CPUs)
+  kSharedTiled,        // BM x BN x BK tiles staged in shared memory (GPUs)
+  kCooperativeMatrix,  // VK_KHR_cooperative_matrix tiles per subgroup
+  kDotPerOutput,       // one output per workgroup, K split over its invocations (matrix-vector)
+};
+std::string_view VariantName(MatmulVariant v);
+
+struct TileConfig {
+  std::string name;  // "cpu.regtile_8x16"
+  MatmulVariant variant = MatmulVariant::kRegisterTiled;
+  uint32_t wg_x = 8, wg_y = 8;  // invocations per workgroup (x along N, y along M)
+  uint32_t tm = 4, tn = 4;      // outputs per invocation
+  uint32_t bk = 8;              // K per shared-memory stage; K unroll of the register-tiled loop
+  uint32_t vec = 8;             // widest vector load in elements (register-tiled; 1 = scalar)
+  uint32_t split_k = 1;         // K slices summed by a second pass (1 = none)
+  uint32_t coop_m = 0, coop_n = 0, coop_k = 0;  // the cooperative-matrix shape
+
+  uint32_t invocations() const { return wg_x * wg_y; }
+  uint32_t bm() const { return wg_y * tm; }
+  uint32_t bn() const { return wg_x * tn; }
+  std::string ToString() const;  // "cpu.regtile_8x16 [regtile wg 8x8 tile 8x16 bk 8 vec 8]"
+};
+
+// The configurations of a device class (unfiltered), main tiles first.
+const std::vector<TileConfig>& ConfigTable(DeviceClass c);
+
+// Whether `config` fits `target` for accumulators of `acc` (workgroup size, invocations, shared
+// memory, subgroup size, 64-bit loads, cooperative-matrix shapes). `why` gets the reason when not.
+bool ConfigFits(const TileConfig& config, AccKind acc, const TargetInfo& target, std::string* why = nullptr);
+
+struct MatmulChoice {
+  TileConfig config;
+  std::string reason;  // one line: why this one ("skinny M=3: tm 1", "split-K 8: M*N=64, K=65536")
+};
+
+// The configuration for `problem` on `target`: the device class's table filtered by the
+// device, then adapted to the shape: matrix-vector and tiny outputs with long K get the
+// dot-per-output kernel (or split-K), skinny shapes smaller tiles, small batches tiles that fit.
+MatmulChoice ChooseMatmulConfig(const MatmulProblem& problem, const TargetInfo& target);
+
+// Whether this build's GLSL compiler can emit GL_KHR_cooperative_matrix (glslang >= 13).
+bool CompilerHasKhrCooperativeMatrix();
+
+}  // namespace vkhlo::codegen::library

@@ -1,0 +1,320 @@
+// Library-kernel benchmarks, each beside its CPU baseline in the same run (interleaved, so a
+// busy machine slows both alike):
+//   sgemm      1024^3 and 2048^3 dot_general vs OpenBLAS cblas_sgemm
+//   batched    256 x (64x64x64) vs cblas_sgemm per matrix
+//   gemv       4096x4096 by 4096 vs cblas_sgemv (GFLOP/s and GB/s)
+//   conv3x3    56x56, 64->64 features, batch 8, NHWC/HWIO, stride 1, SAME vs im2col + cblas_sgemm
+//   depthwise  3x3 over 112x112x32 (batch 1, NHWC), GB/s of input + output
+// Counters: GFLOPS (vkhlo), blas_GFLOPS, ratio = GFLOPS / blas_GFLOPS, GBps where it matters.
+// Run: build/bin/vkhlo-library-bench [--benchmark_filter=...].
+#include <benchmark/benchmark.h>
+#include <cblas.h>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "codegen/glsl_compiler.h"
+#include "codegen/library/library_kernel.h"
+#include "device/allocator.h"
+#include "device/command_list.h"
+#include "device/device.h"
+#include "device/transfer.h"
+#include "frontend/parser.h"
+#include "ir/walk.h"
+
+namespace vkhlo {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+namespace library = codegen::library;
+
+struct Env {
+  std::unique_ptr<device::Device> device;
+  codegen::TargetInfo target;
+  std::unique_ptr<codegen::GlslCompiler> compiler;
+};
+
+Env& SharedEnv() {
+  static Env env = [] {
+    Env e;
+    auto device = device::Device::CreateFromEnvironment();
+    if (!device.ok()) {
+      std::fprintf(stderr, "cannot open a Vulkan device: %s\n", device.status().ToString().c_str());
+      std::exit(1);
+    }
+    e.device = std::move(device).value();
+    const auto& caps = e.device->capabilities();
+    auto& t = e.target;
+    t.device_name = caps.name;
+    t.vendor_id = caps.vendor_id;
+    t.device_type = caps.type == device::DeviceType::kCpu ? codegen::TargetInfo::DeviceType::kCpu
+                    : caps.type == device::DeviceType::kDiscreteGpu ? codegen::TargetInfo::DeviceType::kDiscreteGpu
+                                                                    : codegen::TargetInfo::DeviceType::kIntegratedGpu;
+    t.shader_int64 = caps.features.shader_int64;
+    t.shader_float64 = caps.features.shader_float64;
+    t.shader_float16 = caps.features.shader_float16;
+    t.storage_buffer_16bit = caps.features.storage_buffer_16bit;
+    t.subgroup_size = caps.subgroup.size;
+    t.max_workgroup_size = caps.limits.max_workgroup_size;
+    t.max_workgroup_count = caps.limits.max_workgroup_count;
+    t.max_workgroup_invocations = caps.limits.max_workgroup_invocations;
+    t.max_shared_memory_bytes = caps.limits.max_shared_memory_bytes;
+    t.max_storage_buffer_range = caps.limits.max_storage_buffer_range;
+    t.max_storage_buffers_per_stage = caps.limits.max_per_stage_storage_buffers;
+    e.compiler = std::make_unique<codegen::GlslCompiler>("");
+    return e;
+  }();
+  return env;
+}
+
+// A planned, compiled op with its buffers, ready to dispatch repeatedly.
+struct Prepared {
+  std::unique_ptr<ir::Module> module;
+  library::LibraryPlan plan;
+  std::vector<device::Buffer> operands, scratch;
+  device::Buffer result;
+  std::vector<std::shared_ptr<const device::Pipeline>> pipelines;
+};
+
+Status Run(Prepared& p);
+
+StatusOr<std::unique_ptr<Prepared>> Prepare(const std::string& mlir, const std::vector<std::vector<float>>& inputs) {
+  Env& env = SharedEnv();
+  auto p = std::make_unique<Prepared>();
+  VKHLO_ASSIGN_OR_RETURN(p->module, frontend::ParseModule(mlir));
+  const ir::Operation* op = nullptr;
+  ir::WalkOps(*p->module, [&](ir::Operation& o) {
+    if (!op && (o.code() == ir::OpCode::kDotGeneral || o.code() == ir::OpCode::kConvolution)) op = &o;
+  });
+  if (op == nullptr) return NotFoundError("no op");
+  if (op->code() == ir::OpCode::kDotGeneral) {
+    VKHLO_ASSIGN_OR_RETURN(p->plan, library::PlanDotGeneral(*op, env.target));
+  } else {
+    VKHLO_ASSIGN_OR_RETURN(p->plan, library::PlanConvolution(*op, env.target));
+  }
+  VKHLO_RETURN_IF_ERROR(library::CompilePlan(p->plan, *env.compiler, env.target));
+  for (const auto& in : inputs) {
+    VKHLO_ASSIGN_OR_RETURN(device::Buffer b, env.device->allocator().Allocate(in.size() * 4 + 32));
+    VKHLO_RETURN_IF_ERROR(env.device->transfers().Upload(b, 0, std::as_bytes(std::span(in))));
+    p->operands.push_back(std::move(b));
+  }
+  for (uint64_t bytes : p->plan.scratch_bytes) {
+    VKHLO_ASSIGN_OR_RETURN(device::Buffer b, env.device->allocator().Allocate(bytes + 32));
+    p->scratch.push_back(std::move(b));
+  }
+  VKHLO_ASSIGN_OR_RETURN(p->result, env.device->allocator().Allocate(p->plan.result_bytes + 32));
+  for (const auto& d : p->plan.dispatches) {
+    device::ComputePipelineDesc desc;
+    desc.name = d.name;
+    desc.spirv = *d.spirv;
+    desc.workgroup_base_offset = 0;
+    desc.required_subgroup_size = d.required_subgroup_size;
+    VKHLO_ASSIGN_OR_RETURN(auto pipeline, env.device->pipelines().GetOrCreate(desc));
+    p->pipelines.push_back(std::move(pipeline));
+  }
+  // lavapipe compiles a pipeline's machine code on its first dispatch: do that untimed.
+  VKHLO_RETURN_IF_ERROR(Run(*p));
+  return p;
+}
+
+Status Run(Prepared& p) {
+  Env& env = SharedEnv();
+  VKHLO_ASSIGN_OR_RETURN(device::CommandList list, device::CommandList::Begin(*env.device));
+  for (size_t i = 0; i < p.plan.dispatches.size(); ++i) {
+    const auto& d = p.plan.dispatches[i];
+    std::vector<device::Binding> bindings;
+    for (const auto& ref : d.bindings) {
+      const device::Buffer* b = ref.role == library::BufferRole::kOperand  ? &p.operands[ref.index]
+                                : ref.role == library::BufferRole::kScratch ? &p.scratch[ref.index]
+                                                                            : &p.result;
+      bindings.push_back({b->view(), ref.written ? device::Access::kReadWrite : device::Access::kRead});
+    }
+    const uint32_t base[4] = {0, 0, 0, 0};
+    VKHLO_RETURN_IF_ERROR(list.Dispatch(*p.pipelines[i], bindings, device::AsBytes(base), {d.grid[0], d.grid[1], d.grid[2]}));
+  }
+  VKHLO_ASSIGN_OR_RETURN(device::Submission s, list.Submit());
+  return s.Wait();
+}
+
+std::vector<float> Random(size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> u(-1, 1);
+  std::vector<float> v(n);
+  for (auto& x : v) x = u(rng);
+  return v;
+}
+
+double Seconds(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// Times `gpu` (the benchmark's iterations), then `cpu` as many times (at least 3) in a block:
+// OpenBLAS's threads spin for a while after each call, which would steal the CPU that lavapipe
+// runs on if the two alternated. Reports GFLOPS for both and their ratio.
+template <typename Gpu, typename Cpu>
+void Compare(benchmark::State& state, double flops, double bytes, Gpu gpu, Cpu cpu) {
+  double gpu_s = 0;
+  int64_t n = 0;
+  for (auto _ : state) {
+    const auto t0 = Clock::now();
+    Status s = gpu();
+    const double g = Seconds(t0);
+    if (!s.ok()) {
+      state.SkipWithError(s.ToString().c_str());
+      return;
+    }
+    state.SetIterationTime(g);
+    gpu_s += g;
+    ++n;
+  }
+  const int64_t cpu_runs = std::max<int64_t>(n, 3);
+  cpu();  // warm-up (thread start, page faults)
+  const auto t0 = Clock::now();
+  for (int64_t i = 0; i < cpu_runs; ++i) cpu();
+  const double cpu_s = Seconds(t0) / static_cast<double>(cpu_runs);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // let the BLAS threads go idle
+  const double gpu_avg = gpu_s / static_cast<double>(n);
+  state.counters["GFLOPS"] = flops / gpu_avg / 1e9;
+  state.counters["blas_GFLOPS"] = flops / cpu_s / 1e9;
+  state.counters["ratio"] = cpu_s / gpu_avg;
+  if (bytes > 0) state.counters["GBps"] = bytes / gpu_avg / 1e9;
+}
+
+void BM_Sgemm(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const std::string t = fmt::format("tensor<{0}x{0}xf32>", n);
+  const std::string mlir = fmt::format(
+      "func.func @main(%a: {0}, %b: {0}) -> {0} {{\n  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : "
+      "({0}, {0}) -> {0}\n  func.return %0 : {0}\n}}\n", t);
+  auto a = Random(size_t(n) * n, 1), b = Random(size_t(n) * n, 2);
+  std::vector<float> c(size_t(n) * n);
+  auto prepared = Prepare(mlir, {a, b});
+  if (!prepared.ok()) return state.SkipWithError(prepared.status().ToString().c_str());
+  state.SetLabel((*prepared)->plan.config.name);
+  Compare(state, 2.0 * n * n * n, 0, [&] { return Run(**prepared); },
+          [&] { cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1, a.data(), n, b.data(), n, 0, c.data(), n); });
+}
+
+void BM_BatchedSgemm(benchmark::State& state) {
+  const int batch = 256, n = 64;
+  const std::string t = fmt::format("tensor<{}x{}x{}xf32>", batch, n, n);
+  const std::string mlir = fmt::format(
+      "func.func @main(%a: {0}, %b: {0}) -> {0} {{\n  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], "
+      "contracting_dims = [2] x [1] : ({0}, {0}) -> {0}\n  func.return %0 : {0}\n}}\n", t);
+  auto a = Random(size_t(batch) * n * n, 3), b = Random(size_t(batch) * n * n, 4);
+  std::vector<float> c(size_t(batch) * n * n);
+  auto prepared = Prepare(mlir, {a, b});
+  if (!prepared.ok()) return state.SkipWithError(prepared.status().ToString().c_str());
+  state.SetLabel((*prepared)->plan.config.name);
+  Compare(state, 2.0 * batch * n * n * n, 0, [&] { return Run(**prepared); }, [&] {
+    for (int i = 0; i < batch; ++i) {
+      const size_t o = size_t(i) * n * n;
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1, a.data() + o, n, b.data() + o, n, 0, c.data() + o, n);
+    }
+  });
+}
+
+void BM_Gemv(benchmark::State& state) {
+  const int n = 4096;
+  const std::string mlir = fmt::format(
+      "func.func @main(%a: tensor<{0}x{0}xf32>, %x: tensor<{0}xf32>) -> tensor<{0}xf32> {{\n  %0 = stablehlo.dot_general %a, %x, "
+      "contracting_dims = [1] x [0] : (tensor<{0}x{0}xf32>, tensor<{0}xf32>) -> tensor<{0}xf32>\n  func.return %0 : "
+      "tensor<{0}xf32>\n}}\n", n);
+  auto a = Random(size_t(n) * n, 5), x = Random(n, 6);
+  std::vector<float> y(n);
+  auto prepared = Prepare(mlir, {a, x});
+  if (!prepared.ok()) return state.SkipWithError(prepared.status().ToString().c_str());
+  state.SetLabel((*prepared)->plan.config.name);
+  Compare(state, 2.0 * n * n, 4.0 * n * n, [&] { return Run(**prepared); },
+          [&] { cblas_sgemv(CblasRowMajor, CblasNoTrans, n, n, 1, a.data(), n, x.data(), 1, 0, y.data(), 1); });
+}
+
+void BM_Conv3x3(benchmark::State& state) {
+  const int batch = 8, h = 56, w = 56, ci = 64, co = 64;
+  const std::string mlir = fmt::format(
+      "func.func @main(%x: tensor<{0}x{1}x{2}x{3}xf32>, %k: tensor<3x3x{3}x{4}xf32>) -> tensor<{0}x{1}x{2}x{4}xf32> {{\n"
+      "  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {{stride = [1, 1], "
+      "pad = [[1, 1], [1, 1]]}} {{batch_group_count = 1 : i64, feature_group_count = 1 : i64}} : "
+      "(tensor<{0}x{1}x{2}x{3}xf32>, tensor<3x3x{3}x{4}xf32>) -> tensor<{0}x{1}x{2}x{4}xf32>\n"
+      "  func.return %0 : tensor<{0}x{1}x{2}x{4}xf32>\n}}\n",
+      batch, h, w, ci, co);
+  auto x = Random(size_t(batch) * h * w * ci, 7), k = Random(size_t(9) * ci * co, 8);
+  std::vector<float> cols(size_t(batch) * h * w * 9 * ci), y(size_t(batch) * h * w * co);
+  auto prepared = Prepare(mlir, {x, k});
+  if (!prepared.ok()) return state.SkipWithError(prepared.status().ToString().c_str());
+  state.SetLabel((*prepared)->plan.config.name);
+  const int m = batch * h * w, kk = 9 * ci;
+  Compare(state, 2.0 * m * co * kk, 0, [&] { return Run(**prepared); }, [&] {
+    // im2col (rows: output positions, columns: (ky, kx, ci)) then one sgemm with the HWIO kernel.
+    for (int b = 0; b < batch; ++b) {
+      for (int oy = 0; oy < h; ++oy) {
+        for (int ox = 0; ox < w; ++ox) {
+          float* row = cols.data() + ((size_t(b) * h + oy) * w + ox) * kk;
+          for (int ky = 0; ky < 3; ++ky) {
+            for (int kx = 0; kx < 3; ++kx) {
+              const int iy = oy + ky - 1, ix = ox + kx - 1;
+              float* dst = row + (ky * 3 + kx) * ci;
+              if (iy < 0 || iy >= h || ix < 0 || ix >= w) {
+                std::memset(dst, 0, ci * sizeof(float));
+              } else {
+                std::memcpy(dst, x.data() + ((size_t(b) * h + iy) * w + ix) * ci, ci * sizeof(float));
+              }
+            }
+          }
+        }
+      }
+    }
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, co, kk, 1, cols.data(), kk, k.data(), co, 0, y.data(), co);
+  });
+}
+
+void BM_Depthwise3x3(benchmark::State& state) {
+  const int h = 112, w = 112, c = 32;
+  const std::string mlir = fmt::format(
+      "func.func @main(%x: tensor<1x{0}x{1}x{2}xf32>, %k: tensor<3x3x1x{2}xf32>) -> tensor<1x{0}x{1}x{2}xf32> {{\n"
+      "  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {{stride = [1, 1], "
+      "pad = [[1, 1], [1, 1]]}} {{batch_group_count = 1 : i64, feature_group_count = {2} : i64}} : "
+      "(tensor<1x{0}x{1}x{2}xf32>, tensor<3x3x1x{2}xf32>) -> tensor<1x{0}x{1}x{2}xf32>\n"
+      "  func.return %0 : tensor<1x{0}x{1}x{2}xf32>\n}}\n",
+      h, w, c);
+  auto x = Random(size_t(h) * w * c, 9), k = Random(size_t(9) * c, 10);
+  std::vector<float> y(size_t(h) * w * c);
+  auto prepared = Prepare(mlir, {x, k});
+  if (!prepared.ok()) return state.SkipWithError(prepared.status().ToString().c_str());
+  state.SetLabel((*prepared)->plan.config.name);
+  // Baseline: the same loop nest on the CPU, single-threaded (no BLAS has depthwise).
+  Compare(state, 2.0 * h * w * c * 9, 2.0 * h * w * c * 4, [&] { return Run(**prepared); }, [&] {
+    for (int oy = 0; oy < h; ++oy) {
+      for (int ox = 0; ox < w; ++ox) {
+        float* out = y.data() + (size_t(oy) * w + ox) * c;
+        for (int ch = 0; ch < c; ++ch) out[ch] = 0;
+        for (int ky = 0; ky < 3; ++ky) {
+          const int iy = oy + ky - 1;
+          if (iy < 0 || iy >= h) continue;
+          for (int kx = 0; kx < 3; ++kx) {
+            const int ix = ox + kx - 1;
+            if (ix < 0 || ix >= w) continue;
+            const float* in = x.data() + (size_t(iy) * w + ix) * c;
+            const float* kr = k.data() + (ky * 3 + kx) * c;
+            for (int ch = 0; ch < c; ++ch) out[ch] += in[ch] * kr[ch];
+          }
+        }
+      }
+    }
+    benchmark::DoNotOptimize(y.data());
+  });
+}
+
+BENCHMARK(BM_Sgemm)->Arg(1024)->Arg(2048)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK(BM_BatchedSgemm)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_Gemv)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_Conv3x3)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK(BM_Depthwise3x3)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(1.0);
+
+}  // namespace
+}  // namespace vkhlo
+
+BENCHMARK_MAIN();

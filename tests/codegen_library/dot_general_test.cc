@@ -1,0 +1,251 @@
+// dot_general through the library kernels on the device vs the interpreter: random shapes with
+// odd sizes, random dimension numbers (batching and contracting dims anywhere, several of
+// each), every supported element type, every variant (forced), fused epilogues.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "interp/interpreter.h"
+#include "tests/codegen_library/library_test_util.h"
+#include "tests/support/device_fixture.h"
+
+namespace vkhlo::testing {
+namespace {
+
+using codegen::library::Epilogue;
+using codegen::library::EpilogueOp;
+using codegen::library::PlanOptions;
+
+std::string Dims(const std::vector<int64_t>& d) {
+  std::string s;
+  for (size_t i = 0; i < d.size(); ++i) s += fmt::format("{}{}", i ? ", " : "", d[i]);
+  return s;
+}
+
+std::string TensorType(const std::vector<int64_t>& dims, const std::string& element) {
+  std::string s = "tensor<";
+  for (int64_t d : dims) s += fmt::format("{}x", d);
+  return s + element + ">";
+}
+
+// A random dot_general: `nb` batching, `nm` lhs free, `nn` rhs free, `nk` contracting dims,
+// each operand's dims in a random order.
+struct DotCase {
+  std::string mlir;
+  std::vector<int64_t> lhs_dims, rhs_dims, result_dims;
+  int64_t k = 1;
+};
+
+DotCase MakeDot(std::mt19937_64& rng, const std::vector<int64_t>& sizes, int nb, int nm, int nn, int nk,
+                const std::string& lt, const std::string& rt, const std::string& ot) {
+  auto pick = [&] { return sizes[rng() % sizes.size()]; };
+  std::vector<int64_t> b(nb), m(nm), n(nn), k(nk);
+  for (auto& x : b) x = pick();
+  for (auto& x : m) x = pick();
+  for (auto& x : n) x = pick();
+  for (auto& x : k) x = pick();
+  // Operand dim slots: kinds 0 batch, 1 free, 2 contracting.
+  auto layout = [&](const std::vector<int64_t>& free) {
+    std::vector<std::pair<int, int>> slots;  // (kind, index)
+    for (int i = 0; i < nb; ++i) slots.push_back({0, i});
+    for (size_t i = 0; i < free.size(); ++i) slots.push_back({1, static_cast<int>(i)});
+    for (int i = 0; i < nk; ++i) slots.push_back({2, i});
+    std::shuffle(slots.begin(), slots.end(), rng);
+    return slots;
+  };
+  DotCase c;
+  std::vector<int64_t> lb(nb), lc(nk), rb(nb), rc(nk);
+  auto ls = layout(m), rs = layout(n);
+  for (size_t d = 0; d < ls.size(); ++d) {
+    auto [kind, i] = ls[d];
+    c.lhs_dims.push_back(kind == 0 ? b[i] : kind == 1 ? m[i] : k[i]);
+    if (kind == 0) lb[i] = static_cast<int64_t>(d);
+    if (kind == 2) lc[i] = static_cast<int64_t>(d);
+  }
+  for (size_t d = 0; d < rs.size(); ++d) {
+    auto [kind, i] = rs[d];
+    c.rhs_dims.push_back(kind == 0 ? b[i] : kind == 1 ? n[i] : k[i]);
+    if (kind == 0) rb[i] = static_cast<int64_t>(d);
+    if (kind == 2) rc[i] = static_cast<int64_t>(d);
+  }
+  // The result: batch dims in batching order, then each operand's free dims in its own order.
+  c.result_dims = b;
+  for (size_t d = 0; d < ls.size(); ++d) {
+    if (ls[d].first == 1) c.result_dims.push_back(c.lhs_dims[d]);
+  }
+  for (size_t d = 0; d < rs.size(); ++d) {
+    if (rs[d].first == 1) c.result_dims.push_back(c.rhs_dims[d]);
+  }
+  for (int64_t x : k) c.k *= x;
+  const std::string lty = TensorType(c.lhs_dims, lt), rty = TensorType(c.rhs_dims, rt), oty = TensorType(c.result_dims, ot);
+  c.mlir = fmt::format(
+      "func.func @main(%a: {0}, %b: {1}) -> {2} {{\n"
+      "  %0 = stablehlo.dot_general %a, %b, batching_dims = [{3}] x [{4}], contracting_dims = [{5}] x [{6}] : ({0}, {1}) -> {2}\n"
+      "  func.return %0 : {2}\n}}\n",
+      lty, rty, oty, Dims(lb), Dims(rb), Dims(lc), Dims(rc));
+  return c;
+}
+
+class DotGeneralTest : public DeviceTest {
+ protected:
+  void SetUp() override {
+    DeviceTest::SetUp();
+    if (device_) target_ = TargetFromDevice(*device_);
+  }
+
+  // Runs the case through `options` (a forced config or the choice) and compares.
+  void Check(const DotCase& c, const PlanOptions& options, const Epilogue& epilogue = {},
+             const std::vector<ir::Literal>& epilogue_inputs = {}, const ir::Literal* expected_override = nullptr) {
+    SCOPED_TRACE(c.mlir + "config " + (options.force_config.empty() ? "chosen" : options.force_config) +
+                 (options.force_split_k ? fmt::format(" split {}", options.force_split_k) : ""));
+    ASSERT_OK_AND_ASSIGN(ParsedOp parsed, ParseOp(c.mlir, ir::OpCode::kDotGeneral));
+    std::vector<ir::Literal> operands = {RandomLiteral(parsed.op->operand(0)->type(), rng_),
+                                         RandomLiteral(parsed.op->operand(1)->type(), rng_)};
+    ASSERT_OK_AND_ASSIGN(ir::Literal expected, Reference(*parsed.op, operands));
+    ASSERT_OK_AND_ASSIGN(auto plan, codegen::library::PlanDotGeneral(*parsed.op, target_, epilogue, options));
+    SCOPED_TRACE(plan.summary);
+    ASSERT_OK_AND_ASSIGN(ir::Literal actual, RunPlan(dev(), TestCompiler(), target_, plan, operands, epilogue_inputs));
+    (void)expected_override;
+    EXPECT_EQ(Compare(expected, actual, c.k), "");
+  }
+
+  void TearDown() override {
+    const auto st = TestCompiler().stats();
+    std::printf("compiler: %llu compiles, %llu memory hits, %llu disk hits; glslang %.0f ms, spirv-val %.0f ms, spirv-opt %.0f ms\n",
+                (unsigned long long)st.compiles, (unsigned long long)st.memory_hits, (unsigned long long)st.disk_hits,
+                st.compile_ms, st.validate_ms, st.optimize_ms);
+    DeviceTest::TearDown();
+  }
+
+  codegen::TargetInfo target_;
+  std::mt19937_64 rng_{12345};
+};
+
+TEST_F(DotGeneralTest, PlainMatmulF32EveryVariant) {
+  std::mt19937_64 rng(1);
+  const DotCase c = MakeDot(rng, {33}, 0, 1, 1, 1, "f32", "f32", "f32");
+  Check(c, {});
+  for (const char* config : {"cpu.regtile_8x16", "cpu.regtile_4x8", "generic.shared_32x32", "generic.dot_per_output_64"}) {
+    Check(c, {.force_config = config});
+  }
+  Check(c, {.force_config = "cpu.regtile_4x8", .force_split_k = 3});
+  Check(c, {.force_config = "generic.shared_32x32", .force_split_k = 2});
+}
+
+TEST_F(DotGeneralTest, RandomDimensionNumbersF32) {
+  std::mt19937_64 rng(2);
+  const std::vector<int64_t> sizes = {1, 3, 7, 33, 100};
+  int cases = 0;
+  while (cases < 24) {
+    const int nb = static_cast<int>(rng() % 3), nm = static_cast<int>(rng() % 3), nn = static_cast<int>(rng() % 3),
+              nk = static_cast<int>(rng() % 3);
+    DotCase c = MakeDot(rng, sizes, nb, nm, nn, nk, "f32", "f32", "f32");
+    int64_t work = c.k;
+    for (int64_t d : c.result_dims) work *= d;
+    if (work > 2000000) continue;
+    ++cases;
+    const char* configs[] = {"", "cpu.regtile_8x16", "cpu.regtile_4x8", "generic.shared_32x32"};
+    Check(c, {.force_config = configs[cases % 4]});
+  }
+}
+
+struct TypeCase {
+  const char* lhs;
+  const char* rhs;
+  const char* result;
+};
+
+// Every supported element type combination, through the chosen kernel and the shared-memory
+// one; on a device without the type's feature, the plan is a clear error instead.
+TEST_F(DotGeneralTest, ElementTypes) {
+  const TypeCase cases[] = {
+      {"f32", "f32", "f32"},         {"f64", "f64", "f64"},       {"f32", "f32", "f64"},
+      {"bf16", "bf16", "f32"},       {"bf16", "bf16", "bf16"},     {"f16", "f16", "f16"},
+      {"f16", "f16", "f32"},         {"i32", "i32", "i32"},        {"i8", "i8", "i32"},
+      {"ui8", "ui8", "ui32"},        {"i16", "i16", "i16"},        {"ui32", "ui32", "ui32"},
+      {"i64", "i64", "i64"},         {"ui64", "ui64", "ui64"},     {"i1", "i1", "i1"},
+      {"i8", "i8", "i8"},            {"complex<f32>", "complex<f32>", "complex<f32>"},
+      {"complex<f64>", "complex<f64>", "complex<f64>"},
+  };
+  std::vector<TypeCase> all(std::begin(cases), std::end(cases));
+  // f8 formats decode through the GLSL library (codegen/glsl), when this build has it.
+  if (codegen::library::HaveGlslLibrary()) {
+    all.push_back({"f8E4M3FN", "f8E4M3FN", "f32"});
+    all.push_back({"f8E5M2", "f8E5M2", "bf16"});
+    all.push_back({"f8E4M3FNUZ", "f8E4M3FNUZ", "f8E4M3FNUZ"});
+  }
+  for (const TypeCase& t : all) {
+    std::mt19937_64 rng(std::hash<std::string>()(t.lhs) ^ std::hash<std::string>()(t.result));
+    const DotCase c = MakeDot(rng, {3, 7, 33}, 1, 1, 1, 1, t.lhs, t.rhs, t.result);
+    const std::string types = std::string(t.lhs) + t.rhs + t.result;
+    const bool needs_f64 = types.find("f64") != std::string::npos;
+    const bool needs_i64 = types.find("i64") != std::string::npos;
+    if ((needs_f64 && !target_.shader_float64) || (needs_i64 && !target_.shader_int64)) {
+      ASSERT_OK_AND_ASSIGN(ParsedOp parsed, ParseOp(c.mlir, ir::OpCode::kDotGeneral));
+      auto plan = codegen::library::PlanDotGeneral(*parsed.op, target_);
+      ASSERT_FALSE(plan.ok()) << types;
+      EXPECT_EQ(plan.status().code(), StatusCode::kUnimplemented);
+      EXPECT_NE(plan.status().message().find(needs_f64 ? "shaderFloat64" : "shaderInt64"), std::string::npos)
+          << plan.status().ToString();
+      EXPECT_NE(plan.status().message().find("stablehlo.dot_general"), std::string::npos);
+      continue;
+    }
+    // Small forced tiles keep the kernels (and the driver's compile time) small.
+    Check(c, {.force_config = "cpu.regtile_4x8"});
+    Check(c, {.force_config = "generic.shared_32x32"});
+  }
+}
+
+// Split-K and the matrix-vector kernels on shapes that choose them, and forced elsewhere.
+TEST_F(DotGeneralTest, SplitKAndMatrixVector) {
+  std::mt19937_64 rng(3);
+  DotCase tall = MakeDot(rng, {3}, 0, 1, 1, 1, "f32", "f32", "f32");
+  tall.mlir = R"(func.func @main(%a: tensor<5x3000xf32>, %b: tensor<3000x3xf32>) -> tensor<5x3xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<5x3000xf32>, tensor<3000x3xf32>) -> tensor<5x3xf32>
+  func.return %0 : tensor<5x3xf32>
+})";
+  tall.k = 3000;
+  Check(tall, {});
+  Check(tall, {.force_config = "generic.shared_32x32", .force_split_k = 4});
+  Check(tall, {.force_config = "cpu.regtile_4x8", .force_split_k = 5});
+  DotCase mv = tall;
+  mv.mlir = R"(func.func @main(%a: tensor<2x100x333xf32>, %b: tensor<2x333xf32>) -> tensor<2x100xf32> {
+  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x100x333xf32>, tensor<2x333xf32>) -> tensor<2x100xf32>
+  func.return %0 : tensor<2x100xf32>
+})";
+  mv.k = 333;
+  Check(mv, {});
+  Check(mv, {.force_config = "generic.dot_per_output_64"});
+  Check(mv, {.force_config = "cpu.regtile_8x1"});
+  DotCase vm = tall;
+  vm.mlir = R"(func.func @main(%a: tensor<64xi32>, %b: tensor<64x41xi32>) -> tensor<41xi32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [0] x [0] : (tensor<64xi32>, tensor<64x41xi32>) -> tensor<41xi32>
+  func.return %0 : tensor<41xi32>
+})";
+  vm.k = 64;
+  Check(vm, {});
+  Check(vm, {.force_config = "cpu.regtile_1x8"});
+  Check(vm, {.force_config = "generic.dot_per_output_64"});
+}
+
+// K = 0 (an empty contraction) gives zeros; empty results give no dispatch.
+TEST_F(DotGeneralTest, EmptyShapes) {
+  DotCase c;
+  c.mlir = R"(func.func @main(%a: tensor<3x0xf32>, %b: tensor<0x5xf32>) -> tensor<3x5xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<3x0xf32>, tensor<0x5xf32>) -> tensor<3x5xf32>
+  func.return %0 : tensor<3x5xf32>
+})";
+  c.k = 0;
+  Check(c, {});
+  ASSERT_OK_AND_ASSIGN(ParsedOp parsed, ParseOp(R"(func.func @main(%a: tensor<0x4xf32>, %b: tensor<4x5xf32>) -> tensor<0x5xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<0x4xf32>, tensor<4x5xf32>) -> tensor<0x5xf32>
+  func.return %0 : tensor<0x5xf32>
+})", ir::OpCode::kDotGeneral));
+  ASSERT_OK_AND_ASSIGN(auto plan, codegen::library::PlanDotGeneral(*parsed.op, target_));
+  EXPECT_TRUE(plan.dispatches.empty());
+}
+
+}  // namespace
+}  // namespace vkhlo::testing
