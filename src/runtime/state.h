@@ -103,6 +103,4 @@ StatusOr<std::shared_ptr<BufferState>> AllocateTensor(const std::shared_ptr<Clie
 TensorType ToTensorType(const ir::Type& type);
 StatusOr<ir::Type> FromTensorType(const TensorType& type);
 
-codegen::TargetInfo TargetFromDevice(const device::Device& device);
-
 }  // namespace vkhlo::runtime

@@ -19,45 +19,6 @@ namespace vkhlo::testing {
 using codegen::library::BufferRole;
 using codegen::library::LibraryPlan;
 
-codegen::TargetInfo TargetFromDevice(const device::Device& device) {
-  const device::DeviceCapabilities& caps = device.capabilities();
-  codegen::TargetInfo t;
-  t.device_name = caps.name;
-  t.profile = caps.profile;
-  t.vendor_id = caps.vendor_id;
-  switch (caps.type) {
-    case device::DeviceType::kCpu: t.device_type = codegen::TargetInfo::DeviceType::kCpu; break;
-    case device::DeviceType::kDiscreteGpu: t.device_type = codegen::TargetInfo::DeviceType::kDiscreteGpu; break;
-    case device::DeviceType::kIntegratedGpu: t.device_type = codegen::TargetInfo::DeviceType::kIntegratedGpu; break;
-    case device::DeviceType::kVirtualGpu: t.device_type = codegen::TargetInfo::DeviceType::kVirtualGpu; break;
-    default: t.device_type = codegen::TargetInfo::DeviceType::kOther;
-  }
-  t.vulkan_api_minor = VK_API_VERSION_MINOR(caps.api_version) >= 1 ? 1 : 0;
-  t.shader_int64 = caps.features.shader_int64;
-  t.shader_float64 = caps.features.shader_float64;
-  t.shader_float16 = caps.features.shader_float16;
-  t.shader_int8 = caps.features.shader_int8;
-  t.shader_int16 = caps.features.shader_int16;
-  t.storage_buffer_8bit = caps.features.storage_buffer_8bit;
-  t.storage_buffer_16bit = caps.features.storage_buffer_16bit;
-  t.subgroup_size = caps.subgroup.size;
-  t.subgroup_operations = caps.subgroup.supported_operations;
-  t.max_workgroup_size = caps.limits.max_workgroup_size;
-  t.max_workgroup_count = caps.limits.max_workgroup_count;
-  t.max_workgroup_invocations = caps.limits.max_workgroup_invocations;
-  t.max_shared_memory_bytes = caps.limits.max_shared_memory_bytes;
-  t.max_storage_buffer_range = caps.limits.max_storage_buffer_range;
-  t.min_storage_buffer_offset_alignment = caps.limits.min_storage_buffer_offset_alignment;
-  t.max_push_constants_bytes = caps.limits.max_push_constants_bytes;
-  t.max_storage_buffers_per_stage = caps.limits.max_per_stage_storage_buffers;
-  for (const auto& s : caps.cooperative_matrix_shapes) {
-    if (!s.subgroup_scope) continue;
-    t.cooperative_matrix_shapes.push_back({s.m, s.n, s.k, static_cast<uint32_t>(s.a), static_cast<uint32_t>(s.b),
-                                           static_cast<uint32_t>(s.c), static_cast<uint32_t>(s.result)});
-  }
-  return t;
-}
-
 StatusOr<ParsedOp> ParseOp(const std::string& mlir, ir::OpCode code) {
   ParsedOp out;
   VKHLO_ASSIGN_OR_RETURN(out.module, frontend::ParseModule(mlir));

@@ -13,12 +13,13 @@
 #include "device/device.h"
 #include "ir/literal.h"
 #include "ir/module.h"
+#include "runtime/target_from_device.h"
 #include "vkhlo/status.h"
 
 namespace vkhlo::testing {
 
-// TargetInfo from the device's masked capabilities (as the runtime fills it).
-codegen::TargetInfo TargetFromDevice(const device::Device& device);
+// TargetInfo from the device's masked capabilities: the runtime's own function.
+using runtime::TargetFromDevice;
 
 // A parsed module and its first op of `code` (in the first function).
 struct ParsedOp {

@@ -10,10 +10,7 @@
 #include <map>
 #include <sstream>
 
-#include "frontend/parser.h"
-#include "tests/support/test_files.h"
-#include "tools/vkhlo-run/check_runner.h"
-#include "verify/verifier.h"
+#include "tests/conformance/conformance_chunks.h"
 
 namespace vkhlo {
 namespace {
@@ -41,50 +38,20 @@ const std::map<std::string, std::string>& Expectations() {
   return *expectations;
 }
 
-std::vector<std::string> ConformanceFiles() {
-  std::vector<std::string> files;
-  if (!fs::exists(kRoot)) return files;
-  for (const auto& entry : fs::recursive_directory_iterator(kRoot)) {
-    if (entry.path().extension() == ".mlir") files.push_back(fs::relative(entry.path(), kRoot).string());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
 class ReferenceConformance : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ReferenceConformance, ChunksPassTheirChecks) {
-  const std::string relative = GetParam();
-  const std::string text = testing::ReadFile(kRoot / relative);
-  const bool split = relative.rfind("interpret/", 0) == 0;
-  std::vector<frontend::SourceChunk> chunks =
-      split ? frontend::SplitInputFile(text) : std::vector<frontend::SourceChunk>{{text, 1}};
-  for (const frontend::SourceChunk& chunk : chunks) {
-    const std::string key = split ? relative + ":" + std::to_string(chunk.first_line) : relative;
-    frontend::ParseOptions options;
-    options.source_name = relative;
-    options.first_line = chunk.first_line;
-    std::string failure;
-    auto module = frontend::ParseModule(chunk.text, options);
-    Status status = module.status();
-    if (status.ok()) status = verify::VerifyModule(**module);
-    if (!status.ok()) {
-      failure = status.message();
-    } else {
-      for (const tools::TestOutcome& test : tools::RunTestFunctions(**module)) {
-        if (!test.passed && failure.empty()) failure = "@" + test.name + ": " + test.message;
-      }
-    }
-    auto expected = Expectations().find(key);
+  for (const testing::ChunkOutcome& chunk : testing::RunConformanceFile(kRoot, GetParam())) {
+    auto expected = Expectations().find(chunk.key);
     if (expected == Expectations().end()) {
-      EXPECT_TRUE(failure.empty()) << key << ": " << failure;
+      EXPECT_TRUE(chunk.failure.empty()) << chunk.key << ": " << chunk.failure;
     } else {
-      EXPECT_FALSE(failure.empty()) << key << " passes now: remove it from reference_expectations.txt";
+      EXPECT_FALSE(chunk.failure.empty()) << chunk.key << " passes now: remove it from reference_expectations.txt";
     }
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Files, ReferenceConformance, ::testing::ValuesIn(ConformanceFiles()),
+INSTANTIATE_TEST_SUITE_P(Files, ReferenceConformance, ::testing::ValuesIn(testing::ConformanceFiles(kRoot)),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            std::string name = info.param;
                            for (char& c : name) {

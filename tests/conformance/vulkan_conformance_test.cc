@@ -15,11 +15,8 @@
 #include <set>
 #include <sstream>
 
-#include "frontend/parser.h"
 #include "support/env.h"
-#include "tests/support/test_files.h"
-#include "tools/vkhlo-run/check_runner.h"
-#include "verify/verifier.h"
+#include "tests/conformance/conformance_chunks.h"
 #include "vkhlo/runtime.h"
 
 namespace vkhlo {
@@ -70,18 +67,6 @@ bool InScope(const std::string& relative) {
   return false;
 }
 
-std::vector<std::string> ScopeFiles() {
-  std::vector<std::string> files;
-  if (!fs::exists(kRoot)) return files;
-  for (const auto& entry : fs::recursive_directory_iterator(kRoot)) {
-    if (entry.path().extension() != ".mlir") continue;
-    std::string relative = fs::relative(entry.path(), kRoot).string();
-    if (InScope(relative)) files.push_back(relative);
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
 bool MobileProfile() { return GetEnv("VKHLO_PROFILE").value_or("native") == "mobile"; }
 
 // "<profile> <file>[:<first line>] <reason>", profile one of all / native / mobile.
@@ -107,7 +92,7 @@ const std::map<std::string, std::string>& Expectations() {
 class VulkanConformance : public ::testing::TestWithParam<int> {};
 
 TEST_P(VulkanConformance, ChunksPassTheirChecks) {
-  const std::vector<std::string> files = ScopeFiles();
+  const std::vector<std::string> files = testing::ConformanceFiles(kRoot, InScope);
   ASSERT_FALSE(files.empty()) << "no conformance programs under " << kRoot;
   auto client = Client::Create();
   ASSERT_TRUE(client.ok()) << client.status().ToString();
@@ -118,27 +103,9 @@ TEST_P(VulkanConformance, ChunksPassTheirChecks) {
   options.totals = &totals;
   int chunks_run = 0;
   for (size_t f = static_cast<size_t>(GetParam()); f < files.size(); f += kShards) {
-    const std::string& relative = files[f];
-    const std::string text = testing::ReadFile(kRoot / relative);
-    const bool split = relative.rfind("interpret/", 0) == 0;
-    std::vector<frontend::SourceChunk> chunks =
-        split ? frontend::SplitInputFile(text) : std::vector<frontend::SourceChunk>{{text, 1}};
-    for (const frontend::SourceChunk& chunk : chunks) {
-      const std::string key = split ? relative + ":" + std::to_string(chunk.first_line) : relative;
-      frontend::ParseOptions parse;
-      parse.source_name = relative;
-      parse.first_line = chunk.first_line;
-      std::string failure;
-      auto module = frontend::ParseModule(chunk.text, parse);
-      Status status = module.status();
-      if (status.ok()) status = verify::VerifyModule(**module);
-      if (!status.ok()) {
-        failure = status.message();
-      } else {
-        for (const tools::TestOutcome& test : tools::RunTestFunctions(**module, options)) {
-          if (!test.passed && failure.empty()) failure = "@" + test.name + ": " + test.message;
-        }
-      }
+    for (const testing::ChunkOutcome& chunk : testing::RunConformanceFile(kRoot, files[f], options)) {
+      const std::string& key = chunk.key;
+      const std::string& failure = chunk.failure;
       ++chunks_run;
       auto expected = Expectations().find(key);
       if (expected == Expectations().end()) {

@@ -1,0 +1,54 @@
+#include "tests/conformance/conformance_chunks.h"
+
+#include <algorithm>
+
+#include "frontend/parser.h"
+#include "tests/support/test_files.h"
+#include "verify/verifier.h"
+
+namespace vkhlo::testing {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> ConformanceFiles(const fs::path& root,
+                                          const std::function<bool(const std::string&)>& in_scope) {
+  std::vector<std::string> files;
+  if (!fs::exists(root)) return files;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    if (entry.path().extension() != ".mlir") continue;
+    std::string relative = fs::relative(entry.path(), root).string();
+    if (in_scope(relative)) files.push_back(std::move(relative));
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::vector<ChunkOutcome> RunConformanceFile(const fs::path& root, const std::string& relative,
+                                             const tools::CheckOptions& options) {
+  const std::string text = ReadFile(root / relative);
+  const bool split = relative.rfind("interpret/", 0) == 0;
+  std::vector<frontend::SourceChunk> chunks =
+      split ? frontend::SplitInputFile(text) : std::vector<frontend::SourceChunk>{{text, 1}};
+  std::vector<ChunkOutcome> outcomes;
+  for (const frontend::SourceChunk& chunk : chunks) {
+    ChunkOutcome outcome;
+    outcome.key = split ? relative + ":" + std::to_string(chunk.first_line) : relative;
+    frontend::ParseOptions parse;
+    parse.source_name = relative;
+    parse.first_line = chunk.first_line;
+    auto module = frontend::ParseModule(chunk.text, parse);
+    Status status = module.status();
+    if (status.ok()) status = verify::VerifyModule(**module);
+    if (!status.ok()) {
+      outcome.failure = status.message();
+    } else {
+      for (const tools::TestOutcome& test : tools::RunTestFunctions(**module, options)) {
+        if (!test.passed && outcome.failure.empty()) outcome.failure = "@" + test.name + ": " + test.message;
+      }
+    }
+    outcomes.push_back(std::move(outcome));
+  }
+  return outcomes;
+}
+
+}  // namespace vkhlo::testing
