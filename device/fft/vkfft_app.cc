@@ -55,23 +55,9 @@ void UpdateDescriptorSetsSkippingNull(VkDevice device, uint32_t write_count,
 }  // namespace
 }  // namespace vkhlo::device::fft
 
-#define VKFFT_BACKEND 0
 #define vkGetPhysicalDeviceProperties ::vkhlo::device::fft::MaskedPhysicalDeviceProperties
 #define vkUpdateDescriptorSets ::vkhlo::device::fft::UpdateDescriptorSetsSkippingNull
-#include "device/fft/vkfft_glslang_compat.h"
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wall"
-#pragma GCC diagnostic ignored "-Wextra"
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#pragma GCC diagnostic ignored "-Wunused-variable"
-#pragma GCC diagnostic ignored "-Wunused-but-set-variable"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wformat-truncation"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <vkFFT.h>
-#pragma GCC diagnostic pop
-#include "device/fft/vkfft_glslang_compat_end.h"
+#include "device/fft/vkfft_include.h"
 #undef vkGetPhysicalDeviceProperties
 #undef vkUpdateDescriptorSets
 

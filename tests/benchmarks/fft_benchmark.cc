@@ -32,21 +32,7 @@
 #include "device/vk_status.h"
 
 // VkFFT itself, through the same glslang compatibility shim as device/fft (see there).
-#define VKFFT_BACKEND 0
-#include "device/fft/vkfft_glslang_compat.h"
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wall"
-#pragma GCC diagnostic ignored "-Wextra"
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#pragma GCC diagnostic ignored "-Wunused-variable"
-#pragma GCC diagnostic ignored "-Wunused-but-set-variable"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wformat-truncation"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <vkFFT.h>
-#pragma GCC diagnostic pop
-#include "device/fft/vkfft_glslang_compat_end.h"
+#include "device/fft/vkfft_include.h"
 
 namespace vkhlo::device::fft {
 namespace {
