@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "codegen/device_kernel.h"
 #include "codegen/elemental/op_emitters.h"
 
 namespace vkhlo::codegen {
@@ -226,6 +227,10 @@ class Planner {
     const uint32_t limit = target_.max_storage_buffers_per_stage;
     for (const auto& op_ptr : block_.operations()) {
       const ir::Operation& op = *op_ptr;
+      if (!elemental_[&op] && IsDeviceOp(op)) {
+        VKHLO_RETURN_IF_ERROR(AddDeviceKernel(op, plan, available, open));
+        continue;
+      }
       if (!elemental_[&op]) {
         const int step = static_cast<int>(plan.steps.size());
         plan.steps.push_back(BlockStep{-1, &op});
@@ -246,7 +251,7 @@ class Planner {
       int chosen = -1;
       for (size_t k = 0; k < plan.fusions.size() && options_.fuse; ++k) {
         Fusion& f = plan.fusions[k];
-        if (open[k].step <= ready || f.dims != v->type().dims()) continue;
+        if (f.device_op != nullptr || open[k].step <= ready || f.dims != v->type().dims()) continue;
         bool shares = false;
         for (const ir::Value* in : inputs) {
           shares = shares || std::find(f.inputs.begin(), f.inputs.end(), in) != f.inputs.end();
@@ -285,11 +290,45 @@ class Planner {
     }
     // Fused ops in program order.
     for (size_t k = 0; k < plan.fusions.size(); ++k) {
+      if (plan.fusions[k].device_op != nullptr) {
+        plan.fusions[k].ops.push_back(plan.fusions[k].device_op);
+        continue;
+      }
       for (const auto& op_ptr : block_.operations()) {
         if (open[k].ops.count(op_ptr.get())) plan.fusions[k].ops.push_back(op_ptr.get());
       }
     }
     return plan;
+  }
+
+  template <typename Open>
+  Status AddDeviceKernel(const ir::Operation& op, BlockPlan& plan, std::unordered_map<const ir::Value*, int>& available,
+                         std::vector<Open>& open) {
+    Fusion f;
+    f.name = fmt::format("{}{}", options_.name_prefix, options_.first_index + static_cast<int>(plan.fusions.size()));
+    f.device_op = &op;
+    f.dims = op.result(0)->type().dims();
+    for (const ir::Value* v : op.operands()) {
+      if (std::find(f.inputs.begin(), f.inputs.end(), v) == f.inputs.end()) f.inputs.push_back(v);
+    }
+    for (const ir::Value* v : Captures(op)) {
+      if (std::find(f.inputs.begin(), f.inputs.end(), v) == f.inputs.end()) f.inputs.push_back(v);
+    }
+    for (size_t i = 0; i < op.num_results(); ++i) f.outputs.push_back(op.result(i));
+    const uint32_t limit = target_.max_storage_buffers_per_stage;
+    if (f.inputs.size() + f.outputs.size() > limit) {
+      return InvalidArgumentError(fmt::format(
+          "'{}' needs a kernel with {} storage buffers, more than the device allows "
+          "(maxPerStageDescriptorStorageBuffers = {})", op.name(), f.inputs.size() + f.outputs.size(), limit));
+    }
+    const int step = static_cast<int>(plan.steps.size());
+    const int index = static_cast<int>(plan.fusions.size());
+    plan.fusions.push_back(std::move(f));
+    // Nothing joins a device kernel (its `open` ops stay empty; its ops are set here).
+    open.push_back(Open{step, {}});
+    plan.steps.push_back(BlockStep{index, nullptr});
+    for (size_t i = 0; i < op.num_results(); ++i) available[op.result(i)] = step;
+    return OkStatus();
   }
 
   const ir::Block& block_;

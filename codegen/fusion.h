@@ -40,6 +40,9 @@ struct Fusion {
   std::vector<const ir::Value*> outputs;    // roots: written to buffers (same dims)
   std::vector<const ir::Value*> inputs;     // read from buffers
   std::vector<int64_t> dims;                // the index space (the roots' shape)
+  // Set for a device kernel (device_kernel.h): the non-elemental op it is built around; `dims`
+  // are then its first result's. nullptr: a loop kernel.
+  const ir::Operation* device_op = nullptr;
 };
 
 // One step of a block's execution, in order.

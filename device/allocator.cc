@@ -118,7 +118,8 @@ StatusOr<std::unique_ptr<Allocator>> Allocator::Create(Device& device, uint64_t 
     }
     allocator->memory_type_for_[static_cast<int>(kind)] = static_cast<uint32_t>(type);
   }
-  uint64_t alignment = std::max<uint64_t>({16, req.alignment, caps.limits.min_storage_buffer_offset_alignment});
+  // 32: library kernels (matmul, convolution) read their operands in 32-byte vector units.
+  uint64_t alignment = std::max<uint64_t>({32, req.alignment, caps.limits.min_storage_buffer_offset_alignment});
   const MemoryType& staging = caps.memory_types[allocator->memory_type_for_[1]];
   if (!staging.host_coherent) alignment = std::max(alignment, caps.limits.non_coherent_atom_size);
   allocator->alignment_ = alignment;

@@ -175,6 +175,7 @@ class Compiler {
     kernel_options.source_name = exe_.module->source_name();
     kernel_options.function = exe_.entry ? exe_.entry->name() : "";
     kernel_options.elements_per_invocation = options_.elements_per_invocation;
+    if (fusion.device_op != nullptr) return CompileDeviceKernel(fusion, kernel_options);
     VKHLO_ASSIGN_OR_RETURN(codegen::KernelSource source,
                            codegen::EmitLoopKernel(fusion, exe_.client->target, kernel_options));
     for (const ir::Value* v : fusion.inputs) VKHLO_RETURN_IF_ERROR(CheckRange(v->type(), fusion.name));
@@ -196,6 +197,62 @@ class Compiler {
     VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<const device::Pipeline> pipeline,
                            exe_.client->device->pipelines().GetOrCreate(desc));
     return CompiledKernel{std::move(source), std::move(pipeline)};
+  }
+
+  // A device kernel: the emitter's dispatches, each compiled like a loop kernel.
+  StatusOr<CompiledKernel> CompileDeviceKernel(const codegen::Fusion& fusion, const codegen::KernelOptions& kernel_options) {
+    const ir::Operation& op = *fusion.device_op;
+    const codegen::DeviceKernelEmitter* emitter = codegen::FindDeviceKernelEmitter(op);
+    if (emitter == nullptr) return NotSupported(*exe_.module, op);
+    auto emitted = emitter->emit(fusion, exe_.client->target, kernel_options);
+    if (!emitted.ok()) return emitted.status().WithContext(Where(*exe_.module, op));
+    for (const ir::Value* v : fusion.inputs) VKHLO_RETURN_IF_ERROR(CheckRange(v->type(), fusion.name));
+    for (const ir::Value* v : fusion.outputs) VKHLO_RETURN_IF_ERROR(CheckRange(v->type(), fusion.name));
+    if (emitted->binding_alignment > exe_.client->device->allocator().alignment() ||
+        exe_.client->device->allocator().alignment() % emitted->binding_alignment != 0) {
+      return InternalError(fmt::format("kernel '{}' needs {}-byte aligned buffers; the allocator aligns to {}",
+                                       fusion.name, emitted->binding_alignment,
+                                       exe_.client->device->allocator().alignment()));
+    }
+    CompiledKernel kernel;
+    kernel.source.name = fusion.name;
+    kernel.source.inputs = fusion.inputs;
+    kernel.source.outputs = fusion.outputs;
+    kernel.source.summary = emitted->summary;
+    for (const codegen::KernelDispatch& dispatch : emitted->dispatches) {
+      if (dispatch.grid[0] == 0 || dispatch.grid[1] == 0 || dispatch.grid[2] == 0) {
+        kernel.device_pipelines.push_back(nullptr);
+        continue;
+      }
+      auto start = Clock::now();
+      codegen::GlslCompileOptions glsl_options;
+      glsl_options.name = dispatch.name;
+      glsl_options.vulkan_api_minor = exe_.client->target.vulkan_api_minor;
+      VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<const codegen::SpirvWords> spirv,
+                             exe_.client->compiler->Compile(dispatch.glsl, glsl_options));
+      exe_.compile_stats.spirv_ms += Ms(start);
+      if (!options_.dump_kernels_dir.empty()) {
+        codegen::KernelSource dumped;
+        dumped.name = dispatch.name;
+        dumped.glsl = dispatch.glsl;
+        dumped.summary = dispatch.summary.empty() ? emitted->summary : dispatch.summary;
+        VKHLO_RETURN_IF_ERROR(Dump(dumped, *spirv));
+      }
+      device::ComputePipelineDesc desc;
+      desc.name = dispatch.name;
+      desc.spirv = *spirv;
+      desc.workgroup_base_offset = 0;
+      desc.required_subgroup_size = dispatch.required_subgroup_size;
+      VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<const device::Pipeline> pipeline,
+                             exe_.client->device->pipelines().GetOrCreate(desc));
+      if (pipeline->binding_count() != dispatch.bindings.size()) {
+        return InternalError(fmt::format("kernel '{}' declares {} bindings, its plan binds {}", dispatch.name,
+                                         pipeline->binding_count(), dispatch.bindings.size()));
+      }
+      kernel.device_pipelines.push_back(std::move(pipeline));
+    }
+    kernel.device = std::move(*emitted);
+    return kernel;
   }
 
   Status CheckRange(const ir::Type& type, const std::string& kernel) {

@@ -142,6 +142,7 @@ class Execution {
       env.values[out] = RtValue::Tensor(storage, out->type());
       keep.push_back(std::move(storage));
     }
+    if (kernel.device) return RecordDeviceKernel(kernel, bindings, keep, read, written);
     if (source.workgroups == 0) return OkStatus();  // nothing to compute (a zero-size shape)
     VKHLO_ASSIGN_OR_RETURN(device::CommandList * list, List());
     const uint32_t zero[4] = {0, 0, 0, 0};
@@ -150,6 +151,58 @@ class Execution {
     stats_.kernels_dispatched++;
     stats_.bytes_read += read;
     stats_.bytes_written += written;
+    Retire(keep);
+    return OkStatus();
+  }
+
+  // A device kernel's dispatches in order. `values` are the bindings of the fusion's inputs then
+  // outputs (RunKernel's order); scratch buffers live until the work recorded so far is done.
+  Status RecordDeviceKernel(const CompiledKernel& kernel, const std::vector<device::Binding>& values,
+                            std::vector<std::shared_ptr<BufferState>>& keep, uint64_t read, uint64_t written) {
+    const codegen::DeviceKernel& dk = *kernel.device;
+    const codegen::KernelSource& source = kernel.source;
+    std::unordered_map<const ir::Value*, size_t> position;
+    for (size_t i = 0; i < source.inputs.size(); ++i) position.emplace(source.inputs[i], i);
+    for (size_t i = 0; i < source.outputs.size(); ++i) position[source.outputs[i]] = source.inputs.size() + i;
+    std::vector<std::shared_ptr<BufferState>> scratch;
+    for (uint64_t bytes : dk.scratch_bytes) {
+      VKHLO_ASSIGN_OR_RETURN(auto buffer, AllocateTensor(client_, ir::Type::Tensor(ir::ElementType::kU8, {int64_t(bytes)})));
+      scratch.push_back(std::move(buffer));
+    }
+    bool dispatched = false;
+    for (size_t d = 0; d < dk.dispatches.size(); ++d) {
+      const codegen::KernelDispatch& dispatch = dk.dispatches[d];
+      const device::Pipeline* pipeline = kernel.device_pipelines[d].get();
+      if (pipeline == nullptr) continue;  // an empty grid
+      std::vector<device::Binding> bindings;
+      for (const codegen::KernelBuffer& b : dispatch.bindings) {
+        const device::Access access = b.written ? device::Access::kReadWrite : device::Access::kRead;
+        if (b.kind == codegen::KernelBuffer::Kind::kScratch) {
+          if (b.scratch < 0 || static_cast<size_t>(b.scratch) >= scratch.size()) {
+            return InternalError(fmt::format("kernel '{}': scratch buffer {} out of range", dispatch.name, b.scratch));
+          }
+          const auto& buffer = scratch[static_cast<size_t>(b.scratch)]->buffer;
+          const uint64_t bytes = dk.scratch_bytes[static_cast<size_t>(b.scratch)];
+          bindings.push_back({bytes == 0 ? buffer.view() : buffer.view(0, bytes), access});
+          continue;
+        }
+        auto it = position.find(b.value);
+        if (it == position.end()) return InternalError(fmt::format("kernel '{}' binds a value it does not own", dispatch.name));
+        bindings.push_back({values[it->second].view, access});
+      }
+      std::vector<uint32_t> push(4 + dispatch.push_words.size(), 0);
+      std::copy(dispatch.push_words.begin(), dispatch.push_words.end(), push.begin() + 4);
+      VKHLO_ASSIGN_OR_RETURN(device::CommandList * list, List());
+      VKHLO_RETURN_IF_ERROR(list->Dispatch(*pipeline, bindings, std::as_bytes(std::span<const uint32_t>(push)),
+                                           {dispatch.grid[0], dispatch.grid[1], dispatch.grid[2]}));
+      stats_.kernels_dispatched++;
+      dispatched = true;
+    }
+    if (dispatched) {
+      stats_.bytes_read += read;
+      stats_.bytes_written += written;
+    }
+    Retire(scratch);
     Retire(keep);
     return OkStatus();
   }

@@ -10,10 +10,12 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "codegen/device_kernel.h"
 #include "codegen/fusion.h"
 #include "codegen/glsl_compiler.h"
 #include "codegen/kernel.h"
@@ -66,8 +68,13 @@ struct RtValue {
 };
 
 struct CompiledKernel {
+  // A loop kernel: its source and pipeline (null when its index space is empty).
   codegen::KernelSource source;
   std::shared_ptr<const device::Pipeline> pipeline;
+  // A device kernel (codegen/device_kernel.h): set when the fusion has a device_op; its
+  // dispatches' pipelines in order (null for a dispatch with an empty grid).
+  std::optional<codegen::DeviceKernel> device;
+  std::vector<std::shared_ptr<const device::Pipeline>> device_pipelines;
 };
 
 struct BlockProgram {

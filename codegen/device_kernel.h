@@ -1,0 +1,116 @@
+// Device kernels: how ops that are not elemental (reduce, reduce_window, dot_general,
+// convolution, sort, scatter, rng_bit_generator, ...) run on the device.
+//
+// The fusion planner (fusion.h) makes such an op a Fusion of its own with `device_op` set: its
+// inputs are the buffers it reads (the op's operands and the values its regions capture), its
+// outputs the op's results. Later the same Fusion may also hold elemental producers of the
+// op's operands (a prologue) and element-wise consumers of its results (an epilogue), computed
+// inside the device kernel through the elemental emitter; `outputs` then lists what the kernel
+// writes. The emitter registered for the op's code turns the Fusion into a DeviceKernel: one
+// or more dispatches, recorded in order (each sees the previous one's writes), each binding
+// fusion inputs, fusion outputs or scratch buffers.
+//
+// Conventions (as codegen's loop kernels, kernel.h): every binding is a `uint[]` storage buffer
+// at set 0, binding i = bindings[i]; push constants start with the uvec4 workgroup base at byte
+// offset 0 (the device layer fills it when it splits a grid beyond maxComputeWorkGroupCount;
+// shaders/include/vkhlo_dispatch.glsl) and continue with the dispatch's `push_words` at byte
+// offset 16. Grids may exceed maxComputeWorkGroupCount in x; the kernel adds the base. The
+// device binds exactly the bindings the SPIR-V declares, so a kernel must not let the optimizer
+// drop an unused one (DeviceKernelHeader's KeepBindings line does that).
+//
+//   const DeviceKernelEmitter* e = FindDeviceKernelEmitter(op);       // nullptr: not supported
+//   StatusOr<DeviceKernel> kernel = e->emit(fusion, target, options);  // GLSL per dispatch
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "codegen/fusion.h"
+#include "codegen/kernel.h"
+#include "codegen/target.h"
+#include "ir/module.h"
+#include "vkhlo/status.h"
+
+namespace vkhlo::codegen {
+
+// A buffer a dispatch binds.
+struct KernelBuffer {
+  enum class Kind {
+    kValue,    // a fusion input or output (`value`)
+    kScratch,  // DeviceKernel::scratch_bytes[scratch], alive during this kernel's dispatches
+  };
+  Kind kind = Kind::kValue;
+  const ir::Value* value = nullptr;
+  int scratch = -1;
+  bool written = false;  // the dispatch writes it (outputs must be written by some dispatch)
+
+  static KernelBuffer Read(const ir::Value* v) { return {Kind::kValue, v, -1, false}; }
+  static KernelBuffer Write(const ir::Value* v) { return {Kind::kValue, v, -1, true}; }
+  static KernelBuffer Scratch(int index, bool written) { return {Kind::kScratch, nullptr, index, written}; }
+};
+
+struct KernelDispatch {
+  std::string name;  // "fusion_3.reduce_rows" (pipeline name in messages, timings, dumps)
+  std::string glsl;  // a complete compute shader
+  std::string summary;  // what it computes (a comment in dumps)
+  std::array<uint32_t, 3> grid = {1, 1, 1};  // workgroups; 0 in any dimension: skipped
+  std::vector<KernelBuffer> bindings;
+  std::vector<uint32_t> push_words;       // push constants after the 16-byte workgroup base
+  uint32_t required_subgroup_size = 0;    // 0: the driver's choice
+};
+
+struct DeviceKernel {
+  std::string summary;                  // the ops, the strategy and why (dumps, tests)
+  std::vector<uint64_t> scratch_bytes;  // per scratch buffer
+  std::vector<KernelDispatch> dispatches;
+  // Every bound buffer's offset must be a multiple of this (vector loads need more than 4).
+  uint32_t binding_alignment = 4;
+};
+
+using DeviceKernelEmitFn = StatusOr<DeviceKernel> (*)(const Fusion& fusion, const TargetInfo& target,
+                                                      const KernelOptions& options);
+
+struct DeviceKernelEmitter {
+  DeviceKernelEmitFn emit = nullptr;
+  // Whether the op accepts `op` (its types and attributes); false: the compile error
+  // "not supported on the Vulkan backend yet" names the op. nullptr: every instance.
+  bool (*accepts)(const ir::Operation& op) = nullptr;
+};
+
+class DeviceKernelTable {
+ public:
+  void Register(ir::OpCode code, DeviceKernelEmitter emitter);
+  const DeviceKernelEmitter* Find(ir::OpCode code) const;
+
+ private:
+  std::vector<DeviceKernelEmitter> table_;
+};
+
+// Every device kernel emitter (device_kernel_table.cc calls the Register* functions below).
+const DeviceKernelTable& DeviceKernelEmitters();
+
+// The emitter for `op`, or nullptr when the op is not a device op (or not this instance).
+const DeviceKernelEmitter* FindDeviceKernelEmitter(const ir::Operation& op);
+inline bool IsDeviceOp(const ir::Operation& op) { return FindDeviceKernelEmitter(op) != nullptr; }
+
+// Helpers for emitters: the standard header of a kernel (version, extensions, the workgroup
+// size, the workgroup base push constant `vkhlo_base` followed by `push_fields` — e.g.
+// "uint stride; uint count;" — and `uint[]` bindings named b0, b1, ... with readonly/writeonly
+// qualifiers from `bindings`; a binding both read and written: list it with written = true and
+// it is declared read-write). Push constant block: `pc`. Kernel bodies use
+// `vkhlo_workgroup_id(pc)` (shaders/include/vkhlo_dispatch.glsl semantics, defined here).
+std::string DeviceKernelHeader(const std::vector<KernelBuffer>& bindings, std::array<uint32_t, 3> workgroup_size,
+                               const std::string& push_fields = "", const std::vector<std::string>& extensions = {});
+// A statement for the start of main() that keeps every binding in the module (never executes).
+std::string KeepBindingsStatement(size_t num_bindings);
+
+// Registration of each family (one file each; device_kernel_table.cc calls them).
+// (Families add their Register* declaration here.)
+void RegisterAllDeviceKernels(DeviceKernelTable& table);
+
+// Tests: registers (or replaces) an emitter at run time.
+void RegisterDeviceKernelForTesting(ir::OpCode code, DeviceKernelEmitter emitter);
+
+}  // namespace vkhlo::codegen

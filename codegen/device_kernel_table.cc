@@ -1,0 +1,10 @@
+// The device kernel families (device_kernel.h). Each family registers its ops here.
+#include "codegen/device_kernel.h"
+
+namespace vkhlo::codegen {
+
+void RegisterAllDeviceKernels(DeviceKernelTable& table) {
+  (void)table;
+}
+
+}  // namespace vkhlo::codegen
