@@ -116,6 +116,7 @@ class Planner {
       : block_(block), target_(target), options_(options) {}
 
   StatusOr<BlockPlan> Run() {
+    AbsorbEpilogues();
     CountUses();
     Decide();
     return Form();
@@ -131,8 +132,46 @@ class Planner {
     }
   }
 
+  // Epilogue fusion (fusion.h): device ops whose emitter opts in take the element-wise chain
+  // after them. A chain is taken only when its extra inputs exist before the device op runs
+  // (block arguments, outer values, or results of ops before it) and none of its ops is taken
+  // already.
+  void AbsorbEpilogues() {
+    if (!options_.fuse) return;
+    std::unordered_set<const ir::Value*> before;  // results of the ops before the current one
+    for (const auto& op : block_.operations()) {
+      const DeviceKernelEmitter* emitter = IsElementalOp(*op) ? nullptr : FindDeviceKernelEmitter(*op);
+      std::vector<const ir::Operation*> ops;
+      std::vector<const ir::Value*> inputs;
+      if (emitter != nullptr && emitter->absorb_epilogue != nullptr && !absorbed_.count(op.get()) &&
+          emitter->absorb_epilogue(*op, target_, ops, inputs)) {
+        bool ok = true;
+        for (const ir::Operation* o : ops) {
+          ok = ok && o->parent_block() == &block_ && IsElementalOp(*o) && !absorbed_.count(o);
+        }
+        for (const ir::Value* v : inputs) {
+          const ir::Operation* def = v->defining_op();
+          ok = ok && (def == nullptr || def->parent_block() != &block_ || before.count(v));
+        }
+        if (ok) {
+          for (const ir::Operation* o : ops) absorbed_.insert(o);
+          epilogues_[op.get()] = {std::move(ops), std::move(inputs)};
+        }
+      }
+      for (size_t i = 0; i < op->num_results(); ++i) before.insert(op->result(i));
+    }
+  }
+
   void CountUses() {
     for (const auto& op : block_.operations()) {
+      if (absorbed_.count(op.get())) {
+        elemental_[op.get()] = false;  // computed inside its device kernel; reads no buffers
+        continue;
+      }
+      auto epilogue = epilogues_.find(op.get());
+      if (epilogue != epilogues_.end()) {
+        for (const ir::Value* v : epilogue->second.inputs) AddUse(v, *op, false);
+      }
       const bool elemental = IsElementalOp(*op);
       elemental_[op.get()] = elemental;
       for (const ir::Value* v : op->operands()) AddUse(v, *op, elemental);
@@ -227,6 +266,7 @@ class Planner {
     const uint32_t limit = target_.max_storage_buffers_per_stage;
     for (const auto& op_ptr : block_.operations()) {
       const ir::Operation& op = *op_ptr;
+      if (absorbed_.count(&op)) continue;  // part of a device kernel's epilogue
       if (!elemental_[&op] && IsDeviceOp(op)) {
         VKHLO_RETURN_IF_ERROR(AddDeviceKernel(op, plan, available, open));
         continue;
@@ -292,6 +332,10 @@ class Planner {
     for (size_t k = 0; k < plan.fusions.size(); ++k) {
       if (plan.fusions[k].device_op != nullptr) {
         plan.fusions[k].ops.push_back(plan.fusions[k].device_op);
+        auto epilogue = epilogues_.find(plan.fusions[k].device_op);
+        if (epilogue != epilogues_.end()) {
+          for (const ir::Operation* o : epilogue->second.ops) plan.fusions[k].ops.push_back(o);
+        }
         continue;
       }
       for (const auto& op_ptr : block_.operations()) {
@@ -315,6 +359,14 @@ class Planner {
       if (std::find(f.inputs.begin(), f.inputs.end(), v) == f.inputs.end()) f.inputs.push_back(v);
     }
     for (size_t i = 0; i < op.num_results(); ++i) f.outputs.push_back(op.result(i));
+    auto epilogue = epilogues_.find(&op);
+    if (epilogue != epilogues_.end()) {
+      // The chain's last result replaces the op's (which only the chain reads).
+      for (const ir::Value* v : epilogue->second.inputs) {
+        if (std::find(f.inputs.begin(), f.inputs.end(), v) == f.inputs.end()) f.inputs.push_back(v);
+      }
+      f.outputs = {epilogue->second.ops.back()->result(0)};
+    }
     const uint32_t limit = target_.max_storage_buffers_per_stage;
     if (f.inputs.size() + f.outputs.size() > limit) {
       return InvalidArgumentError(fmt::format(
@@ -327,7 +379,7 @@ class Planner {
     // Nothing joins a device kernel (its `open` ops stay empty; its ops are set here).
     open.push_back(Open{step, {}});
     plan.steps.push_back(BlockStep{index, nullptr});
-    for (size_t i = 0; i < op.num_results(); ++i) available[op.result(i)] = step;
+    for (const ir::Value* v : plan.fusions.back().outputs) available[v] = step;
     return OkStatus();
   }
 
@@ -340,6 +392,13 @@ class Planner {
   std::unordered_set<const ir::Value*> materialized_;  // roots: get a buffer
   std::unordered_set<const ir::Value*> boundary_;      // read from that buffer by their users
   std::unordered_set<const ir::Operation*> buffer_constant_;
+  // Epilogue fusion: per device op, the ops it absorbs and their extra inputs.
+  struct Epilogue {
+    std::vector<const ir::Operation*> ops;
+    std::vector<const ir::Value*> inputs;
+  };
+  std::unordered_map<const ir::Operation*, Epilogue> epilogues_;
+  std::unordered_set<const ir::Operation*> absorbed_;
 };
 
 }  // namespace

@@ -21,6 +21,13 @@
 // Multi-output fusion: a root joins an earlier kernel with the same index space when they share
 // an input or a fused op and every input of the root exists before that kernel runs (so the
 // kernel can run at its earlier position), up to the device's storage-buffer binding limit.
+// Epilogue fusion (opt-in per device kernel emitter, DeviceKernelEmitter::absorb_epilogue):
+// a device op may take the element-wise chain after it (dot_general -> add(broadcast bias) ->
+// maximum(x, 0)) into its own kernel. The chain's ops then join that Fusion's `ops` (after the
+// device op), the values the chain reads besides itself become its `inputs` (the bias, before
+// its broadcast) and the chain's last result its one output; the absorbed values get no
+// buffers. A chain is taken only when its inputs exist before the device op (so the kernel can
+// run at the op's position) and never when fusion is off.
 #pragma once
 
 #include <string>
