@@ -77,6 +77,11 @@ struct DeviceKernelEmitter {
   // Whether the op accepts `op` (its types and attributes); false: the compile error
   // "not supported on the Vulkan backend yet" names the op. nullptr: every instance.
   bool (*accepts)(const ir::Operation& op) = nullptr;
+  // Opt-in prologue fusion (fusion.h): elemental producers of the op's operands that are read
+  // once per element (or cheap to recompute) join the op's Fusion, and the emitter computes
+  // them at each element's index through the elemental emitter instead of reading a buffer.
+  // `fusion.ops` then lists the producers too and `fusion.inputs` the buffers they read.
+  bool fuses_operand_producers = false;
 };
 
 class DeviceKernelTable {
@@ -108,6 +113,7 @@ std::string KeepBindingsStatement(size_t num_bindings);
 
 // Registration of each family (one file each; device_kernel_table.cc calls them).
 // (Families add their Register* declaration here.)
+void RegisterReductionKernels(DeviceKernelTable& table);  // codegen/reduction/
 void RegisterAllDeviceKernels(DeviceKernelTable& table);
 
 // Tests: registers (or replaces) an emitter at run time.
