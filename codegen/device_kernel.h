@@ -84,6 +84,11 @@ struct DeviceKernelEmitter {
   // output. false or nullptr: no epilogue.
   bool (*absorb_epilogue)(const ir::Operation& op, const TargetInfo& target, std::vector<const ir::Operation*>& ops,
                           std::vector<const ir::Value*>& inputs) = nullptr;
+  // Opt-in prologue fusion (fusion.h): elemental producers of the op's operands that are read
+  // once per element (or cheap to recompute) join the op's Fusion, and the emitter computes
+  // them at each element's index through the elemental emitter instead of reading a buffer.
+  // `fusion.ops` then lists the producers too and `fusion.inputs` the buffers they read.
+  bool fuses_operand_producers = false;
 };
 
 class DeviceKernelTable {
@@ -116,6 +121,7 @@ std::string KeepBindingsStatement(size_t num_bindings);
 // Registration of each family (one file each; device_kernel_table.cc calls them).
 // (Families add their Register* declaration here.)
 void RegisterLibraryKernels(DeviceKernelTable& table);  // dot_general, dot, convolution (codegen/library)
+void RegisterReductionKernels(DeviceKernelTable& table);  // codegen/reduction/
 void RegisterAllDeviceKernels(DeviceKernelTable& table);
 
 // Tests: registers (or replaces) an emitter at run time.

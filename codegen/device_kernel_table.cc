@@ -6,6 +6,7 @@ namespace vkhlo::codegen {
 void RegisterAllDeviceKernels(DeviceKernelTable& table) {
   (void)table;
   RegisterLibraryKernels(table);
+  RegisterReductionKernels(table);
 }
 
 }  // namespace vkhlo::codegen

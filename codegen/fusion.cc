@@ -174,10 +174,19 @@ class Planner {
       }
       const bool elemental = IsElementalOp(*op);
       elemental_[op.get()] = elemental;
-      for (const ir::Value* v : op->operands()) AddUse(v, *op, elemental);
+      // A device op that computes its operands' producers itself (a prologue) reads its
+      // operands like an elemental user: the cost rule decides which producers join it.
+      const bool prologue = !elemental && FusesOperandProducers(*op);
+      for (const ir::Value* v : op->operands()) AddUse(v, *op, elemental || prologue);
       // Values read inside regions: the runtime must hand them over as buffers.
       for (const ir::Value* v : Captures(*op)) AddUse(v, *op, false);
     }
+  }
+
+  bool FusesOperandProducers(const ir::Operation& op) const {
+    if (!options_.fuse) return false;
+    const DeviceKernelEmitter* emitter = FindDeviceKernelEmitter(op);
+    return emitter != nullptr && emitter->fuses_operand_producers;
   }
 
   bool IsLocalElemental(const ir::Value* v) const {
@@ -330,14 +339,6 @@ class Planner {
     }
     // Fused ops in program order.
     for (size_t k = 0; k < plan.fusions.size(); ++k) {
-      if (plan.fusions[k].device_op != nullptr) {
-        plan.fusions[k].ops.push_back(plan.fusions[k].device_op);
-        auto epilogue = epilogues_.find(plan.fusions[k].device_op);
-        if (epilogue != epilogues_.end()) {
-          for (const ir::Operation* o : epilogue->second.ops) plan.fusions[k].ops.push_back(o);
-        }
-        continue;
-      }
       for (const auto& op_ptr : block_.operations()) {
         if (open[k].ops.count(op_ptr.get())) plan.fusions[k].ops.push_back(op_ptr.get());
       }
@@ -352,8 +353,15 @@ class Planner {
     f.name = fmt::format("{}{}", options_.name_prefix, options_.first_index + static_cast<int>(plan.fusions.size()));
     f.device_op = &op;
     f.dims = op.result(0)->type().dims();
+    // The device op and, with prologue fusion, the producers of its operands it computes.
+    std::set<const ir::Operation*> ops = {&op};
+    const bool prologue = FusesOperandProducers(op);
     for (const ir::Value* v : op.operands()) {
-      if (std::find(f.inputs.begin(), f.inputs.end(), v) == f.inputs.end()) f.inputs.push_back(v);
+      if (prologue && !IsInput(v)) {
+        Tree(v, ops, f.inputs);
+      } else if (std::find(f.inputs.begin(), f.inputs.end(), v) == f.inputs.end()) {
+        f.inputs.push_back(v);
+      }
     }
     for (const ir::Value* v : Captures(op)) {
       if (std::find(f.inputs.begin(), f.inputs.end(), v) == f.inputs.end()) f.inputs.push_back(v);
@@ -366,6 +374,7 @@ class Planner {
         if (std::find(f.inputs.begin(), f.inputs.end(), v) == f.inputs.end()) f.inputs.push_back(v);
       }
       f.outputs = {epilogue->second.ops.back()->result(0)};
+      ops.insert(epilogue->second.ops.begin(), epilogue->second.ops.end());
     }
     const uint32_t limit = target_.max_storage_buffers_per_stage;
     if (f.inputs.size() + f.outputs.size() > limit) {
@@ -376,8 +385,8 @@ class Planner {
     const int step = static_cast<int>(plan.steps.size());
     const int index = static_cast<int>(plan.fusions.size());
     plan.fusions.push_back(std::move(f));
-    // Nothing joins a device kernel (its `open` ops stay empty; its ops are set here).
-    open.push_back(Open{step, {}});
+    // Nothing joins a device kernel later (multi-output fusion skips it).
+    open.push_back(Open{step, std::move(ops)});
     plan.steps.push_back(BlockStep{index, nullptr});
     for (const ir::Value* v : plan.fusions.back().outputs) available[v] = step;
     return OkStatus();
