@@ -1,29 +1,40 @@
-// The vkhlo runtime: compile StableHLO programs for a Vulkan device and run them.
+// The vkhlo runtime: compile programs (built with XlaBuilder, or StableHLO text) for a Vulkan
+// device and run them.
 //
-//   auto client = vkhlo::Client::Create();                        // device from the environment
-//   auto exe = client->Compile(mlir_text, {.entry = "main"});     // passes, fusion, SPIR-V
-//   auto x = client->BufferFromHost({"f32", {4}}, bytes);        // a device tensor
-//   auto results = exe->Execute({*x});                            // std::vector<Buffer>
-//   auto host = (*results)[0].ToHost();                           // bytes, Literal layout
+//   auto client = vkhlo::Client::Create();                         // StatusOr<unique_ptr<Client>>
+//   auto exe = (*client)->Compile(computation);                     // an XlaComputation
+//   auto x = (*client)->TransferToDevice(LiteralUtil::CreateR1<float>({1, 2}));
+//   auto results = (*exe)->Execute({&*x});                          // std::vector<Buffer>
+//   auto literal = (*results)[0].ToLiteral();                       // a row-major Literal
+//   auto value = (*client)->ExecuteAndTransfer(computation, {&arg}); // all of it, cached
+//
+// vkhlo's own tools use the lower-level calls beside these: Compile(text, CompileOptions) with
+// passes and kernel dumps, BufferFromHost / ToHost with raw bytes.
 //
 // Every tensor op runs on the device: an op the Vulkan backend cannot run yet, or one the device
 // lacks a feature for (f64 without shaderFloat64), is a compile error naming the op, its
 // location and what is missing — never a silent fallback to the interpreter. Control flow
 // (while, if, case) runs on the host, reading back only the predicate.
 //
-// Host data is exchanged as bytes in row-major "storage" layout: little-endian, i1 and sub-byte
-// types one byte per element (see ir::Literal); a later API adds literals with layouts.
-// No Vulkan or glslang header is needed to use this one.
+// Host data is exchanged as Literals (any layout in, row-major out: the device keeps tensors
+// row-major) or as bytes in row-major "storage" layout: little-endian, i1 and sub-byte types one
+// byte per element (see vkhlo/literal.h). No Vulkan or glslang header is needed to use this one.
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
+#include "vkhlo/literal.h"
+#include "vkhlo/shape.h"
 #include "vkhlo/status.h"
+#include "vkhlo/xla_computation.h"
 
 namespace vkhlo {
 
@@ -31,6 +42,7 @@ namespace runtime {
 struct ClientState;
 struct BufferState;
 struct ExecutableState;
+struct ExecutableCache;
 }  // namespace runtime
 
 // A tensor type: MLIR element type spelling ("f32", "i8", "ui16", "bf16", "complex<f32>") and
@@ -53,6 +65,10 @@ class Buffer {
   uint64_t byte_size() const;
   // Downloads the elements (waits for the work that produces them).
   StatusOr<std::vector<uint8_t>> ToHost() const;
+  // Downloads the elements as an array Literal (row-major layout).
+  StatusOr<Literal> ToLiteral() const;
+  // The tensor's shape (row-major layout); an empty tuple shape for an empty Buffer.
+  Shape shape() const;
   explicit operator bool() const { return state_ != nullptr; }
 
   // Internal: the runtime's representation.
@@ -100,10 +116,21 @@ class Executable {
   Executable() = default;
   // Runs the entry function. Arguments must match its parameters in count, element type and
   // shape (INVALID_ARGUMENT naming the first mismatch). Safe to call from several threads.
-  StatusOr<std::vector<Buffer>> Execute(std::span<const Buffer> arguments) const;
+  // Results: one Buffer per tensor the entry returns, tuples flattened in order (tokens, which
+  // hold no data, are left out).
+  StatusOr<std::vector<Buffer>> Execute(std::vector<const Buffer*> arguments) const;
+  // The same with the Buffers themselves: `{x, y}`, a std::vector<Buffer>, a span.
   StatusOr<std::vector<Buffer>> Execute(std::initializer_list<Buffer> arguments) const {
-    return Execute(std::span<const Buffer>(arguments.begin(), arguments.size()));
+    return ExecuteBuffers(std::span<const Buffer>(arguments.begin(), arguments.size()));
   }
+  // (A template, so that `Execute({&x, &y})` picks the pointer overload above: a braced list
+  // never deduces a template argument.)
+  template <typename Buffers>
+    requires std::is_convertible_v<const Buffers&, std::span<const Buffer>>
+  StatusOr<std::vector<Buffer>> Execute(const Buffers& arguments) const {
+    return ExecuteBuffers(std::span<const Buffer>(arguments));
+  }
+  StatusOr<std::vector<Buffer>> ExecuteBuffers(std::span<const Buffer> arguments) const;
   std::vector<TensorType> parameter_types() const;
   ExecutionStats last_stats() const;
   const CompileStats& compile_stats() const;
@@ -115,11 +142,39 @@ class Executable {
   std::shared_ptr<runtime::ExecutableState> state_;
 };
 
+// How Client::Create picks and opens the device. Every field left unset comes from the
+// environment (README, "Environment"), so an embedder can leave the choice to its users.
+struct ClientOptions {
+  // Which Vulkan device: an index (as vkhlo-info lists them) or a case-insensitive substring of
+  // its name. Unset: VKHLO_DEVICE, else the best device there is.
+  std::optional<std::string> device;
+  // "native" or "mobile" (the capability profiles). Unset: VKHLO_PROFILE, else native.
+  std::optional<std::string> profile;
+  // Vulkan validation layers, messages to stderr. Unset: VKHLO_VALIDATION.
+  std::optional<bool> validation;
+};
+
 class Client {
  public:
-  // Opens the device the environment asks for (VKHLO_DEVICE, VKHLO_PROFILE, VKHLO_VALIDATION),
-  // as device::Device::CreateFromEnvironment does.
-  static StatusOr<Client> Create();
+  // Opens the device `options` ask for.
+  static StatusOr<std::unique_ptr<Client>> Create(ClientOptions options = {});
+
+  // Compiles a built computation (its @main) for the device: passes, fusion, kernels,
+  // constants uploaded once. An op the device cannot run yet is an UNIMPLEMENTED error naming it.
+  StatusOr<std::unique_ptr<Executable>> Compile(const XlaComputation& computation) const;
+  // Compiles StableHLO text (its @main); errors in the text carry line:column.
+  StatusOr<std::unique_ptr<Executable>> CompileStableHlo(std::string_view text) const;
+
+  // A device tensor holding an array literal's values (any layout; the device keeps them
+  // row-major). Tuples and tokens are not tensors: INVALID_ARGUMENT.
+  StatusOr<Buffer> TransferToDevice(const Literal& literal) const;
+
+  // Compiles `computation` (once: executables are cached per computation, copies of an
+  // XlaComputation share one), transfers `arguments`, runs it and reads the result back: a
+  // tuple-shaped result as a tuple Literal. Safe to call from several threads.
+  StatusOr<Literal> ExecuteAndTransfer(const XlaComputation& computation, std::vector<const Literal*> arguments) const;
+  // How many computations ExecuteAndTransfer has compiled (cache misses), for the curious.
+  uint64_t computations_compiled() const;
 
   // Parses, verifies, runs the passes, fuses, generates and compiles kernels, uploads constants.
   StatusOr<Executable> Compile(std::string_view mlir_text, const CompileOptions& options = {}) const;
@@ -130,11 +185,12 @@ class Client {
   // "<device name> (<profile>)".
   std::string device_description() const;
 
-  explicit Client(std::shared_ptr<runtime::ClientState> state) : state_(std::move(state)) {}
+  explicit Client(std::shared_ptr<runtime::ClientState> state);
   const std::shared_ptr<runtime::ClientState>& state() const { return state_; }
 
  private:
   std::shared_ptr<runtime::ClientState> state_;
+  std::shared_ptr<runtime::ExecutableCache> cache_;  // ExecuteAndTransfer's; shared by copies
 };
 
 }  // namespace vkhlo

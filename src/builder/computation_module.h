@@ -15,6 +15,8 @@ namespace vkhlo::internal {
 
 // The computation's module (shared and immutable); nullptr for a null computation.
 const ir::Module* ComputationModule(const XlaComputation& computation);
+// The same, shared: its identity names the computation (copies share it), as caches need.
+std::shared_ptr<const ir::Module> SharedComputationModule(const XlaComputation& computation);
 // A copy of the module that the caller owns and may change (for passes).
 std::unique_ptr<ir::Module> CloneComputationModule(const XlaComputation& computation);
 

@@ -20,6 +20,10 @@ const ir::Module* ComputationModule(const XlaComputation& computation) {
   return ComputationAccess::Module(computation).get();
 }
 
+std::shared_ptr<const ir::Module> SharedComputationModule(const XlaComputation& computation) {
+  return ComputationAccess::Module(computation);
+}
+
 std::unique_ptr<ir::Module> CloneComputationModule(const XlaComputation& computation) {
   const ir::Module* module = ComputationModule(computation);
   if (module == nullptr) return nullptr;

@@ -106,11 +106,6 @@ StatusOr<Client> CreateClient(device::DeviceOptions options) {
 
 }  // namespace runtime
 
-StatusOr<Client> Client::Create() {
-  VKHLO_ASSIGN_OR_RETURN(device::DeviceOptions options, device::DeviceOptions::FromEnvironment());
-  return runtime::CreateClient(std::move(options));
-}
-
 std::string Client::device_description() const {
   const device::DeviceCapabilities& caps = state_->device->capabilities();
   return fmt::format("{} ({} profile)", caps.name, caps.profile);

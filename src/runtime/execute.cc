@@ -346,7 +346,7 @@ ExecutionStats Executable::last_stats() const {
 
 const CompileStats& Executable::compile_stats() const { return state_->compile_stats; }
 
-StatusOr<std::vector<Buffer>> Executable::Execute(std::span<const Buffer> arguments) const {
+StatusOr<std::vector<Buffer>> Executable::ExecuteBuffers(std::span<const Buffer> arguments) const {
   if (!state_) return InvalidArgumentError("Execute on an empty Executable");
   const runtime::ExecutableState& exe = *state_;
   const std::vector<ir::Type>& inputs = exe.entry->type().inputs;

@@ -41,7 +41,7 @@ const Client& SharedClient() {
       std::fprintf(stderr, "cannot open a Vulkan device: %s\n", created.status().ToString().c_str());
       std::exit(1);
     }
-    return new Client(std::move(*created));
+    return new Client(**created);
   }();
   return *client;
 }

@@ -9,6 +9,8 @@
 #include "interp/interpreter.h"
 #include "ir/printer.h"
 #include "passes/pass_registry.h"
+#include "runtime/runtime_internal.h"
+#include "tests/codegen/runtime_test_util.h"
 #include "verify/verifier.h"
 
 namespace vkhlo::testing {
@@ -49,6 +51,82 @@ StatusOr<Literal> FromValue(const interp::InterpValue& value) {
   return internal::FromIrLiteral(value.literal());
 }
 
+// Ops the Vulkan backend does not run yet (tests/conformance/vulkan_expectations.txt): a
+// computation using one is checked on the interpreter only, and says so. Once the backend runs
+// the op, the same computations are compared with the interpreter on the device automatically.
+constexpr const char* kNotOnDeviceYet[] = {
+    "stablehlo.scatter", "stablehlo.reduce", "stablehlo.dot_general", "stablehlo.triangular_solve",
+    "stablehlo.reduce_window", "stablehlo.fft", "stablehlo.dynamic_update_slice", "stablehlo.convolution",
+    "stablehlo.sort", "stablehlo.select_and_scatter", "stablehlo.gather", "stablehlo.bitcast_convert",
+    "stablehlo.rng", "stablehlo.rng_bit_generator", "stablehlo.cholesky", "stablehlo.custom_call", "stablehlo.all_reduce",
+    "stablehlo.all_gather", "stablehlo.all_to_all", "stablehlo.collective_permute", "stablehlo.reduce_scatter",
+    "stablehlo.infeed", "stablehlo.outfeed", "stablehlo.send", "stablehlo.recv", "stablehlo.batch_norm_training",
+    "stablehlo.batch_norm_inference", "stablehlo.batch_norm_grad"};
+
+// The op an "is not supported on the Vulkan backend yet" error names, or "".
+std::string UnsupportedOp(const Status& status) {
+  const std::string& message = status.message_ref();
+  const size_t end = message.find(" is not supported on the Vulkan backend yet");
+  const size_t begin = message.rfind("error: ", end);
+  if (end == std::string::npos || begin == std::string::npos) return "";
+  return message.substr(begin + 7, end - begin - 7);
+}
+
+bool AnyTupleOrToken(const std::vector<const Literal*>& arguments) {
+  for (const Literal* argument : arguments) {
+    if (!argument->shape().IsArray()) return true;
+  }
+  return false;
+}
+
+::testing::AssertionResult SameOnDevice(const Literal& expected, const Literal& actual, bool values_defined) {
+  if (!ShapeUtil::Compatible(expected.shape(), actual.shape())) {
+    return ::testing::AssertionFailure() << "shapes differ: interpreter " << expected.shape().ToString()
+                                         << ", device " << actual.shape().ToString();
+  }
+  if (expected.shape().IsTuple()) {
+    for (size_t i = 0; i < expected.tuple_elements().size(); ++i) {
+      auto element = SameOnDevice(expected.tuple_elements()[i], actual.tuple_elements()[i], values_defined);
+      if (!element) return element << " (tuple element " << i << ")";
+    }
+    return ::testing::AssertionSuccess();
+  }
+  if (!expected.shape().IsArray() || !values_defined) return ::testing::AssertionSuccess();
+  auto e = internal::ToIrLiteral(expected);
+  auto a = internal::ToIrLiteral(actual);
+  if (!e.ok() || !a.ok()) return ::testing::AssertionFailure() << "not comparable: " << expected.shape().ToString();
+  std::string why;
+  // Transcendentals: the device's and the host's libm are each within an ULP or so of exact.
+  if (SameBits(*e, *a, &why, /*max_ulp=*/2)) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << why << "\ninterpreter\n" << expected.ToString() << "\ndevice\n" << actual.ToString();
+}
+
+// Runs `computation` on the Vulkan device (lavapipe in CI) through the embedding API and
+// compares with the interpreter's `expected`; a test failure when they differ or when the
+// device fails for any reason but an op of kNotOnDeviceYet.
+void CheckOnDevice(const XlaComputation& computation, const std::vector<const Literal*>& arguments,
+                   const Literal& expected) {
+  if (AnyTupleOrToken(arguments)) {
+    std::printf("[interpreter only] %s: tuple or token arguments are not device buffers\n", computation.name().c_str());
+    return;
+  }
+  StatusOr<Literal> actual = SharedClient().ExecuteAndTransfer(computation, arguments);
+  if (!actual.ok()) {
+    const std::string op = UnsupportedOp(actual.status());
+    for (const char* pending : kNotOnDeviceYet) {
+      if (op == pending) {
+        std::printf("[interpreter only] %s: %s is not on the device yet\n", computation.name().c_str(), op.c_str());
+        return;
+      }
+    }
+    ADD_FAILURE() << "on the device: " << actual.status().ToString() << "\n" << computation.ToStableHlo();
+    return;
+  }
+  // stablehlo.rng's values are implementation-defined: only its shape must agree.
+  const bool values_defined = CountOps(computation, "stablehlo.rng") == 0;
+  EXPECT_TRUE(SameOnDevice(expected, *actual, values_defined)) << computation.ToStableHlo();
+}
+
 }  // namespace
 
 XlaComputation BuildOrDie(XlaBuilder& builder) {
@@ -87,16 +165,24 @@ StatusOr<Literal> Execute(const XlaComputation& computation, const std::vector<c
   }
   VKHLO_ASSIGN_OR_RETURN(interp::RunResult result, interp::RunFunction(*module, "main", std::move(values), interp::RunOptions{queues}));
   VKHLO_ASSIGN_OR_RETURN(ProgramShape shape, computation.GetProgramShape());
+  Literal literal;
   if (shape.result().IsTuple()) {
     std::vector<Literal> elements;
     for (const interp::InterpValue& output : result.outputs) {
-      VKHLO_ASSIGN_OR_RETURN(Literal literal, FromValue(output));
-      elements.push_back(std::move(literal));
+      VKHLO_ASSIGN_OR_RETURN(Literal element, FromValue(output));
+      elements.push_back(std::move(element));
     }
-    return LiteralUtil::MakeTupleOwned(std::move(elements));
+    literal = LiteralUtil::MakeTupleOwned(std::move(elements));
+  } else {
+    if (result.outputs.size() != 1) return InternalError("expected one output");
+    VKHLO_ASSIGN_OR_RETURN(literal, FromValue(result.outputs[0]));
   }
-  if (result.outputs.size() != 1) return InternalError("expected one output");
-  return FromValue(result.outputs[0]);
+  if (queues == nullptr) {
+    CheckOnDevice(computation, arguments, literal);
+  } else {
+    std::printf("[interpreter only] %s: infeed and outfeed are host queues\n", computation.name().c_str());
+  }
+  return literal;
 }
 
 StatusOr<Literal> BuildAndExecute(XlaBuilder& builder, const std::vector<const Literal*>& arguments) {

@@ -1,7 +1,9 @@
 // Running built computations in tests: every computation goes through its printed StableHLO
 // (parsed back, verified, printed again to the same text) and runs on the reference
 // interpreter from that parsed text, so a test checks the builder, the printed program and its
-// result at once. (The Vulkan runtime joins here once it lands.)
+// result at once. The same computation then runs on the Vulkan device through the embedding API
+// (Client::ExecuteAndTransfer) and must give the interpreter's result; computations using an op
+// the device does not run yet (a list in builder_harness.cc) print "[interpreter only]".
 #pragma once
 
 #include <gtest/gtest.h>
@@ -26,7 +28,8 @@ XlaComputation BuildOrDie(XlaBuilder& builder, XlaOp root);
 // or when the re-printed text differs. Returns the text.
 StatusOr<std::string> RoundTripText(const XlaComputation& computation);
 
-// Runs `computation` on `arguments` with the reference interpreter, from its re-parsed text.
+// Runs `computation` on `arguments` with the reference interpreter, from its re-parsed text,
+// and checks the device's result against it (see the top of this file; not with `queues`).
 // A tuple-shaped result comes back as a tuple literal.
 // `queues` holds the infeed / receives the outfeed (none: feeds are empty).
 StatusOr<Literal> Execute(const XlaComputation& computation, const std::vector<const Literal*>& arguments = {},

@@ -63,7 +63,7 @@ TEST_P(VulkanConformance, ChunksPassTheirChecks) {
   ASSERT_TRUE(client.ok()) << client.status().ToString();
   tools::CheckOptions options;
   options.device = tools::CheckOptions::Device::kVulkan;
-  options.client = &*client;
+  options.client = client->get();
   ExecutionStats totals;
   options.totals = &totals;
   int chunks_run = 0;

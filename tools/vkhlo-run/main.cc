@@ -148,7 +148,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "vkhlo-run: %s\n", created.status().message().c_str());
       return 2;
     }
-    client = std::move(*created);
+    client = **created;
   }
   auto text = tools::ReadSourceFile(path);
   if (!text.ok()) {

@@ -1,0 +1,183 @@
+// The embedding API of include/vkhlo/runtime.h (XLA's names): Client::Create with ClientOptions,
+// compiling XlaComputations and StableHLO text, Literals in and out of device Buffers, and
+// ExecuteAndTransfer with its per-computation executable cache. Built on the byte-level calls
+// the tools use (client.cc, compile.cc, execute.cc).
+#include <fmt/format.h>
+
+#include <mutex>
+
+#include "builder/computation_module.h"
+#include "builder/literal_conversion.h"
+#include "builder/type_conversion.h"
+#include "device/device.h"
+#include "device/profile.h"
+#include "runtime/runtime_internal.h"
+#include "runtime/state.h"
+#include "support/env.h"
+
+namespace vkhlo {
+namespace runtime {
+
+// ExecuteAndTransfer's executables, one per computation. A computation is known by its shared
+// module (copies of an XlaComputation share it); the entry holds it weakly, so a computation
+// that is gone frees its executable at the next miss and its address can never alias a newer
+// one's while the entry lives.
+struct ExecutableCache {
+  struct Entry {
+    std::weak_ptr<const ir::Module> module;
+    std::shared_ptr<Executable> executable;
+  };
+  std::mutex mutex;  // held while compiling too: a computation compiles once
+  std::vector<Entry> entries;
+  uint64_t compiled = 0;
+};
+
+namespace {
+
+StatusOr<device::DeviceOptions> DeviceOptionsFor(const ClientOptions& options) {
+  device::DeviceOptions result;
+  result.instance = device::InstanceOptions::FromEnvironment();
+  if (options.validation) result.instance.enable_validation = *options.validation;
+  result.device_request = options.device ? options.device : GetEnv("VKHLO_DEVICE");
+  if (options.profile) {
+    VKHLO_ASSIGN_OR_RETURN(result.profile, device::ParseProfile(*options.profile));
+  } else {
+    VKHLO_ASSIGN_OR_RETURN(result.profile, device::ProfileFromEnvironment());
+  }
+  result.cache_directory = CacheDirectory();
+  return result;
+}
+
+// The literal for `shape` from the flattened result buffers, consuming them in order (tuples
+// element by element; tokens hold no data and take no buffer).
+StatusOr<Literal> AssembleResult(const Shape& shape, const std::vector<Buffer>& buffers, size_t& next) {
+  if (shape.IsToken()) return LiteralUtil::CreateToken();
+  if (shape.IsTuple()) {
+    std::vector<Literal> elements;
+    for (const Shape& element : shape.tuple_shapes()) {
+      VKHLO_ASSIGN_OR_RETURN(Literal literal, AssembleResult(element, buffers, next));
+      elements.push_back(std::move(literal));
+    }
+    return LiteralUtil::MakeTupleOwned(std::move(elements));
+  }
+  if (next >= buffers.size()) {
+    return InternalError(fmt::format("the executable returned {} tensors, fewer than its result shape has", buffers.size()));
+  }
+  return buffers[next++].ToLiteral();
+}
+
+}  // namespace
+}  // namespace runtime
+
+Client::Client(std::shared_ptr<runtime::ClientState> state)
+    : state_(std::move(state)), cache_(std::make_shared<runtime::ExecutableCache>()) {}
+
+StatusOr<std::unique_ptr<Client>> Client::Create(ClientOptions options) {
+  VKHLO_ASSIGN_OR_RETURN(device::DeviceOptions device_options, runtime::DeviceOptionsFor(options));
+  VKHLO_ASSIGN_OR_RETURN(Client client, runtime::CreateClient(std::move(device_options)));
+  return std::make_unique<Client>(std::move(client));
+}
+
+StatusOr<std::unique_ptr<Executable>> Client::Compile(const XlaComputation& computation) const {
+  std::unique_ptr<ir::Module> module = internal::CloneComputationModule(computation);
+  if (module == nullptr) return InvalidArgumentError("Compile: the computation is empty");
+  // Errors name the computation where a parsed program would name its file.
+  if (module->source_name().empty()) module->set_source_name("computation '" + computation.name() + "'");
+  VKHLO_ASSIGN_OR_RETURN(Executable executable, runtime::CompileModule(*this, std::move(module)));
+  return std::make_unique<Executable>(std::move(executable));
+}
+
+StatusOr<std::unique_ptr<Executable>> Client::CompileStableHlo(std::string_view text) const {
+  VKHLO_ASSIGN_OR_RETURN(Executable executable, Compile(text));
+  return std::make_unique<Executable>(std::move(executable));
+}
+
+StatusOr<Buffer> Client::TransferToDevice(const Literal& literal) const {
+  if (!literal.shape().IsArray()) {
+    return InvalidArgumentError("TransferToDevice: " + literal.shape().ToString() +
+                                " is not an array (transfer tuple elements one by one)");
+  }
+  // The IR literal is row-major whatever the public literal's layout (Literal keeps its
+  // elements in logical order; the layout only orders its physical views).
+  VKHLO_ASSIGN_OR_RETURN(ir::Literal value, internal::ToIrLiteral(literal));
+  return runtime::BufferFromLiteral(*this, value);
+}
+
+StatusOr<Literal> Buffer::ToLiteral() const {
+  VKHLO_ASSIGN_OR_RETURN(ir::Literal value, runtime::BufferToLiteral(*this));
+  return internal::FromIrLiteral(value);
+}
+
+Shape Buffer::shape() const {
+  if (!state_) return ShapeUtil::MakeTupleShape({});
+  StatusOr<Shape> shape = internal::FromIrType(state_->type);
+  // A quantized tensor has no PrimitiveType (only StableHLO text makes one).
+  return shape.ok() ? *shape : ShapeUtil::MakeTupleShape({});
+}
+
+StatusOr<std::vector<Buffer>> Executable::Execute(std::vector<const Buffer*> arguments) const {
+  std::vector<Buffer> buffers;
+  buffers.reserve(arguments.size());
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    if (arguments[i] == nullptr) return InvalidArgumentError(fmt::format("Execute: argument {} is a null pointer", i));
+    buffers.push_back(*arguments[i]);
+  }
+  return ExecuteBuffers(buffers);
+}
+
+StatusOr<Literal> Client::ExecuteAndTransfer(const XlaComputation& computation,
+                                             std::vector<const Literal*> arguments) const {
+  std::shared_ptr<const ir::Module> key = internal::SharedComputationModule(computation);
+  if (key == nullptr) return InvalidArgumentError("ExecuteAndTransfer: the computation is empty");
+  VKHLO_ASSIGN_OR_RETURN(ProgramShape program_shape, computation.GetProgramShape());
+  if (arguments.size() != program_shape.parameters().size()) {
+    return InvalidArgumentError(fmt::format("ExecuteAndTransfer: {} takes {} arguments, given {}", computation.name(),
+                                            program_shape.parameters().size(), arguments.size()));
+  }
+  std::shared_ptr<Executable> executable;
+  {
+    std::lock_guard<std::mutex> lock(cache_->mutex);
+    auto& entries = cache_->entries;
+    for (auto it = entries.begin(); it != entries.end();) {
+      if (it->module.expired()) {
+        it = entries.erase(it);
+      } else {
+        if (it->module.lock() == key) executable = it->executable;
+        ++it;
+      }
+    }
+    if (executable == nullptr) {
+      VKHLO_ASSIGN_OR_RETURN(std::unique_ptr<Executable> compiled, Compile(computation));
+      executable = std::move(compiled);
+      entries.push_back({key, executable});
+      ++cache_->compiled;
+    }
+  }
+  std::vector<Buffer> buffers;
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    if (arguments[i] == nullptr) {
+      return InvalidArgumentError(fmt::format("ExecuteAndTransfer: argument {} is a null pointer", i));
+    }
+    const Shape& expected = program_shape.parameters()[i];
+    if (!ShapeUtil::Compatible(expected, arguments[i]->shape())) {
+      return InvalidArgumentError(fmt::format("ExecuteAndTransfer: argument {} must be {}, given {}", i,
+                                              expected.ToString(), arguments[i]->shape().ToString()));
+    }
+    VKHLO_ASSIGN_OR_RETURN(Buffer buffer, TransferToDevice(*arguments[i]));
+    buffers.push_back(std::move(buffer));
+  }
+  VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> results, executable->ExecuteBuffers(buffers));
+  size_t next = 0;
+  VKHLO_ASSIGN_OR_RETURN(Literal result, runtime::AssembleResult(program_shape.result(), results, next));
+  if (next != results.size()) {
+    return InternalError(fmt::format("the executable returned {} tensors, more than its result shape has", results.size()));
+  }
+  return result;
+}
+
+uint64_t Client::computations_compiled() const {
+  std::lock_guard<std::mutex> lock(cache_->mutex);
+  return cache_->compiled;
+}
+
+}  // namespace vkhlo

@@ -1,0 +1,247 @@
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "tests/builder/builder_harness.h"
+#include "tests/codegen/runtime_test_util.h"
+#include "vkhlo/vkhlo.h"
+
+namespace vkhlo {
+namespace {
+
+using testing::BuildOrDie;
+using testing::SharedClient;
+
+XlaComputation Axpy() {
+  XlaBuilder b("axpy");
+  auto alpha = Parameter(&b, 0, ShapeUtil::MakeShape(F32, {}), "alpha");
+  auto x = Parameter(&b, 1, ShapeUtil::MakeShape(F32, {4}), "x");
+  auto y = Parameter(&b, 2, ShapeUtil::MakeShape(F32, {4}), "y");
+  Add(Mul(alpha, x), y);
+  return BuildOrDie(b);
+}
+
+TEST(ClientTest, CreateWithOptionsAndTheEnvironment) {
+  // The signature, as embedders write it.
+  StatusOr<std::unique_ptr<Client>> client = Client::Create();
+  ASSERT_TRUE(client.ok()) << client.status().ToString();
+  EXPECT_NE((*client)->device_description().find("native"), std::string::npos);
+
+  auto mobile = Client::Create({.profile = "mobile", .validation = false});
+  ASSERT_TRUE(mobile.ok()) << mobile.status().ToString();
+  EXPECT_NE((*mobile)->device_description().find("mobile"), std::string::npos) << (*mobile)->device_description();
+
+  auto by_index = Client::Create({.device = "0"});
+  EXPECT_TRUE(by_index.ok()) << by_index.status().ToString();
+
+  auto missing = Client::Create({.device = "no such device anywhere"});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("no such device anywhere"), std::string::npos) << missing.status().ToString();
+
+  auto bad_profile = Client::Create({.profile = "desktop"});
+  ASSERT_FALSE(bad_profile.ok());
+  EXPECT_NE(bad_profile.status().message().find("mobile"), std::string::npos) << bad_profile.status().ToString();
+}
+
+TEST(ClientTest, CompileTransferExecuteToLiteral) {
+  const Client& client = SharedClient();
+  auto executable = client.Compile(Axpy());
+  ASSERT_TRUE(executable.ok()) << executable.status().ToString();
+  auto alpha = client.TransferToDevice(LiteralUtil::CreateR0<float>(3));
+  auto x = client.TransferToDevice(LiteralUtil::CreateR1<float>({1, 2, 3, 4}));
+  auto y = client.TransferToDevice(LiteralUtil::CreateR1<float>({10, 20, 30, 40}));
+  ASSERT_TRUE(alpha.ok() && x.ok() && y.ok());
+  EXPECT_EQ(x->shape(), ShapeUtil::MakeShape(F32, {4}));
+  StatusOr<std::vector<Buffer>> results = (*executable)->Execute({&*alpha, &*x, &*y});
+  ASSERT_TRUE(results.ok()) << results.status().ToString();
+  ASSERT_EQ(results->size(), 1u);
+  StatusOr<Literal> literal = (*results)[0].ToLiteral();
+  ASSERT_TRUE(literal.ok()) << literal.status().ToString();
+  EXPECT_EQ(*literal, LiteralUtil::CreateR1<float>({13, 26, 39, 52}));
+
+  // Buffers by value still work (the tools' calls), and mismatches are argument errors.
+  EXPECT_TRUE((*executable)->Execute({*alpha, *x, *y}).ok());
+  auto wrong = (*executable)->Execute({&*x, &*x, &*y});
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(wrong.status().message().find("argument 0 must be tensor<f32>"), std::string::npos) << wrong.status().ToString();
+  auto null = (*executable)->Execute({&*alpha, nullptr, &*y});
+  ASSERT_FALSE(null.ok());
+  EXPECT_NE(null.status().message().find("argument 1 is a null pointer"), std::string::npos);
+
+  EXPECT_FALSE(client.Compile(XlaComputation()).ok());
+  EXPECT_FALSE(client.TransferToDevice(LiteralUtil::MakeTupleOwned({})).ok());
+  EXPECT_FALSE(client.TransferToDevice(LiteralUtil::CreateToken()).ok());
+}
+
+TEST(ClientTest, CompileStableHloReportsLineAndColumn) {
+  const Client& client = SharedClient();
+  auto good = client.CompileStableHlo(Axpy().ToStableHlo());
+  ASSERT_TRUE(good.ok()) << good.status().ToString();
+  EXPECT_EQ((*good)->parameter_types().size(), 3u);
+
+  auto bad = client.CompileStableHlo(
+      "func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+      "  %y = stablehlo.add %x, %z : tensor<2xf32>\n"
+      "  return %y : tensor<2xf32>\n"
+      "}\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find(":2:"), std::string::npos) << bad.status().ToString();
+}
+
+TEST(ClientTest, TypesRoundTripThroughTheDevice) {
+  const Client& client = SharedClient();
+  const std::vector<Literal> literals = {
+      LiteralUtil::CreateR1<bool>({true, false, true}),
+      LiteralUtil::CreateR1<int8_t>({-128, 0, 127}),
+      LiteralUtil::CreateR1<uint16_t>({0, 1, 65535}),
+      LiteralUtil::CreateR1<int64_t>({-1, int64_t{1} << 40, 7}),
+      LiteralUtil::CreateR1<half>({half(1.5f), half(-2.0f)}),
+      LiteralUtil::CreateR1<bfloat16>({bfloat16(0.25f), bfloat16(3.0f)}),
+      LiteralUtil::CreateR1<int4>({int4(-8), int4(7), int4(1)}),
+      LiteralUtil::CreateR1<complex64>({{1, 2}, {-3, 4}}),
+      LiteralUtil::CreateR2<double>({{1, 2}, {3, 4}}),
+      LiteralUtil::CreateR1<float>({}),
+  };
+  for (const Literal& literal : literals) {
+    auto buffer = client.TransferToDevice(literal);
+    ASSERT_TRUE(buffer.ok()) << literal.ToString() << ": " << buffer.status().ToString();
+    auto back = buffer->ToLiteral();
+    ASSERT_TRUE(back.ok()) << back.status().ToString();
+    EXPECT_EQ(*back, literal) << back->ToString();
+  }
+}
+
+// xla_overview.md, "Layout": a literal in any layout goes in (the device keeps tensors
+// row-major); results come back row-major, with the same values.
+TEST(LayoutTest, LiteralsInAnyLayoutRoundTrip) {
+  const Client& client = SharedClient();
+  const Literal row_major = LiteralUtil::CreateR2<float>({{1, 2, 3}, {4, 5, 6}});
+  const Literal column_major = row_major.Relayout(LayoutUtil::MakeLayout({0, 1}));
+  ASSERT_EQ(*column_major.physical_data<float>(), (std::vector<float>{1, 4, 2, 5, 3, 6}));
+  auto buffer = client.TransferToDevice(column_major);
+  ASSERT_TRUE(buffer.ok()) << buffer.status().ToString();
+  auto back = buffer->ToLiteral();
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(*back, row_major);
+  EXPECT_EQ(back->shape().layout(), LayoutUtil::MakeLayout({1, 0}));
+  EXPECT_EQ(*back->physical_data<float>(), (std::vector<float>{1, 2, 3, 4, 5, 6}));
+
+  // Through a computation: a column-major argument and a rank-3 one with layout {0, 2, 1}.
+  XlaBuilder b("layouts");
+  auto m = Parameter(&b, 0, ShapeUtil::MakeShapeWithLayout(F32, {2, 3}, {0, 1}), "m");
+  auto c = Parameter(&b, 1, ShapeUtil::MakeShapeWithLayout(S32, {2, 2, 3}, {0, 2, 1}), "c");
+  Tuple(&b, {Transpose(m, {1, 0}), Add(c, ConstantR0<int32_t>(&b, 100))});
+  XlaComputation computation = BuildOrDie(b);
+  std::vector<int32_t> values(12);
+  for (int i = 0; i < 12; ++i) values[static_cast<size_t>(i)] = i;
+  const Literal cube = LiteralUtil::CreateFromVectorWithLayout(values, {2, 2, 3}, {0, 2, 1});
+  auto result = client.ExecuteAndTransfer(computation, {&column_major, &cube});
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  std::vector<Literal> parts = result->DecomposeTuple();
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[0], LiteralUtil::CreateR2<float>({{1, 4}, {2, 5}, {3, 6}}));
+  for (int i = 0; i < 12; ++i) EXPECT_EQ(parts[1].data<int32_t>()[static_cast<size_t>(i)], 100 + i);
+  // And the interpreter agrees (the harness checks the device as well).
+  auto reference = testing::Execute(computation, {&column_major, &cube});
+  ASSERT_TRUE(reference.ok());
+}
+
+TEST(ExecuteAndTransferTest, CompilesOncePerComputation) {
+  auto created = Client::Create();
+  ASSERT_TRUE(created.ok()) << created.status().ToString();
+  const Client& client = **created;
+  const XlaComputation axpy = Axpy();
+  const Literal alpha = LiteralUtil::CreateR0<float>(2), x = LiteralUtil::CreateR1<float>({1, 2, 3, 4}),
+                y = LiteralUtil::CreateR1<float>({1, 1, 1, 1});
+  for (int i = 0; i < 3; ++i) {
+    auto result = client.ExecuteAndTransfer(axpy, {&alpha, &x, &y});
+    ASSERT_TRUE(result.ok()) << result.status().ToString();
+    EXPECT_EQ(*result, LiteralUtil::CreateR1<float>({3, 5, 7, 9}));
+  }
+  EXPECT_EQ(client.computations_compiled(), 1u);
+  const XlaComputation copy = axpy;  // copies share the program: still one executable
+  EXPECT_TRUE(client.ExecuteAndTransfer(copy, {&alpha, &x, &y}).ok());
+  EXPECT_EQ(client.computations_compiled(), 1u);
+  const XlaComputation other = Axpy();  // built again: another computation
+  EXPECT_TRUE(client.ExecuteAndTransfer(other, {&alpha, &x, &y}).ok());
+  EXPECT_EQ(client.computations_compiled(), 2u);
+
+  auto too_few = client.ExecuteAndTransfer(axpy, {&alpha, &x});
+  ASSERT_FALSE(too_few.ok());
+  EXPECT_NE(too_few.status().message().find("takes 3 arguments, given 2"), std::string::npos);
+  auto mistyped = client.ExecuteAndTransfer(axpy, {&alpha, &y, &alpha});
+  ASSERT_FALSE(mistyped.ok());
+  EXPECT_NE(mistyped.status().message().find("argument 2 must be f32[4]"), std::string::npos)
+      << mistyped.status().ToString();
+  EXPECT_FALSE(client.ExecuteAndTransfer(XlaComputation(), {}).ok());
+}
+
+TEST(ExecuteAndTransferTest, TupleResultsComeBackAsTuples) {
+  XlaBuilder b("tuples");
+  auto x = Parameter(&b, 0, ShapeUtil::MakeShape(S32, {3}), "x");
+  auto token = CreateToken(&b);
+  Tuple(&b, {Neg(x), Tuple(&b, {ConvertElementType(x, F32), ConstantR0<bool>(&b, true)}), token,
+             Iota(&b, U8, 2)});
+  XlaComputation computation = BuildOrDie(b);
+  const Literal arg = LiteralUtil::CreateR1<int32_t>({1, -2, 3});
+  auto result = SharedClient().ExecuteAndTransfer(computation, {&arg});
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  const Literal f = LiteralUtil::CreateR1<float>({1, -2, 3}), t = LiteralUtil::CreateR0<bool>(true);
+  const Literal inner = LiteralUtil::MakeTuple({&f, &t});
+  const Literal neg = LiteralUtil::CreateR1<int32_t>({-1, 2, -3}), tok = LiteralUtil::CreateToken(),
+                iota = LiteralUtil::CreateR1<uint8_t>({0, 1});
+  EXPECT_EQ(*result, LiteralUtil::MakeTuple({&neg, &inner, &tok, &iota})) << result->ToString();
+}
+
+// Errors while building stay with the builder: Build() reports the first, and nothing
+// half-built reaches the device.
+TEST(StickyErrorTest, NothingReachesTheDevice) {
+  XlaBuilder b("broken");
+  auto x = Parameter(&b, 0, ShapeUtil::MakeShape(F32, {2, 3}), "x");
+  auto bad = Add(x, ConstantR1<float>(&b, {1, 2}));  // (2,3) + (2): needs broadcast_dimensions
+  Neg(bad);
+  StatusOr<XlaComputation> computation = b.Build();
+  ASSERT_FALSE(computation.ok());
+  EXPECT_NE(computation.status().message().find("f32[2,3]"), std::string::npos) << computation.status().ToString();
+  EXPECT_FALSE(SharedClient().Compile(XlaComputation()).ok());
+}
+
+TEST(ExecutableTest, ConcurrentExecuteFromFourThreads) {
+  const Client& client = SharedClient();
+  auto executable = client.Compile(Axpy());
+  ASSERT_TRUE(executable.ok()) << executable.status().ToString();
+  const Executable& exe = **executable;
+  constexpr int kThreads = 4, kRuns = 8;
+  std::vector<std::string> failures(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int run = 0; run < kRuns; ++run) {
+        const float a = static_cast<float>(t * 100 + run);
+        auto alpha = client.TransferToDevice(LiteralUtil::CreateR0<float>(a));
+        auto x = client.TransferToDevice(LiteralUtil::CreateR1<float>({1, 2, 3, 4}));
+        auto y = client.TransferToDevice(LiteralUtil::CreateR1<float>({0, 0, 0, 1}));
+        if (!alpha.ok() || !x.ok() || !y.ok()) {
+          failures[static_cast<size_t>(t)] = "transfer failed";
+          return;
+        }
+        auto results = exe.Execute({&*alpha, &*x, &*y});
+        if (!results.ok()) {
+          failures[static_cast<size_t>(t)] = results.status().ToString();
+          return;
+        }
+        auto literal = (*results)[0].ToLiteral();
+        if (!literal.ok() || *literal != LiteralUtil::CreateR1<float>({a, 2 * a, 3 * a, 4 * a + 1})) {
+          failures[static_cast<size_t>(t)] = "wrong result for alpha " + std::to_string(a);
+          return;
+        }
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(failures[static_cast<size_t>(t)], "") << "thread " << t;
+}
+
+}  // namespace
+}  // namespace vkhlo
