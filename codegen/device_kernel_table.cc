@@ -5,6 +5,7 @@ namespace vkhlo::codegen {
 
 void RegisterAllDeviceKernels(DeviceKernelTable& table) {
   (void)table;
+  RegisterIndexingKernels(table);
 }
 
 }  // namespace vkhlo::codegen
