@@ -10,6 +10,14 @@
 
 namespace vkhlo::codegen {
 
+namespace {
+
+std::string WordType(const std::vector<std::string>& word_types, size_t b) {
+  return b < word_types.size() && !word_types[b].empty() ? word_types[b] : "uint";
+}
+
+}  // namespace
+
 bool RegionIsElemental(const ir::Region& region) {
   if (region.blocks().size() != 1) return false;
   for (const auto& op : region.front().operations()) {
@@ -47,6 +55,33 @@ StatusOr<std::vector<Expr>> EvaluateRegion(ElementalEmitter& em, const ir::Opera
     r = Expr{em.Var(em.Facts(raw.type).raw_glsl, raw.code), raw.type, true};
   }
   return results;
+}
+
+std::string AssembleShader(const KernelPrelude& prelude, const std::vector<KernelBuffer>& bindings, size_t num_inputs,
+                           uint32_t workgroup_size, const std::string& comment, const std::string& body,
+                           const std::vector<std::string>& word_types) {
+  std::string glsl = "#version 450\n";
+  for (const std::string& ext : prelude.extensions()) glsl += fmt::format("#extension {} : require\n", ext);
+  glsl += "// " + comment + "\n";
+  for (const std::string& file : prelude.includes()) glsl += fmt::format("#include \"{}\"\n", file);
+  glsl += fmt::format("layout(local_size_x = {}) in;\n", workgroup_size);
+  for (size_t b = 0; b < bindings.size(); ++b) {
+    const std::string type = WordType(word_types, b);
+    glsl += fmt::format("layout(set = 0, binding = {0}) {1} buffer Buffer{0} {{ {2} in{0}[]; }};\n", b,
+                        bindings[b].written ? "restrict" : "readonly restrict", type);
+  }
+  glsl += "layout(push_constant) uniform Push { uvec4 vkhlo_workgroup_base; } pc;\n";
+  for (const std::string& helper : prelude.helpers()) glsl += helper + "\n";
+  for (const std::string& global : prelude.globals()) glsl += global + "\n";
+  glsl += "\nvoid main() {\n";
+  // The device binds every declared buffer; keep inputs the code may not read (never executes).
+  if (num_inputs > 0 && num_inputs < bindings.size()) {
+    std::string keep;
+    for (size_t b = 0; b < num_inputs; ++b) keep += fmt::format("{}uint(in{}[0])", b ? " ^ " : "", b);
+    glsl += fmt::format("  if (pc.vkhlo_workgroup_base.w == 0xffffffffu) in{}[0] = {}({});\n", num_inputs,
+                        WordType(word_types, num_inputs), keep);
+  }
+  return glsl + body + "}\n";
 }
 
 StatusOr<KernelDispatch> EmitElementDispatch(const Fusion& fusion, const TargetInfo& target,
@@ -128,27 +163,9 @@ StatusOr<KernelDispatch> EmitElementDispatch(const Fusion& fusion, const TargetI
   }
   VKHLO_RETURN_IF_ERROR(em.sticky_error());
 
-  std::string glsl = "#version 450\n";
-  for (const std::string& ext : prelude.extensions()) glsl += fmt::format("#extension {} : require\n", ext);
-  glsl += fmt::format("// vkhlo {} kernel {}: {} elements, {} per invocation\n", what, fusion.name, n, per);
-  for (const std::string& file : prelude.includes()) glsl += fmt::format("#include \"{}\"\n", file);
-  glsl += fmt::format("layout(local_size_x = {}) in;\n", wg);
-  for (size_t b = 0; b < dispatch.bindings.size(); ++b) {
-    glsl += fmt::format("layout(set = 0, binding = {0}) {1} buffer Buffer{0} {{ uint in{0}[]; }};\n", b,
-                        dispatch.bindings[b].written ? "writeonly restrict" : "readonly restrict");
-  }
-  glsl += "layout(push_constant) uniform Push { uvec4 vkhlo_workgroup_base; } pc;\n";
-  for (const std::string& helper : prelude.helpers()) glsl += helper + "\n";
-  for (const std::string& global : prelude.globals()) glsl += global + "\n";
-  std::string keep;
-  for (size_t b = 0; b < fusion.inputs.size(); ++b) keep += fmt::format("{}in{}[0]", b ? " ^ " : "", b);
-  glsl += "\nvoid main() {\n";
-  // The device binds every declared buffer; keep inputs the code may not read (never executes).
-  if (!keep.empty()) {
-    glsl += fmt::format("  if (pc.vkhlo_workgroup_base.w == 0xffffffffu) in{}[0] = {};\n", first_output, keep);
-  }
-  glsl += em.body() + "}\n";
-  dispatch.glsl = std::move(glsl);
+  dispatch.glsl = AssembleShader(prelude, dispatch.bindings, fusion.inputs.size(), wg,
+                                 fmt::format("vkhlo {} kernel {}: {} elements, {} per invocation", what, fusion.name, n, per),
+                                 em.body());
   return dispatch;
 }
 

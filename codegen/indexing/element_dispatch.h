@@ -24,6 +24,14 @@ StatusOr<KernelDispatch> EmitElementDispatch(const Fusion& fusion, const TargetI
                                              const KernelOptions& options, const std::string& what,
                                              const ElementValuesFn& values);
 
+// A complete shader: `body` (statements of main) with the prelude, bindings in0.. (`uint[]`, or
+// word_types[b] when given, e.g. "int" for signed atomics; written ones read-write), the
+// workgroup base push constant, and a never-taken statement keeping the first `num_inputs`
+// bindings alive.
+std::string AssembleShader(const KernelPrelude& prelude, const std::vector<KernelBuffer>& bindings, size_t num_inputs,
+                           uint32_t workgroup_size, const std::string& comment, const std::string& body,
+                           const std::vector<std::string>& word_types = {});
+
 // Whether every op of `region` can be emitted elementally (region arguments bound to scalars).
 bool RegionIsElemental(const ir::Region& region);
 

@@ -12,6 +12,7 @@
 // bounds, this is also the spec's (and the interpreter's) rule that out-of-bounds update
 // elements are skipped; indices are saturated to +-2^30 so 64-bit ones need no int64.
 // Cost: results x scatter positions (times any window dimensions before the last scatter one).
+// Integer add/min/max and unique indices take faster paths (scatter_by_updates.h).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include "codegen/elemental/emit_util.h"
 #include "codegen/elemental/index_util.h"
 #include "codegen/indexing/element_dispatch.h"
+#include "codegen/indexing/scatter_by_updates.h"
 
 namespace vkhlo::codegen {
 namespace {
@@ -128,6 +130,8 @@ StatusOr<DeviceKernel> EmitScatter(const Fusion& fusion, const TargetInfo& targe
   const ir::Attribute* attr = op.attribute("scatter_dimension_numbers");
   const ir::ScatterDimensionNumbers* dn = attr ? attr->as<ir::ScatterDimensionNumbers>() : nullptr;
   if (dn == nullptr) return InvalidArgumentError("stablehlo.scatter has no scatter_dimension_numbers");
+  VKHLO_ASSIGN_OR_RETURN(std::optional<DeviceKernel> fast, EmitScatterByUpdates(fusion, target, options));
+  if (fast) return std::move(*fast);
   DeviceKernel kernel;
   kernel.summary = "scatter: one invocation per result element applies its updates in update order";
   VKHLO_ASSIGN_OR_RETURN(KernelDispatch dispatch,

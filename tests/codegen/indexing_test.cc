@@ -267,6 +267,66 @@ func.func @main(%a: tensor<5x3xbf16>, %b: tensor<5x3xi8>, %i: tensor<7x1xi32>, %
   EXPECT_EQ(both->stats.host_evaluated_ops, 0u);
 }
 
+TEST(IndexingTest, IntegerAddMinMaxScatterRunsAtomicallyOverUpdates) {
+  std::mt19937_64 rng(13);
+  for (const char* combine : {"add", "minimum", "maximum"}) {
+    for (ElementType et : {ElementType::kS32, ElementType::kU32}) {
+      const std::string t = TensorType({}, et);
+      const std::string program = fmt::format(R"(
+func.func @main(%a: tensor<9x4x{0}>, %i: tensor<3x5x1xi64>, %u: tensor<3x5x4x{0}>) -> tensor<9x4x{0}> {{
+  %r = "stablehlo.scatter"(%a, %i, %u) ({{
+  ^bb0(%x: {1}, %y: {1}):
+    %s = stablehlo.{2} %y, %x : {1}
+    stablehlo.return %s : {1}
+  }}) {{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [2], inserted_window_dims = [0],
+      scatter_dims_to_operand_dims = [0], index_vector_dim = 2>, indices_are_sorted = false, unique_indices = false}}
+     : (tensor<9x4x{0}>, tensor<3x5x1xi64>, tensor<3x5x4x{0}>) -> tensor<9x4x{0}>
+  func.return %r : tensor<9x4x{0}>
+}}
+)", ir::ElementTypeName(et), t, combine);
+      std::vector<ir::Literal> inputs = {testing::RandomLiteral(TT({9, 4}, et), rng), RandomIndices({3, 5, 1}, ElementType::kS64, 9, rng),
+                                         testing::RandomLiteral(TT({3, 5, 4}, et), rng)};
+      auto both = testing::RunOnBoth(program, inputs);
+      ASSERT_TRUE(both.ok()) << both.status().ToString();
+      ExpectSame(*both, program);
+      EXPECT_EQ(both->stats.kernels_dispatched, 2u) << "copy, then one invocation per update";
+    }
+  }
+}
+
+TEST(IndexingTest, UniqueIndicesScatterRunsOverUpdates) {
+  std::mt19937_64 rng(17);
+  for (ElementType et : {ElementType::kF32, ElementType::kF64, ElementType::kC64, ElementType::kS64}) {
+    const std::string t = TensorType({}, et);
+    const std::string program = fmt::format(R"(
+func.func @main(%a: tensor<4x7x{0}>, %i: tensor<6x2xi32>, %u: tensor<6x{0}>) -> tensor<4x7x{0}> {{
+  %r = "stablehlo.scatter"(%a, %i, %u) ({{
+  ^bb0(%x: {1}, %y: {1}):
+    %s = stablehlo.multiply %x, %y : {1}
+    %d = stablehlo.subtract %s, %y : {1}
+    stablehlo.return %d : {1}
+  }}) {{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [], inserted_window_dims = [0, 1],
+      scatter_dims_to_operand_dims = [1, 0], index_vector_dim = 1>, indices_are_sorted = false, unique_indices = true}}
+     : (tensor<4x7x{0}>, tensor<6x2xi32>, tensor<6x{0}>) -> tensor<4x7x{0}>
+  func.return %r : tensor<4x7x{0}>
+}}
+)", ir::ElementTypeName(et), t);
+    // Distinct positions (one out of bounds, skipped).
+    ir::Literal indices = *ir::Literal::Create(TT({6, 2}, ElementType::kS32));
+    const int64_t positions[6][2] = {{6, 3}, {0, 0}, {2, 1}, {7, 1}, {5, 0}, {3, 3}};
+    for (int64_t k = 0; k < 6; ++k) {
+      indices.SetInt(2 * k, positions[k][0]);
+      indices.SetInt(2 * k + 1, positions[k][1]);
+    }
+    std::vector<ir::Literal> inputs = {testing::RandomLiteral(TT({4, 7}, et), rng), indices,
+                                       testing::RandomLiteral(TT({6}, et), rng)};
+    auto both = testing::RunOnBoth(program, inputs);
+    ASSERT_TRUE(both.ok()) << both.status().ToString();
+    ExpectSame(*both, program);
+    EXPECT_EQ(both->stats.kernels_dispatched, 2u) << "copy, then one invocation per update";
+  }
+}
+
 TEST(IndexingTest, SelectAndScatterWithRandomWindows) {
   std::mt19937_64 rng(5);
   const ElementType types[] = {ElementType::kF32, ElementType::kS32, ElementType::kBF16, ElementType::kS8,
