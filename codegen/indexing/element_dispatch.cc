@@ -86,7 +86,8 @@ std::string AssembleShader(const KernelPrelude& prelude, const std::vector<Kerne
 
 StatusOr<KernelDispatch> EmitElementDispatch(const Fusion& fusion, const TargetInfo& target,
                                              const KernelOptions& options, const std::string& what,
-                                             const ElementValuesFn& values) {
+                                             const ElementValuesFn& values,
+                                             const std::vector<KernelBuffer>& extra_bindings) {
   int64_t n = 1;
   for (int64_t d : fusion.dims) n *= d;
   uint32_t per = 1;
@@ -103,6 +104,7 @@ StatusOr<KernelDispatch> EmitElementDispatch(const Fusion& fusion, const TargetI
   dispatch.grid = {static_cast<uint32_t>((invocations + wg - 1) / wg), 1, 1};
   for (const ir::Value* v : fusion.inputs) dispatch.bindings.push_back(KernelBuffer::Read(v));
   for (const ir::Value* v : fusion.outputs) dispatch.bindings.push_back(KernelBuffer::Write(v));
+  for (const KernelBuffer& b : extra_bindings) dispatch.bindings.push_back(b);
   if (n == 0) {
     dispatch.grid = {0, 1, 1};
     return dispatch;

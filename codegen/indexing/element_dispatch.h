@@ -4,8 +4,8 @@
 // races; codegen/kernel.cc's loop kernels do the same). The element's values come from a
 // callback that emits GLSL through the elemental emitter (which loads fusion inputs by binding).
 //
-// Bindings: the fusion's inputs (readonly, in order) then its outputs (written), named in0,
-// in1, ... as the elemental emitter expects.
+// Bindings: the fusion's inputs (readonly, in order), its outputs (written), then any extra
+// bindings (scratch buffers), named in0, in1, ... as the elemental emitter expects.
 #pragma once
 
 #include <functional>
@@ -22,7 +22,8 @@ using ElementValuesFn = std::function<StatusOr<std::vector<Expr>>(ElementalEmitt
 
 StatusOr<KernelDispatch> EmitElementDispatch(const Fusion& fusion, const TargetInfo& target,
                                              const KernelOptions& options, const std::string& what,
-                                             const ElementValuesFn& values);
+                                             const ElementValuesFn& values,
+                                             const std::vector<KernelBuffer>& extra_bindings = {});
 
 // A complete shader: `body` (statements of main) with the prelude, bindings in0.. (`uint[]`, or
 // word_types[b] when given, e.g. "int" for signed atomics; written ones read-write), the

@@ -12,7 +12,8 @@
 // bounds, this is also the spec's (and the interpreter's) rule that out-of-bounds update
 // elements are skipped; indices are saturated to +-2^30 so 64-bit ones need no int64.
 // Cost: results x scatter positions (times any window dimensions before the last scatter one).
-// Integer add/min/max and unique indices take faster paths (scatter_by_updates.h).
+// Integer add/min/max and unique indices take faster paths (scatter_by_updates.h), and so do
+// row scatters (scatter_by_rows.h).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -20,6 +21,7 @@
 #include "codegen/elemental/emit_util.h"
 #include "codegen/elemental/index_util.h"
 #include "codegen/indexing/element_dispatch.h"
+#include "codegen/indexing/scatter_by_rows.h"
 #include "codegen/indexing/scatter_by_updates.h"
 
 namespace vkhlo::codegen {
@@ -132,6 +134,8 @@ StatusOr<DeviceKernel> EmitScatter(const Fusion& fusion, const TargetInfo& targe
   if (dn == nullptr) return InvalidArgumentError("stablehlo.scatter has no scatter_dimension_numbers");
   VKHLO_ASSIGN_OR_RETURN(std::optional<DeviceKernel> fast, EmitScatterByUpdates(fusion, target, options));
   if (fast) return std::move(*fast);
+  VKHLO_ASSIGN_OR_RETURN(std::optional<DeviceKernel> by_rows, EmitScatterByRows(fusion, target, options));
+  if (by_rows) return std::move(*by_rows);
   DeviceKernel kernel;
   kernel.summary = "scatter: one invocation per result element applies its updates in update order";
   VKHLO_ASSIGN_OR_RETURN(KernelDispatch dispatch,

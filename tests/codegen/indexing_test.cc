@@ -327,6 +327,38 @@ func.func @main(%a: tensor<4x7x{0}>, %i: tensor<6x2xi32>, %u: tensor<6x{0}>) -> 
   }
 }
 
+TEST(IndexingTest, RowScatterBucketsDuplicatesInIndexOrder) {
+  // Rows addressed by start indices (inserted dimension 0), a window over the rest: bucketed by
+  // row, each bucket sorted. One random index set, one sending every update to one row (a
+  // bucket of 500: the in-bucket sort must restore index order exactly).
+  std::mt19937_64 rng(19);
+  for (ElementType et : {ElementType::kF32, ElementType::kBF16}) {
+    for (int same_row = 0; same_row < 2; ++same_row) {
+      const std::string t = TensorType({}, et);
+      const std::string program = fmt::format(R"(
+func.func @main(%a: tensor<40x6x{0}>, %i: tensor<500xi32>, %u: tensor<500x5x{0}>) -> tensor<40x6x{0}> {{
+  %r = "stablehlo.scatter"(%a, %i, %u) ({{
+  ^bb0(%x: {1}, %y: {1}):
+    %s = stablehlo.add %x, %y : {1}
+    stablehlo.return %s : {1}
+  }}) {{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0],
+      scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, indices_are_sorted = false, unique_indices = false}}
+     : (tensor<40x6x{0}>, tensor<500xi32>, tensor<500x5x{0}>) -> tensor<40x6x{0}>
+  func.return %r : tensor<40x6x{0}>
+}}
+)", ir::ElementTypeName(et), t);
+      ir::Literal indices = RandomIndices({500}, ElementType::kS32, 40, rng);
+      for (int64_t k = 0; same_row && k < 500; ++k) indices.SetInt(k, 7);
+      std::vector<ir::Literal> inputs = {testing::RandomLiteral(TT({40, 6}, et), rng), indices,
+                                         testing::RandomLiteral(TT({500, 5}, et), rng)};
+      auto both = testing::RunOnBoth(program, inputs);
+      ASSERT_TRUE(both.ok()) << both.status().ToString();
+      ExpectSame(*both, program);
+      EXPECT_EQ(both->stats.kernels_dispatched, 6u) << "zero, count, scan, place, sort, apply";
+    }
+  }
+}
+
 TEST(IndexingTest, SelectAndScatterWithRandomWindows) {
   std::mt19937_64 rng(5);
   const ElementType types[] = {ElementType::kF32, ElementType::kS32, ElementType::kBF16, ElementType::kS8,
