@@ -57,7 +57,7 @@ StatusOr<std::vector<Expr>> EvaluateRegion(ElementalEmitter& em, const ir::Opera
   return results;
 }
 
-std::string AssembleShader(const KernelPrelude& prelude, const std::vector<KernelBuffer>& bindings, size_t num_inputs,
+std::string AssembleShader(const KernelPrelude& prelude, const std::vector<KernelBuffer>& bindings,
                            uint32_t workgroup_size, const std::string& comment, const std::string& body,
                            const std::vector<std::string>& word_types) {
   std::string glsl = "#version 450\n";
@@ -74,12 +74,19 @@ std::string AssembleShader(const KernelPrelude& prelude, const std::vector<Kerne
   for (const std::string& helper : prelude.helpers()) glsl += helper + "\n";
   for (const std::string& global : prelude.globals()) glsl += global + "\n";
   glsl += "\nvoid main() {\n";
-  // The device binds every declared buffer; keep inputs the code may not read (never executes).
-  if (num_inputs > 0 && num_inputs < bindings.size()) {
+  // The device binds every declared buffer: a never-taken statement reads every binding into
+  // the first written one, so the optimizer drops none.
+  size_t target = bindings.size();
+  for (size_t b = 0; b < bindings.size() && target == bindings.size(); ++b) {
+    if (bindings[b].written) target = b;
+  }
+  if (target < bindings.size() && bindings.size() > 1) {
     std::string keep;
-    for (size_t b = 0; b < num_inputs; ++b) keep += fmt::format("{}uint(in{}[0])", b ? " ^ " : "", b);
-    glsl += fmt::format("  if (pc.vkhlo_workgroup_base.w == 0xffffffffu) in{}[0] = {}({});\n", num_inputs,
-                        WordType(word_types, num_inputs), keep);
+    for (size_t b = 0; b < bindings.size(); ++b) {
+      if (b != target) keep += fmt::format("{}uint(in{}[0])", keep.empty() ? "" : " ^ ", b);
+    }
+    glsl += fmt::format("  if (pc.vkhlo_workgroup_base.w == 0xffffffffu) in{}[0] = {}({});\n", target,
+                        WordType(word_types, target), keep);
   }
   return glsl + body + "}\n";
 }
@@ -165,7 +172,7 @@ StatusOr<KernelDispatch> EmitElementDispatch(const Fusion& fusion, const TargetI
   }
   VKHLO_RETURN_IF_ERROR(em.sticky_error());
 
-  dispatch.glsl = AssembleShader(prelude, dispatch.bindings, fusion.inputs.size(), wg,
+  dispatch.glsl = AssembleShader(prelude, dispatch.bindings, wg,
                                  fmt::format("vkhlo {} kernel {}: {} elements, {} per invocation", what, fusion.name, n, per),
                                  em.body());
   return dispatch;

@@ -27,9 +27,8 @@ StatusOr<KernelDispatch> EmitElementDispatch(const Fusion& fusion, const TargetI
 
 // A complete shader: `body` (statements of main) with the prelude, bindings in0.. (`uint[]`, or
 // word_types[b] when given, e.g. "int" for signed atomics; written ones read-write), the
-// workgroup base push constant, and a never-taken statement keeping the first `num_inputs`
-// bindings alive.
-std::string AssembleShader(const KernelPrelude& prelude, const std::vector<KernelBuffer>& bindings, size_t num_inputs,
+// workgroup base push constant, and a never-taken statement keeping every binding alive.
+std::string AssembleShader(const KernelPrelude& prelude, const std::vector<KernelBuffer>& bindings,
                            uint32_t workgroup_size, const std::string& comment, const std::string& body,
                            const std::vector<std::string>& word_types = {});
 

@@ -144,8 +144,7 @@ StatusOr<KernelDispatch> PositionDispatch(
   body(em, row.first, names);
   em.Close();
   VKHLO_RETURN_IF_ERROR(em.sticky_error());
-  // The first scratch binding is written (AssembleShader's keep-alive statement writes it).
-  dispatch.glsl = AssembleShader(prelude, dispatch.bindings, fusion.inputs.size(), wg,
+  dispatch.glsl = AssembleShader(prelude, dispatch.bindings, wg,
                                  fmt::format("vkhlo scatter {} {}", fusion.name, what), em.body());
   return dispatch;
 }
@@ -162,7 +161,7 @@ KernelDispatch ScratchDispatch(const Fusion& fusion, const std::string& what, ui
   KernelPrelude prelude;
   if (!globals.empty()) prelude.Global(globals);
   dispatch.glsl = AssembleShader(
-      prelude, scratch, 0, wg, fmt::format("vkhlo scatter {} {}", fusion.name, what),
+      prelude, scratch, wg, fmt::format("vkhlo scatter {} {}", fusion.name, what),
       fmt::format("  uint i = (gl_WorkGroupID.x + pc.vkhlo_workgroup_base.x) * {}u + gl_LocalInvocationID.x;\n{}", wg,
                   body));
   return dispatch;
@@ -195,9 +194,9 @@ StatusOr<std::optional<DeviceKernel>> EmitScatterByRows(const Fusion& fusion, co
                                           }));
   kernel.dispatches.push_back(std::move(count));
   // 3. Exclusive scan of the counts in one workgroup: each invocation scans a chunk.
-  const uint64_t chunk = (rows + 255) / 256;
+  const uint64_t chunk = (rows + wg - 1) / wg;
   kernel.dispatches.push_back(ScratchDispatch(
-      fusion, "scatter_scan", 256, 256, {KB::Scratch(kCount, false), KB::Scratch(kStart, true)},
+      fusion, "scatter_scan", wg, wg, {KB::Scratch(kCount, false), KB::Scratch(kStart, true)},
       fmt::format("  uint first = i * {0}u, last = min(first + {0}u, {1}u);\n"
                   "  uint sum = 0u;\n"
                   "  for (uint k = first; k < last; ++k) sum += in0[k];\n"
@@ -207,7 +206,7 @@ StatusOr<std::optional<DeviceKernel>> EmitScatterByRows(const Fusion& fusion, co
                   "  for (uint k = 0u; k < i; ++k) offset += partial[k];\n"
                   "  for (uint k = first; k < last; ++k) {{ in1[k] = offset; offset += in0[k]; }}\n",
                   chunk, rows),
-      "shared uint partial[256];"));
+      fmt::format("shared uint partial[{}];", wg)));
   // 4. Place each position in its row's bucket (order within a bucket fixed by step 5).
   VKHLO_ASSIGN_OR_RETURN(
       KernelDispatch place,

@@ -90,7 +90,7 @@ StatusOr<std::optional<DeviceKernel>> EmitScatterByUpdates(const Fusion& fusion,
     copy.bindings = bindings;
     copy.grid = {static_cast<uint32_t>((max_words + wg - 1) / wg), 1, 1};
     KernelPrelude prelude;
-    copy.glsl = AssembleShader(prelude, bindings, fusion.inputs.size(), wg, "vkhlo scatter copy " + fusion.name,
+    copy.glsl = AssembleShader(prelude, bindings, wg, "vkhlo scatter copy " + fusion.name,
                                fmt::format("  uint i = (gl_WorkGroupID.x + pc.vkhlo_workgroup_base.x) * {}u + "
                                            "gl_LocalInvocationID.x;\n{}",
                                            wg, body));
@@ -197,7 +197,7 @@ StatusOr<std::optional<DeviceKernel>> EmitScatterByUpdates(const Fusion& fusion,
   apply.summary = "one invocation per update element";
   apply.bindings = bindings;
   apply.grid = {static_cast<uint32_t>((static_cast<uint64_t>(std::max<int64_t>(total, 0)) + wg - 1) / wg), 1, 1};
-  apply.glsl = AssembleShader(prelude, bindings, fusion.inputs.size(), wg,
+  apply.glsl = AssembleShader(prelude, bindings, wg,
                               fmt::format("vkhlo scatter {} over {} update elements", fusion.name, total), em.body(),
                               word_types);
   kernel.dispatches.push_back(std::move(apply));
