@@ -122,6 +122,7 @@ std::string KeepBindingsStatement(size_t num_bindings);
 // (Families add their Register* declaration here.)
 void RegisterLibraryKernels(DeviceKernelTable& table);  // dot_general, dot, convolution (codegen/library)
 void RegisterReductionKernels(DeviceKernelTable& table);  // codegen/reduction/
+void RegisterIndexingKernels(DeviceKernelTable& table);
 void RegisterAllDeviceKernels(DeviceKernelTable& table);
 
 // Tests: registers (or replaces) an emitter at run time.

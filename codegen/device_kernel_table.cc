@@ -7,6 +7,7 @@ void RegisterAllDeviceKernels(DeviceKernelTable& table) {
   (void)table;
   RegisterLibraryKernels(table);
   RegisterReductionKernels(table);
+  RegisterIndexingKernels(table);
 }
 
 }  // namespace vkhlo::codegen
