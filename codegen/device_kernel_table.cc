@@ -4,7 +4,7 @@
 namespace vkhlo::codegen {
 
 void RegisterAllDeviceKernels(DeviceKernelTable& table) {
-  (void)table;
+  RegisterSortKernels(table);
 }
 
 }  // namespace vkhlo::codegen
