@@ -109,6 +109,7 @@ std::string KeepBindingsStatement(size_t num_bindings);
 // Registration of each family (one file each; device_kernel_table.cc calls them).
 // (Families add their Register* declaration here.)
 void RegisterSortKernels(DeviceKernelTable& table);
+void RegisterLinalgKernels(DeviceKernelTable& table);
 void RegisterAllDeviceKernels(DeviceKernelTable& table);
 
 // Tests: registers (or replaces) an emitter at run time.

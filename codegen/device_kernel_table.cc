@@ -5,6 +5,7 @@ namespace vkhlo::codegen {
 
 void RegisterAllDeviceKernels(DeviceKernelTable& table) {
   RegisterSortKernels(table);
+  RegisterLinalgKernels(table);
 }
 
 }  // namespace vkhlo::codegen
