@@ -63,6 +63,12 @@ std::string TypedHelpers(const LinalgSource& s, bool complex, bool has_f64) {
               "  if (!hlo_is_finite(p) || !hlo_is_finite(acc) || abs(a) > 1e290 || abs(b) > 1e290) { precise double r = acc + p; return r; }\n"
               "  dvec2 q = hlo_two_prod_(a, b); dvec2 s = hlo_two_sum_(acc, q.x);\n"
               "  precise double r = s.x + (s.y + q.y); return r;\n}\n"
+        : T == "float"
+            ? "float t_fma(float acc, float a, float b) {\n"
+              "  precise float p = a * b;\n"
+              "  if (!hlo_is_finite(p) || !hlo_is_finite(acc) || abs(a) > 1e36 || abs(b) > 1e36) { precise float r = acc + p; return r; }\n"
+              "  vec2 q = hlo_two_prod_(a, b); vec2 s = hlo_two_sum_(acc, q.x);\n"
+              "  precise float r = s.x + (s.y + q.y); return r;\n}\n"
             : fmt::format("{0} t_fma({0} acc, {0} a, {0} b) {{ return fma(a, b, acc); }}\n", T));
   }
   return g;
