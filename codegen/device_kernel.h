@@ -110,6 +110,7 @@ std::string KeepBindingsStatement(size_t num_bindings);
 // (Families add their Register* declaration here.)
 void RegisterSortKernels(DeviceKernelTable& table);
 void RegisterLinalgKernels(DeviceKernelTable& table);
+void RegisterRandomKernels(DeviceKernelTable& table);
 void RegisterAllDeviceKernels(DeviceKernelTable& table);
 
 // Tests: registers (or replaces) an emitter at run time.

@@ -6,6 +6,7 @@ namespace vkhlo::codegen {
 void RegisterAllDeviceKernels(DeviceKernelTable& table) {
   RegisterSortKernels(table);
   RegisterLinalgKernels(table);
+  RegisterRandomKernels(table);
 }
 
 }  // namespace vkhlo::codegen
