@@ -123,6 +123,9 @@ std::string KeepBindingsStatement(size_t num_bindings);
 void RegisterLibraryKernels(DeviceKernelTable& table);  // dot_general, dot, convolution (codegen/library)
 void RegisterReductionKernels(DeviceKernelTable& table);  // codegen/reduction/
 void RegisterIndexingKernels(DeviceKernelTable& table);
+void RegisterSortKernels(DeviceKernelTable& table);
+void RegisterLinalgKernels(DeviceKernelTable& table);
+void RegisterRandomKernels(DeviceKernelTable& table);
 void RegisterAllDeviceKernels(DeviceKernelTable& table);
 
 // Tests: registers (or replaces) an emitter at run time.
