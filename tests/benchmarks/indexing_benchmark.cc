@@ -30,7 +30,7 @@ const Client& SharedClient() {
       std::fprintf(stderr, "cannot open a Vulkan device: %s\n", created.status().ToString().c_str());
       std::exit(1);
     }
-    return new Client(std::move(*created));
+    return created->release();  // lives for the process
   }();
   return *client;
 }
