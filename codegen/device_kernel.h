@@ -77,6 +77,18 @@ struct DeviceKernelEmitter {
   // Whether the op accepts `op` (its types and attributes); false: the compile error
   // "not supported on the Vulkan backend yet" names the op. nullptr: every instance.
   bool (*accepts)(const ir::Operation& op) = nullptr;
+  // Opt-in epilogue fusion (fusion.h): the element-wise ops after `op` (in its block, program
+  // order, each the only user of the previous one's result) that the kernel computes itself,
+  // and the values they read besides that chain. The planner then puts them in the Fusion's
+  // ops (after `op`), binds `inputs` as fusion inputs and makes the chain's last result the
+  // output. false or nullptr: no epilogue.
+  bool (*absorb_epilogue)(const ir::Operation& op, const TargetInfo& target, std::vector<const ir::Operation*>& ops,
+                          std::vector<const ir::Value*>& inputs) = nullptr;
+  // Opt-in prologue fusion (fusion.h): elemental producers of the op's operands that are read
+  // once per element (or cheap to recompute) join the op's Fusion, and the emitter computes
+  // them at each element's index through the elemental emitter instead of reading a buffer.
+  // `fusion.ops` then lists the producers too and `fusion.inputs` the buffers they read.
+  bool fuses_operand_producers = false;
 };
 
 class DeviceKernelTable {
@@ -108,6 +120,12 @@ std::string KeepBindingsStatement(size_t num_bindings);
 
 // Registration of each family (one file each; device_kernel_table.cc calls them).
 // (Families add their Register* declaration here.)
+void RegisterLibraryKernels(DeviceKernelTable& table);  // dot_general, dot, convolution (codegen/library)
+void RegisterReductionKernels(DeviceKernelTable& table);  // codegen/reduction/
+void RegisterIndexingKernels(DeviceKernelTable& table);
+void RegisterSortKernels(DeviceKernelTable& table);
+void RegisterLinalgKernels(DeviceKernelTable& table);
+void RegisterRandomKernels(DeviceKernelTable& table);
 void RegisterAllDeviceKernels(DeviceKernelTable& table);
 
 // Tests: registers (or replaces) an emitter at run time.

@@ -4,7 +4,12 @@
 namespace vkhlo::codegen {
 
 void RegisterAllDeviceKernels(DeviceKernelTable& table) {
-  (void)table;
+  RegisterLibraryKernels(table);
+  RegisterReductionKernels(table);
+  RegisterIndexingKernels(table);
+  RegisterSortKernels(table);
+  RegisterLinalgKernels(table);
+  RegisterRandomKernels(table);
 }
 
 }  // namespace vkhlo::codegen

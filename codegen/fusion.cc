@@ -116,6 +116,7 @@ class Planner {
       : block_(block), target_(target), options_(options) {}
 
   StatusOr<BlockPlan> Run() {
+    AbsorbEpilogues();
     CountUses();
     Decide();
     return Form();
@@ -131,14 +132,61 @@ class Planner {
     }
   }
 
+  // Epilogue fusion (fusion.h): device ops whose emitter opts in take the element-wise chain
+  // after them. A chain is taken only when its extra inputs exist before the device op runs
+  // (block arguments, outer values, or results of ops before it) and none of its ops is taken
+  // already.
+  void AbsorbEpilogues() {
+    if (!options_.fuse) return;
+    std::unordered_set<const ir::Value*> before;  // results of the ops before the current one
+    for (const auto& op : block_.operations()) {
+      const DeviceKernelEmitter* emitter = IsElementalOp(*op) ? nullptr : FindDeviceKernelEmitter(*op);
+      std::vector<const ir::Operation*> ops;
+      std::vector<const ir::Value*> inputs;
+      if (emitter != nullptr && emitter->absorb_epilogue != nullptr && !absorbed_.count(op.get()) &&
+          emitter->absorb_epilogue(*op, target_, ops, inputs)) {
+        bool ok = true;
+        for (const ir::Operation* o : ops) {
+          ok = ok && o->parent_block() == &block_ && IsElementalOp(*o) && !absorbed_.count(o);
+        }
+        for (const ir::Value* v : inputs) {
+          const ir::Operation* def = v->defining_op();
+          ok = ok && (def == nullptr || def->parent_block() != &block_ || before.count(v));
+        }
+        if (ok) {
+          for (const ir::Operation* o : ops) absorbed_.insert(o);
+          epilogues_[op.get()] = {std::move(ops), std::move(inputs)};
+        }
+      }
+      for (size_t i = 0; i < op->num_results(); ++i) before.insert(op->result(i));
+    }
+  }
+
   void CountUses() {
     for (const auto& op : block_.operations()) {
+      if (absorbed_.count(op.get())) {
+        elemental_[op.get()] = false;  // computed inside its device kernel; reads no buffers
+        continue;
+      }
+      auto epilogue = epilogues_.find(op.get());
+      if (epilogue != epilogues_.end()) {
+        for (const ir::Value* v : epilogue->second.inputs) AddUse(v, *op, false);
+      }
       const bool elemental = IsElementalOp(*op);
       elemental_[op.get()] = elemental;
-      for (const ir::Value* v : op->operands()) AddUse(v, *op, elemental);
+      // A device op that computes its operands' producers itself (a prologue) reads its
+      // operands like an elemental user: the cost rule decides which producers join it.
+      const bool prologue = !elemental && FusesOperandProducers(*op);
+      for (const ir::Value* v : op->operands()) AddUse(v, *op, elemental || prologue);
       // Values read inside regions: the runtime must hand them over as buffers.
       for (const ir::Value* v : Captures(*op)) AddUse(v, *op, false);
     }
+  }
+
+  bool FusesOperandProducers(const ir::Operation& op) const {
+    if (!options_.fuse) return false;
+    const DeviceKernelEmitter* emitter = FindDeviceKernelEmitter(op);
+    return emitter != nullptr && emitter->fuses_operand_producers;
   }
 
   bool IsLocalElemental(const ir::Value* v) const {
@@ -227,6 +275,7 @@ class Planner {
     const uint32_t limit = target_.max_storage_buffers_per_stage;
     for (const auto& op_ptr : block_.operations()) {
       const ir::Operation& op = *op_ptr;
+      if (absorbed_.count(&op)) continue;  // part of a device kernel's epilogue
       if (!elemental_[&op] && IsDeviceOp(op)) {
         VKHLO_RETURN_IF_ERROR(AddDeviceKernel(op, plan, available, open));
         continue;
@@ -290,10 +339,6 @@ class Planner {
     }
     // Fused ops in program order.
     for (size_t k = 0; k < plan.fusions.size(); ++k) {
-      if (plan.fusions[k].device_op != nullptr) {
-        plan.fusions[k].ops.push_back(plan.fusions[k].device_op);
-        continue;
-      }
       for (const auto& op_ptr : block_.operations()) {
         if (open[k].ops.count(op_ptr.get())) plan.fusions[k].ops.push_back(op_ptr.get());
       }
@@ -308,13 +353,29 @@ class Planner {
     f.name = fmt::format("{}{}", options_.name_prefix, options_.first_index + static_cast<int>(plan.fusions.size()));
     f.device_op = &op;
     f.dims = op.result(0)->type().dims();
+    // The device op and, with prologue fusion, the producers of its operands it computes.
+    std::set<const ir::Operation*> ops = {&op};
+    const bool prologue = FusesOperandProducers(op);
     for (const ir::Value* v : op.operands()) {
-      if (std::find(f.inputs.begin(), f.inputs.end(), v) == f.inputs.end()) f.inputs.push_back(v);
+      if (prologue && !IsInput(v)) {
+        Tree(v, ops, f.inputs);
+      } else if (std::find(f.inputs.begin(), f.inputs.end(), v) == f.inputs.end()) {
+        f.inputs.push_back(v);
+      }
     }
     for (const ir::Value* v : Captures(op)) {
       if (std::find(f.inputs.begin(), f.inputs.end(), v) == f.inputs.end()) f.inputs.push_back(v);
     }
     for (size_t i = 0; i < op.num_results(); ++i) f.outputs.push_back(op.result(i));
+    auto epilogue = epilogues_.find(&op);
+    if (epilogue != epilogues_.end()) {
+      // The chain's last result replaces the op's (which only the chain reads).
+      for (const ir::Value* v : epilogue->second.inputs) {
+        if (std::find(f.inputs.begin(), f.inputs.end(), v) == f.inputs.end()) f.inputs.push_back(v);
+      }
+      f.outputs = {epilogue->second.ops.back()->result(0)};
+      ops.insert(epilogue->second.ops.begin(), epilogue->second.ops.end());
+    }
     const uint32_t limit = target_.max_storage_buffers_per_stage;
     if (f.inputs.size() + f.outputs.size() > limit) {
       return InvalidArgumentError(fmt::format(
@@ -324,10 +385,10 @@ class Planner {
     const int step = static_cast<int>(plan.steps.size());
     const int index = static_cast<int>(plan.fusions.size());
     plan.fusions.push_back(std::move(f));
-    // Nothing joins a device kernel (its `open` ops stay empty; its ops are set here).
-    open.push_back(Open{step, {}});
+    // Nothing joins a device kernel later (multi-output fusion skips it).
+    open.push_back(Open{step, std::move(ops)});
     plan.steps.push_back(BlockStep{index, nullptr});
-    for (size_t i = 0; i < op.num_results(); ++i) available[op.result(i)] = step;
+    for (const ir::Value* v : plan.fusions.back().outputs) available[v] = step;
     return OkStatus();
   }
 
@@ -340,6 +401,13 @@ class Planner {
   std::unordered_set<const ir::Value*> materialized_;  // roots: get a buffer
   std::unordered_set<const ir::Value*> boundary_;      // read from that buffer by their users
   std::unordered_set<const ir::Operation*> buffer_constant_;
+  // Epilogue fusion: per device op, the ops it absorbs and their extra inputs.
+  struct Epilogue {
+    std::vector<const ir::Operation*> ops;
+    std::vector<const ir::Value*> inputs;
+  };
+  std::unordered_map<const ir::Operation*, Epilogue> epilogues_;
+  std::unordered_set<const ir::Operation*> absorbed_;
 };
 
 }  // namespace

@@ -18,9 +18,23 @@
 //   Constants never become kernels: splats and small constants are inlined into the code that
 //   uses them; a constant over `inline_constant_bytes` that is not a splat is uploaded once per
 //   executable and read as an input (as is any constant a non-elemental op uses).
+// Device ops (device_kernel.h) are fusions of their own. Prologue fusion, opt-in per emitter
+// (DeviceKernelEmitter::fuses_operand_producers, e.g. stablehlo.reduce): the op counts as an
+// elemental user of its operands, so by the rule above a producer read once per element (or
+// cheap to recompute) is not materialized but joins the device op's Fusion: `ops` lists it
+// (program order, the device op included), `inputs` the buffers its tree reads, and the
+// emitter computes it at each element's index. Other device ops read their operands from
+// buffers. Values captured by the op's regions are always buffers.
 // Multi-output fusion: a root joins an earlier kernel with the same index space when they share
 // an input or a fused op and every input of the root exists before that kernel runs (so the
 // kernel can run at its earlier position), up to the device's storage-buffer binding limit.
+// Epilogue fusion (opt-in per device kernel emitter, DeviceKernelEmitter::absorb_epilogue):
+// a device op may take the element-wise chain after it (dot_general -> add(broadcast bias) ->
+// maximum(x, 0)) into its own kernel. The chain's ops then join that Fusion's `ops` (after the
+// device op), the values the chain reads besides itself become its `inputs` (the bias, before
+// its broadcast) and the chain's last result its one output; the absorbed values get no
+// buffers. A chain is taken only when its inputs exist before the device op (so the kernel can
+// run at the op's position) and never when fusion is off.
 #pragma once
 
 #include <string>
@@ -41,7 +55,8 @@ struct Fusion {
   std::vector<const ir::Value*> inputs;     // read from buffers
   std::vector<int64_t> dims;                // the index space (the roots' shape)
   // Set for a device kernel (device_kernel.h): the non-elemental op it is built around; `dims`
-  // are then its first result's. nullptr: a loop kernel.
+  // are then its first result's; `ops` holds it and any fused operand producers (prologue
+  // fusion, above). nullptr: a loop kernel.
   const ir::Operation* device_op = nullptr;
 };
 

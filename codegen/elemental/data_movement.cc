@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "codegen/elemental/emit_util.h"
+#include "codegen/elemental/index_util.h"
 #include "codegen/elemental/op_emitters.h"
 
 namespace vkhlo::codegen {
@@ -110,8 +111,14 @@ struct Branches {
 };
 
 StatusOr<Expr> EmitPad(ElementalEmitter& em, const Operation& op, const Index& index) {
+  return PadElement(em, op, index, I64s(op, "edge_padding_low"), I64s(op, "interior_padding"));
+}
+
+}  // namespace
+
+StatusOr<Expr> PadElement(ElementalEmitter& em, const Operation& op, const Index& index, std::vector<int64_t> low,
+                          std::vector<int64_t> interior) {
   const std::vector<int64_t>& od = OperandDims(op, 0);
-  std::vector<int64_t> low = I64s(op, "edge_padding_low"), interior = I64s(op, "interior_padding");
   if (low.size() != od.size()) return em.OpError(op, "has edge_padding_low of the wrong length");
   if (interior.empty()) interior.assign(od.size(), 0);
   std::vector<std::string> multi = em.Multi(index);
@@ -139,6 +146,8 @@ StatusOr<Expr> EmitPad(ElementalEmitter& em, const Operation& op, const Index& i
   em.Close();
   return result.Value();
 }
+
+namespace {
 
 StatusOr<Expr> EmitConcatenate(ElementalEmitter& em, const Operation& op, const Index& index) {
   const auto dimension = op.attribute("dimension") ? op.attribute("dimension")->AsInt() : std::nullopt;
@@ -170,21 +179,10 @@ StatusOr<Expr> EmitConcatenate(ElementalEmitter& em, const Operation& op, const 
   return result.Value();
 }
 
-// The start index operand `i` clamped to [0, limit], as an int. 64-bit indices are clamped in
-// 32-bit halves, so no shaderInt64 is needed.
+// The start index operand `i` clamped to [0, limit], as an int.
 StatusOr<std::string> ClampedStart(ElementalEmitter& em, const Operation& op, size_t i, int64_t limit) {
   VKHLO_ASSIGN_OR_RETURN(Expr start, em.Operand(op, i, Index::Scalar()));
-  const ir::ElementType type = start.type;
-  if (!ir::IsInteger(type)) return em.OpError(op, "takes integer start indices");
-  if (ir::BitWidth(type) == 64) {
-    Expr raw = em.Raw(start);
-    std::string negative = ir::IsSignedInteger(type) ? fmt::format("int({}.y) < 0", raw.code) : "false";
-    return em.Var("int", fmt::format("{0} ? 0 : (({1}.y != 0u || {1}.x > {2}u) ? {2} : int({1}.x))", negative,
-                                     raw.code, limit));
-  }
-  VKHLO_ASSIGN_OR_RETURN(Expr value, em.Compute(start));
-  if (ir::IsSignedInteger(type)) return em.Var("int", fmt::format("clamp({}, 0, {})", value.code, limit));
-  return em.Var("int", fmt::format("int(min({}, {}u))", value.code, limit));
+  return ClampedIndex(em, op, start, limit);
 }
 
 StatusOr<Expr> EmitDynamicSlice(ElementalEmitter& em, const Operation& op, const Index& index) {

@@ -24,6 +24,9 @@ const OpEmitterTable& OpEmitters() {
     RegisterDataMovementEmitters(*t);
     RegisterConstantEmitters(*t);
     RegisterMapEmitter(*t);
+    RegisterGatherEmitters(*t);
+    RegisterDynamicUpdateSliceEmitter(*t);
+    RegisterDynamicShapeEmitters(*t);
     return t;
   }();
   return *table;

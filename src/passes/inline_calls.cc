@@ -1,6 +1,7 @@
 // Inlining: every func.call is replaced by a copy of its callee's body, recursively (calls in
 // the copied body, and calls nested in regions of if/while/case/reduce..., are inlined too), so
-// that later passes and codegen see one flat function per entry point. Private functions that
+// that later passes and codegen see one flat function per entry point. A stablehlo.composite is
+// a call of its `decomposition` (the spec's semantics), so it is inlined the same way. Private functions that
 // no call reaches any more are then removed; public functions stay (they are entry points).
 //
 // Recursion cannot be inlined: a function that calls itself, directly or through others, is an
@@ -19,8 +20,10 @@ namespace {
 
 using ir::OpCode;
 
+bool IsCall(const ir::Operation& op) { return op.code() == OpCode::kCall || op.code() == OpCode::kComposite; }
+
 std::string CalleeOf(const ir::Operation& call) {
-  const ir::Attribute* callee = call.attribute("callee");
+  const ir::Attribute* callee = call.attribute(call.code() == OpCode::kComposite ? "decomposition" : "callee");
   const ir::SymbolRef* symbol = callee != nullptr ? callee->as<ir::SymbolRef>() : nullptr;
   return symbol != nullptr ? symbol->name : "";
 }
@@ -69,7 +72,7 @@ class CycleFinder {
     stack_.push_back(&function);
     Status status = OkStatus();
     ir::WalkOps(function.body(), [&](ir::Operation& op) {
-      if (!status.ok() || op.code() != OpCode::kCall) return;
+      if (!status.ok() || !IsCall(op)) return;
       if (const ir::Function* callee = module_.FindFunction(CalleeOf(op))) status = Visit(*callee);
     });
     stack_.pop_back();
@@ -110,7 +113,7 @@ class Inliner {
       for (size_t i = 0; i < op->num_operands(); ++i) {
         op->set_operand(i, Resolve(op->operand(i), replaced));
       }
-      if (op->code() != OpCode::kCall) {
+      if (!IsCall(*op)) {
         for (size_t r = 0; r < op->num_regions(); ++r) {
           // Uses of earlier call results inside nested regions.
           ir::ReplaceUses(op->region(r), replaced);

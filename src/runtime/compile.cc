@@ -16,6 +16,7 @@
 #include "device/transfer.h"
 #include "passes/pass_registry.h"
 #include "passes/pipeline.h"
+#include "runtime/fft_step.h"
 #include "runtime/runtime_internal.h"
 #include "runtime/state.h"
 
@@ -129,6 +130,7 @@ class Compiler {
   }
 
   Status CheckRuntimeOp(const ir::Operation& op, BlockProgram& program) {
+    if (op.code() == OpCode::kFft) return CheckFft(op, exe_.client->target, Where(*exe_.module, op));
     if (!IsRuntimeOp(op.code())) {
       if (op.info().kind == ir::OpKind::kTest) {
         return InvalidArgumentError(fmt::format(

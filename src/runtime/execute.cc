@@ -8,6 +8,7 @@
 #include "device/allocator.h"
 #include "device/command_list.h"
 #include "device/transfer.h"
+#include "runtime/fft_step.h"
 #include "runtime/state.h"
 
 namespace vkhlo::runtime {
@@ -119,12 +120,18 @@ class Execution {
     std::vector<device::Binding> bindings;
     std::vector<std::shared_ptr<BufferState>> keep;
     uint64_t read = 0, written = 0;
+    // Kernels that read in units wider than a word (binding_alignment > 4: vector loads of the
+    // aligned unit holding an element) get whole buffers, which the allocator rounds up to its
+    // alignment, so such a load never leaves the bound range.
+    const bool whole = kernel.device && kernel.device->binding_alignment > 4;
+    auto view = [&](const device::Buffer& buffer, uint64_t bytes) {
+      return bytes == 0 || whole ? buffer.view() : buffer.view(0, bytes);
+    };
     for (const ir::Value* in : source.inputs) {
       VKHLO_ASSIGN_OR_RETURN(RtValue value, Lookup(env, in));
       if (value.kind != RtValue::Kind::kTensor) return InternalError("kernel input is not a tensor");
       const uint64_t bytes = BufferBytes(in->type());
-      bindings.push_back({bytes == 0 ? value.storage->buffer.view() : value.storage->buffer.view(0, bytes),
-                          device::Access::kRead});
+      bindings.push_back({view(value.storage->buffer, bytes), device::Access::kRead});
       read += bytes;
       keep.push_back(value.storage);
     }
@@ -137,7 +144,7 @@ class Execution {
         VKHLO_ASSIGN_OR_RETURN(storage, AllocateTensor(client_, out->type()));
       }
       const uint64_t bytes = BufferBytes(out->type());
-      bindings.push_back({bytes == 0 ? storage->buffer.view() : storage->buffer.view(0, bytes), device::Access::kWrite});
+      bindings.push_back({view(storage->buffer, bytes), device::Access::kWrite});
       written += bytes;
       env.values[out] = RtValue::Tensor(storage, out->type());
       keep.push_back(std::move(storage));
@@ -183,7 +190,7 @@ class Execution {
           }
           const auto& buffer = scratch[static_cast<size_t>(b.scratch)]->buffer;
           const uint64_t bytes = dk.scratch_bytes[static_cast<size_t>(b.scratch)];
-          bindings.push_back({bytes == 0 ? buffer.view() : buffer.view(0, bytes), access});
+          bindings.push_back({bytes == 0 || dk.binding_alignment > 4 ? buffer.view() : buffer.view(0, bytes), access});
           continue;
         }
         auto it = position.find(b.value);
@@ -255,6 +262,20 @@ class Execution {
       case OpCode::kAfterAll:
       case OpCode::kCreateToken:
         return set_results({RtValue{}});
+      case OpCode::kFft: {
+        // VkFFT records into the same command list as the kernels (fft_step.h).
+        if (operands[0].kind != RtValue::Kind::kTensor) return InternalError("fft operand is not a tensor");
+        const ir::Type& type = op.result(0)->type();
+        VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> result, AllocateTensor(client_, type));
+        VKHLO_ASSIGN_OR_RETURN(device::CommandList * list, List());
+        VKHLO_RETURN_IF_ERROR(RecordFft(*client_, *list, op, operands[0].storage->buffer, result->buffer));
+        stats_.kernels_dispatched++;
+        stats_.bytes_read += BufferBytes(op.operand(0)->type());
+        stats_.bytes_written += BufferBytes(type);
+        std::vector<std::shared_ptr<BufferState>> keep = {operands[0].storage};
+        Retire(keep);
+        return set_results({RtValue::Tensor(std::move(result), type)});
+      }
       case OpCode::kCall: {
         const std::string& name = op.attribute("callee")->as<ir::SymbolRef>()->name;
         VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> results, RunBlock(*exe_.functions.at(name), operands, nullptr));

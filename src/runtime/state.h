@@ -22,6 +22,7 @@
 #include "codegen/target.h"
 #include "device/buffer.h"
 #include "device/device.h"
+#include "device/fft/fft_plan.h"
 #include "device/pipeline.h"
 #include "ir/module.h"
 #include "vkhlo/runtime.h"
@@ -30,6 +31,9 @@ namespace vkhlo::runtime {
 
 struct ClientState {
   std::unique_ptr<device::Device> device;
+  // stablehlo.fft's VkFFT plans (fft_step.h), created on first use; declared after `device` so
+  // that it is destroyed first.
+  std::unique_ptr<device::fft::FftPlanCache> fft_plans;
   codegen::TargetInfo target;
   std::unique_ptr<codegen::GlslCompiler> compiler;
   // Recording command lists uses the device's one command pool: one execution at a time.

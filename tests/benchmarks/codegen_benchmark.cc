@@ -6,6 +6,9 @@
 //                               and y, write z: 192 MiB), so the two are directly comparable
 //   BM_Execute1Op               end-to-end Execute latency of a 1-op program on 4 elements
 //   BM_DispatchOverhead         per-dispatch cost: an unfused chain of 64 tiny ops, per op
+//   BM_ReduceRows               reduce(add) of 4096x4096 f32 over its rows (one workgroup tree per row)
+//   BM_ReduceAll                reduce(add) of 16M f32 to a scalar (two passes through scratch);
+//                               both count the 64 MiB read, to compare with BM_HostMemcpy
 //   BM_CompileCold/Warm         compiling the 8-op chain: fresh caches (first glslang use in the
 //                               process included on the first iteration) vs warm caches
 // Run: build/bin/vkhlo-codegen-bench [--benchmark_filter=...].
@@ -242,10 +245,47 @@ void BM_CompileWarm(benchmark::State& state) {
   }
 }
 
+// A sum over `dimensions` of a 16M-element f32 input of `dims`: bytes_per_second counts the
+// input read once (64 MiB), the figure to hold against BM_HostMemcpy/64MiB.
+void RunReduce(benchmark::State& state, const std::vector<int64_t>& shape, const std::string& dims, const std::string& out,
+               const std::string& dimensions) {
+  const std::string text = fmt::format(R"(
+func.func @main(%x: tensor<{0}xf32>) -> tensor<{1}f32> {{
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %r = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [{2}] : (tensor<{0}xf32>, tensor<f32>) -> tensor<{1}f32>
+  return %r : tensor<{1}f32>
+}}
+)",
+                                       dims, out, dimensions);
+  auto exe = SharedClient().Compile(text);
+  if (!exe.ok()) {
+    state.SkipWithError(exe.status().ToString().c_str());
+    return;
+  }
+  std::vector<float> host(static_cast<size_t>(kChainElements), 0.5f);
+  auto x = SharedClient().BufferFromHost(
+      {"f32", shape}, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(host.data()), host.size() * 4));
+  if (!x.ok()) std::abort();
+  for (auto _ : state) {
+    auto results = exe->Execute({*x});
+    if (!results.ok()) {
+      state.SkipWithError(results.status().ToString().c_str());
+      return;
+    }
+  }
+  state.SetBytesProcessed(int64_t(state.iterations()) * kChainElements * 4);
+  state.counters["kernels"] = static_cast<double>(exe->last_stats().kernels_dispatched);
+}
+
+void BM_ReduceRows(benchmark::State& state) { RunReduce(state, {4096, 4096}, "4096x4096", "4096x", "1"); }
+void BM_ReduceAll(benchmark::State& state) { RunReduce(state, {kChainElements}, "16777216", "", "0"); }
+
 BENCHMARK(BM_HostMemcpy)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_HandWrittenAdd)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(BM_Chain8Fused)->Arg(1)->Arg(4)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(BM_Chain8Unfused)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+BENCHMARK(BM_ReduceRows)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+BENCHMARK(BM_ReduceAll)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(BM_Execute1Op)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_DispatchOverhead)->Arg(1)->Arg(64)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_CompileCold)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(5);

@@ -1,0 +1,47 @@
+// One dispatch of a reduction kernel under construction: its bindings (named in0, in1, ... in
+// binding order, as loop kernels name theirs, so the elemental emitter loads fusion inputs
+// directly), an elemental emitter over them, and the assembly of the finished compute shader.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "codegen/device_kernel.h"
+#include "codegen/elemental/emitter.h"
+
+namespace vkhlo::codegen::reduction {
+
+class DispatchBuilder {
+ public:
+  DispatchBuilder(const TargetInfo& target, const KernelOptions& options);
+  DispatchBuilder(const DispatchBuilder&) = delete;
+  DispatchBuilder& operator=(const DispatchBuilder&) = delete;
+
+  // Binds every fusion input (readable by the emitter); returns nothing.
+  void BindInputs(const std::vector<const ir::Value*>& inputs);
+  // Binds a buffer and returns its array name ("in3").
+  std::string Bind(KernelBuffer buffer);
+
+  ElementalEmitter& em() { return em_; }
+  // Shared-memory declarations (`shared float sh0[256];`), placed before main().
+  void Shared(const std::string& declaration) { shared_.push_back(declaration); }
+
+  // The finished dispatch: `comment` heads the shader.
+  KernelDispatch Finish(std::string name, std::string summary, uint32_t workgroup_size, uint64_t groups,
+                        const std::string& comment);
+
+ private:
+  KernelPrelude prelude_;
+  std::unordered_map<const ir::Value*, InputBinding> inputs_;
+  std::vector<KernelBuffer> bindings_;
+  std::vector<std::string> shared_;
+  ElementalEmitter em_;
+};
+
+// GLSL text of a uint constant expression ("5u").
+std::string U(int64_t value);
+
+}  // namespace vkhlo::codegen::reduction

@@ -1,0 +1,367 @@
+// stablehlo.reduce as a device kernel: the passes of ChooseReducePlan (reduce_plan.h) emitted as
+// GLSL through the elemental emitter. Elements come from the reduce's operands (which may be
+// fused producers, computed here at each element's index) or, in pass 2, from the partials in
+// scratch; results go to the outputs (packed per workgroup/invocation, never shared words
+// between invocations) or, in pass 1, to scratch (one or more whole words per partial).
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "codegen/device_kernel.h"
+#include "codegen/elemental/types.h"
+#include "codegen/reduction/dispatch_builder.h"
+#include "codegen/reduction/reduce_plan.h"
+#include "codegen/reduction/reducer.h"
+#include "codegen/reduction/result_writer.h"
+#include "codegen/reduction/reduction_kernels.h"
+
+namespace vkhlo::codegen::reduction {
+namespace {
+
+int ScratchWords(const TypeFacts& f) { return std::max(1, f.storage_bits / 32); }
+
+uint32_t SharedBytes(const TypeFacts& f) {
+  switch (f.kind) {
+    case ComputeKind::kInt64:
+    case ComputeKind::kUint64:
+    case ComputeKind::kDouble:
+    case ComputeKind::kComplex64:
+      return 8;
+    case ComputeKind::kComplex128:
+      return 16;
+    default:
+      return 4;
+  }
+}
+
+struct Context {
+  const Fusion& fusion;
+  const ir::Operation& op;
+  const Reducer& reducer;
+  const ReduceGeometry& geometry;
+  const TargetInfo& target;
+  const KernelOptions& options;
+  std::vector<TypeFacts> facts;
+};
+
+class PassWriter {
+ public:
+  PassWriter(const Context& c, const ReducePass& pass, bool from_scratch, bool to_scratch)
+      : c_(c), pass_(pass), from_scratch_(from_scratch), to_scratch_(to_scratch), b_(c.target, c.options) {}
+
+  StatusOr<KernelDispatch> Write(const std::string& name, const std::string& summary) {
+    ElementalEmitter& em = b_.em();
+    const size_t n = c_.reducer.num_operands;
+    b_.BindInputs(c_.fusion.inputs);
+    for (size_t k = 0; k < n; ++k) {
+      if (from_scratch_ || to_scratch_) scratch_.push_back(b_.Bind(KernelBuffer::Scratch(static_cast<int>(k), to_scratch_)));
+    }
+    if (!to_scratch_) {
+      for (size_t k = 0; k < n; ++k) results_.outputs.push_back(b_.Bind(KernelBuffer::Write(c_.op.result(k))));
+      results_.facts = c_.facts;
+      results_.pack = pass_.mode == ReducePass::Mode::kWorkgroup && pass_.segments > 1 ? 1 : pass_.pack;
+      results_.rows = pass_.rows;
+    }
+    VKHLO_RETURN_IF_ERROR(RequireComputeTypes(em, c_.reducer));
+    if (!to_scratch_) {
+      // The init values, once (they may be fused constants or read from buffers).
+      for (size_t k = 0; k < n; ++k) {
+        VKHLO_ASSIGN_OR_RETURN(Expr init, em.Emit(c_.op.operand(n + k), Index::Scalar()));
+        VKHLO_ASSIGN_OR_RETURN(init, em.Compute(init));
+        init_.push_back(init);
+      }
+    }
+    if (pass_.mode == ReducePass::Mode::kWorkgroup) {
+      VKHLO_RETURN_IF_ERROR(WriteWorkgroup());
+    } else {
+      VKHLO_RETURN_IF_ERROR(WriteInvocation());
+    }
+    if (!em.sticky_error().ok()) return em.sticky_error();
+    const std::string comment = fmt::format(
+        "vkhlo reduction {}: {} rows of {}, {} segment(s) of {}, {} mode{}, workgroup {}, {} -> {}", name, pass_.rows,
+        pass_.length, pass_.segments, pass_.segment_length,
+        pass_.mode == ReducePass::Mode::kWorkgroup ? "workgroup" : "invocation",
+        pass_.strided ? " (strided)" : "", pass_.workgroup_size, from_scratch_ ? "partials" : "operands",
+        to_scratch_ ? "partials" : "results");
+    return b_.Finish(name, summary, pass_.workgroup_size, pass_.Groups(), comment);
+  }
+
+ private:
+  std::string Acc(size_t k) const { return fmt::format("acc{}", k); }
+  std::string Sh(size_t k) const { return fmt::format("sh{}", k); }
+
+  // The row's elements: compute values at element `r` of row `o` (uint variables).
+  StatusOr<std::vector<Expr>> Load(const std::string& row_base, const std::string& r) {
+    ElementalEmitter& em = b_.em();
+    std::vector<Expr> values;
+    const size_t n = c_.reducer.num_operands;
+    if (from_scratch_) {
+      const std::string p = em.Var("uint", fmt::format("{} + {}", row_base, r));
+      for (size_t k = 0; k < n; ++k) {
+        const TypeFacts& f = c_.facts[k];
+        const int words = ScratchWords(f);
+        std::string code;
+        if (words == 1) {
+          code = fmt::format("{}[{}]", scratch_[k], p);
+        } else if (words == 2) {
+          code = fmt::format("uvec2({0}[2u * {1}], {0}[2u * {1} + 1u])", scratch_[k], p);
+        } else {
+          code = fmt::format("uvec4({0}[4u * {1}], {0}[4u * {1} + 1u], {0}[4u * {1} + 2u], {0}[4u * {1} + 3u])",
+                             scratch_[k], p);
+        }
+        Expr raw{em.Var(f.raw_glsl, code), f.type, true};
+        VKHLO_ASSIGN_OR_RETURN(Expr value, em.Compute(raw));
+        values.push_back(value);
+      }
+      return values;
+    }
+    const std::string rv = em.Var("uint", r);
+    const std::string address = em.Var("uint", fmt::format("{} + {}", row_base, c_.geometry.reduced.Address(rv)));
+    const Index index = Index::Linear(c_.geometry.input_dims, address);
+    for (size_t k = 0; k < n; ++k) {
+      VKHLO_ASSIGN_OR_RETURN(Expr value, em.Emit(c_.op.operand(k), index));
+      VKHLO_ASSIGN_OR_RETURN(value, em.Compute(value));
+      values.push_back(value);
+    }
+    return values;
+  }
+
+  std::string RowBase(const std::string& o) {
+    if (from_scratch_) return b_.em().Var("uint", fmt::format("{} * {}", o, U(pass_.length)));
+    return b_.em().Var("uint", c_.geometry.kept.Address(o));
+  }
+
+  void DeclareAccumulators() {
+    for (size_t k = 0; k < c_.reducer.num_operands; ++k) {
+      b_.em().Line(fmt::format("{} {};", c_.facts[k].glsl, Acc(k)));
+    }
+  }
+
+  // acc = fold of elements lo, lo + step, ... < hi, in order (the caller ensures lo < hi).
+  Status Fold(const std::string& row_base, const std::string& lo, const std::string& hi, const std::string& step) {
+    ElementalEmitter& em = b_.em();
+    const size_t n = c_.reducer.num_operands;
+    em.Open("");
+    VKHLO_ASSIGN_OR_RETURN(std::vector<Expr> first, Load(row_base, lo));
+    for (size_t k = 0; k < n; ++k) em.Line(fmt::format("{} = {};", Acc(k), first[k].code));
+    em.Close();
+    em.Open(fmt::format("for (uint r = {} + {}; r < {}; r += {})", lo, step, hi, step));
+    VKHLO_ASSIGN_OR_RETURN(std::vector<Expr> x, Load(row_base, "r"));
+    std::vector<std::string> accs;
+    for (size_t k = 0; k < n; ++k) accs.push_back(Acc(k));
+    VKHLO_RETURN_IF_ERROR(EmitCombine(em, c_.reducer, Named(c_.reducer, accs), x, accs));
+    em.Close();
+    return OkStatus();
+  }
+
+  // Result `values` of row `o` (the e-th of its unit), or partial (o, s) into scratch.
+  void Store(const std::vector<Expr>& values, const std::string& o, const std::string& s, const std::string& e) {
+    ElementalEmitter& em = b_.em();
+    if (to_scratch_) {
+      const std::string p = em.Var("uint", fmt::format("{} * {} + {}", o, U(pass_.segments), s));
+      for (size_t k = 0; k < values.size(); ++k) {
+        const TypeFacts& f = c_.facts[k];
+        Expr raw = em.Raw(values[k]);
+        const int words = ScratchWords(f);
+        if (words == 1) {
+          const std::string mask = f.storage_bits < 32 ? fmt::format(" & {}", UintLiteral((1ull << f.storage_bits) - 1)) : "";
+          em.Line(fmt::format("{}[{}] = {}{};", scratch_[k], p, raw.code, mask));
+        } else {
+          for (int w = 0; w < words; ++w) {
+            em.Line(fmt::format("{}[{}u * {} + {}u] = {}[{}];", scratch_[k], words, p, w, raw.code, w));
+          }
+        }
+      }
+      return;
+    }
+    results_.Store(em, values, o, e);
+  }
+
+  // The final value of a row: body(init, acc), or init for empty rows.
+  StatusOr<std::vector<Expr>> Finalize(bool empty) {
+    ElementalEmitter& em = b_.em();
+    if (empty) return init_;
+    std::vector<std::string> names;
+    for (size_t k = 0; k < c_.reducer.num_operands; ++k) {
+      names.push_back(fmt::format("res{}", k));
+      em.Line(fmt::format("{} {};", c_.facts[k].glsl, names.back()));
+    }
+    std::vector<std::string> accs;
+    for (size_t k = 0; k < c_.reducer.num_operands; ++k) accs.push_back(Acc(k));
+    VKHLO_RETURN_IF_ERROR(EmitCombine(em, c_.reducer, init_, Named(c_.reducer, accs), names));
+    return Named(c_.reducer, names);
+  }
+
+  Status WriteInvocation() {
+    ElementalEmitter& em = b_.em();
+    em.Line(fmt::format("uint i = (gl_WorkGroupID.x + pc.vkhlo_workgroup_base.x) * {}u + gl_LocalInvocationID.x;",
+                        pass_.workgroup_size));
+    if (pass_.segments > 1) {
+      // Consecutive invocations take consecutive rows (coalesced when rows are adjacent).
+      em.Line(fmt::format("uint o = i % {};", U(pass_.rows)));
+      em.Line(fmt::format("uint s = i / {};", U(pass_.rows)));
+      em.Line(fmt::format("if (s >= {}) return;", U(pass_.segments)));
+      em.Line(fmt::format("uint lo = s * {};", U(pass_.segment_length)));
+      em.Line(fmt::format("uint hi = min(lo + {}, {});", U(pass_.segment_length), U(pass_.length)));
+      const std::string base = RowBase("o");
+      DeclareAccumulators();
+      VKHLO_RETURN_IF_ERROR(Fold(base, "lo", "hi", "1u"));
+      std::vector<std::string> accs;
+      for (size_t k = 0; k < c_.reducer.num_operands; ++k) accs.push_back(Acc(k));
+      Store(Named(c_.reducer, accs), "o", "s", "0u");
+      return OkStatus();
+    }
+    em.Line(fmt::format("if (i * {}u >= {}) return;", pass_.pack, U(pass_.rows)));
+    results_.Declare(em);
+    em.Open(fmt::format("for (uint e = 0u; e < {}u; ++e)", pass_.pack));
+    em.Line(fmt::format("uint o = i * {}u + e;", pass_.pack));
+    em.Line(fmt::format("if (o >= {}) break;", U(pass_.rows)));
+    const bool empty = pass_.length == 0;
+    if (!empty) {
+      const std::string base = RowBase("o");
+      DeclareAccumulators();
+      VKHLO_RETURN_IF_ERROR(Fold(base, "0u", U(pass_.length), "1u"));
+    }
+    VKHLO_ASSIGN_OR_RETURN(std::vector<Expr> result, Finalize(empty));
+    Store(result, "o", "0u", "e");
+    em.Close();
+    results_.Flush(em, fmt::format("i * {}u", pass_.pack));
+    return OkStatus();
+  }
+
+  Status WriteWorkgroup() {
+    ElementalEmitter& em = b_.em();
+    const size_t n = c_.reducer.num_operands;
+    const uint32_t w = pass_.workgroup_size;
+    for (size_t k = 0; k < n; ++k) b_.Shared(fmt::format("shared {} {}[{}];", c_.facts[k].glsl, Sh(k), w));
+    em.Line("uint g = gl_WorkGroupID.x + pc.vkhlo_workgroup_base.x;");
+    em.Line("uint t = gl_LocalInvocationID.x;");
+    const bool segmented = pass_.segments > 1;
+    const uint32_t pack = segmented ? 1 : pass_.pack;
+    if (!to_scratch_) results_.Declare(em);
+    em.Open(fmt::format("for (uint e = 0u; e < {}u; ++e)", pack));
+    if (segmented) {
+      em.Line(fmt::format("uint o = g / {};", U(pass_.segments)));
+      em.Line(fmt::format("uint s = g % {};", U(pass_.segments)));
+    } else {
+      em.Line(fmt::format("uint o = g * {}u + e;", pack));
+      em.Line("uint s = 0u;");
+    }
+    em.Line(fmt::format("if (o >= {}) break;", U(pass_.rows)));  // uniform in the workgroup
+    em.Line(fmt::format("uint lo = s * {};", U(pass_.segment_length)));
+    em.Line(fmt::format("uint hi = min(lo + {}, {});", U(pass_.segment_length), U(pass_.length)));
+    const std::string base = RowBase("o");
+    DeclareAccumulators();
+    std::vector<std::string> accs, shared_t;
+    for (size_t k = 0; k < n; ++k) {
+      accs.push_back(Acc(k));
+      shared_t.push_back(fmt::format("{}[t]", Sh(k)));
+    }
+    // Each invocation's part of the segment; m invocations have a non-empty part.
+    if (pass_.strided) {
+      em.Line(fmt::format("uint m = min({}u, hi - lo);", w));
+      em.Open("if (lo + t < hi)");
+      VKHLO_RETURN_IF_ERROR(Fold(base, "lo + t", "hi", fmt::format("{}u", w)));
+    } else {
+      const int64_t chunk = (pass_.segment_length + w - 1) / w;
+      em.Line(fmt::format("uint m = (hi - lo + {0}) / {1};", U(chunk - 1), U(chunk)));
+      em.Line(fmt::format("uint start = lo + t * {};", U(chunk)));
+      em.Open("if (start < hi)");
+      VKHLO_RETURN_IF_ERROR(Fold(base, "start", fmt::format("min(start + {}, hi)", U(chunk)), "1u"));
+    }
+    for (size_t k = 0; k < n; ++k) em.Line(fmt::format("{} = {};", shared_t[k], accs[k]));
+    em.Close();
+    em.Line("barrier();");
+    // In-order tree: at step h, invocation t (a multiple of 2h) takes its right neighbour's
+    // partial (t + h), so every combination joins adjacent ranges, left before right.
+    em.Open("for (uint h = 1u; h < m; h <<= 1u)");
+    em.Open("if ((t & (2u * h - 1u)) == 0u && t + h < m)");
+    std::vector<Expr> right;
+    for (size_t k = 0; k < n; ++k) right.push_back(Expr{fmt::format("{}[t + h]", Sh(k)), c_.reducer.types[k], false});
+    VKHLO_RETURN_IF_ERROR(EmitCombine(em, c_.reducer, Named(c_.reducer, shared_t), right, shared_t));
+    em.Close();
+    em.Line("barrier();");
+    em.Close();
+    em.Open("if (t == 0u)");
+    for (size_t k = 0; k < n; ++k) em.Line(fmt::format("{} = {}[0];", accs[k], Sh(k)));
+    if (to_scratch_) {
+      Store(Named(c_.reducer, accs), "o", "s", "e");
+    } else {
+      VKHLO_ASSIGN_OR_RETURN(std::vector<Expr> result, Finalize(false));
+      Store(result, "o", "s", "e");
+    }
+    em.Close();
+    em.Line("barrier();");  // the next row reuses the shared arrays
+    em.Close();
+    if (!to_scratch_) {
+      em.Open("if (t == 0u)");
+      results_.Flush(em, fmt::format("g * {}u", pack));
+      em.Close();
+    }
+    return OkStatus();
+  }
+
+  const Context& c_;
+  const ReducePass& pass_;
+  bool from_scratch_, to_scratch_;
+  DispatchBuilder b_;
+  std::vector<std::string> scratch_;
+  ResultWriter results_;
+  std::vector<Expr> init_;
+};
+
+StatusOr<DeviceKernel> EmitReduce(const Fusion& fusion, const TargetInfo& target, const KernelOptions& options) {
+  const ir::Operation& op = *fusion.device_op;
+  VKHLO_ASSIGN_OR_RETURN(Reducer reducer, AnalyzeReducer(op));
+  const ir::Attribute* attr = op.attribute("dimensions");
+  std::optional<std::vector<int64_t>> dimensions = attr ? attr->AsI64Vector() : std::nullopt;
+  if (!dimensions) return InvalidArgumentError(fmt::format("'{}' needs a dimensions attribute", op.name()));
+  const ReduceGeometry geometry = MakeReduceGeometry(op.operand(0)->type().dims(), *dimensions);
+  Context c{fusion, op, reducer, geometry, target, options, {}};
+  uint32_t shared_bytes = 0;
+  for (size_t k = 0; k < reducer.num_operands; ++k) {
+    c.facts.push_back(GetTypeFacts(reducer.types[k], target));
+    shared_bytes += SharedBytes(c.facts.back());
+  }
+  const uint32_t pack = ResultWriter::PackFor(c.facts);
+  const size_t n = reducer.num_operands;
+  const bool two_pass_allowed = fusion.inputs.size() + 2 * n <= target.max_storage_buffers_per_stage;
+  const ReducePlan plan = ChooseReducePlan(geometry, target, shared_bytes, pack, reducer.commutative(), two_pass_allowed);
+
+  DeviceKernel kernel;
+  std::string where = OpLocation(op, options.source_name);
+  kernel.summary = fmt::format("{}{}: {}", op.name(), where.empty() ? "" : " at " + where, plan.why);
+  for (const ir::Operation* fused : fusion.ops) {
+    if (fused != &op) kernel.summary += fmt::format("\n  fused producer {}", fused->name());
+  }
+  if (geometry.rows == 0) return kernel;  // nothing to write
+  const size_t passes = plan.passes.size();
+  if (passes == 2) {
+    const ReducePass& first = plan.passes[0];
+    for (size_t k = 0; k < n; ++k) {
+      kernel.scratch_bytes.push_back(static_cast<uint64_t>(first.rows * first.segments) * 4u *
+                                     static_cast<uint64_t>(ScratchWords(c.facts[k])));
+    }
+  }
+  for (size_t p = 0; p < passes; ++p) {
+    PassWriter writer(c, plan.passes[p], /*from_scratch=*/p > 0, /*to_scratch=*/p + 1 < passes);
+    const std::string name = passes == 1 ? fusion.name + ".reduce" : fmt::format("{}.reduce_pass{}", fusion.name, p + 1);
+    VKHLO_ASSIGN_OR_RETURN(KernelDispatch dispatch, writer.Write(name, kernel.summary));
+    kernel.dispatches.push_back(std::move(dispatch));
+  }
+  return kernel;
+}
+
+bool AcceptsReduce(const ir::Operation& op) { return AnalyzeReducer(op).ok() && ReducerIsElemental(op); }
+
+}  // namespace
+
+void RegisterReduceKernel(DeviceKernelTable& table) {
+  DeviceKernelEmitter emitter;
+  emitter.emit = &EmitReduce;
+  emitter.accepts = &AcceptsReduce;
+  emitter.fuses_operand_producers = true;
+  table.Register(ir::OpCode::kReduce, emitter);
+}
+
+}  // namespace vkhlo::codegen::reduction

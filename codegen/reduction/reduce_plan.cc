@@ -1,0 +1,150 @@
+#include "codegen/reduction/reduce_plan.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "codegen/elemental/types.h"
+#include "codegen/kernel.h"
+
+namespace vkhlo::codegen::reduction {
+
+namespace {
+
+int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Below this many workgroups a single pass leaves most of a device idle.
+constexpr int64_t kFewGroups = 64;
+// What pass 1 aims for: enough workgroups to fill a large GPU several times over.
+constexpr int64_t kTargetGroups = 256;
+// Elements each invocation of pass 1 folds at least (so pass 2 stays small).
+constexpr int64_t kMinPerInvocation = 8;
+constexpr int64_t kMaxSegments = 4096;
+
+}  // namespace
+
+std::string AddressGroups::Address(const std::string& linear) const {
+  if (groups.empty()) return "0u";
+  std::string sum;
+  int64_t inner = 1;  // product of the sizes of the groups inside group i
+  for (size_t i = groups.size(); i-- > 0;) {
+    const auto [size, stride] = groups[i];
+    std::string index = inner == 1 ? linear : fmt::format("({} / {})", linear, UintLiteral(static_cast<uint64_t>(inner)));
+    if (i > 0) index = fmt::format("({} % {})", index, UintLiteral(static_cast<uint64_t>(size)));
+    std::string term = stride == 1 ? index : fmt::format("{} * {}", index, UintLiteral(static_cast<uint64_t>(stride)));
+    sum = sum.empty() ? term : term + " + " + sum;
+    inner *= size;
+  }
+  return "(" + sum + ")";
+}
+
+ReduceGeometry MakeReduceGeometry(const std::vector<int64_t>& input_dims, const std::vector<int64_t>& dimensions) {
+  ReduceGeometry g;
+  g.input_dims = input_dims;
+  const size_t rank = input_dims.size();
+  std::vector<bool> reduced(rank, false);
+  for (int64_t d : dimensions) {
+    if (d >= 0 && static_cast<size_t>(d) < rank) reduced[static_cast<size_t>(d)] = true;
+  }
+  std::vector<int64_t> strides(rank, 1);
+  for (size_t d = rank; d-- > 1;) strides[d - 1] = strides[d] * std::max<int64_t>(1, input_dims[d]);
+  int last_kind = -1;  // kind of the previous dimension of size > 1 (0 kept, 1 reduced)
+  for (size_t d = 0; d < rank; ++d) {
+    (reduced[d] ? g.length : g.rows) *= input_dims[d];
+    if (input_dims[d] == 1) continue;
+    AddressGroups& groups = reduced[d] ? g.reduced : g.kept;
+    const int kind = reduced[d] ? 1 : 0;
+    if (kind == last_kind && !groups.groups.empty()) {
+      groups.groups.back().first *= input_dims[d];
+      groups.groups.back().second = strides[d];
+    } else {
+      groups.groups.push_back({input_dims[d], strides[d]});
+    }
+    last_kind = kind;
+  }
+  g.contiguous_rows = g.reduced.groups.empty() || (g.reduced.groups.size() == 1 && g.reduced.groups[0].second == 1);
+  return g;
+}
+
+uint64_t ReducePass::Groups() const {
+  const int64_t units = segments > 1 ? rows * segments : CeilDiv(rows, pack);
+  if (mode == Mode::kWorkgroup) return static_cast<uint64_t>(units);
+  return static_cast<uint64_t>(CeilDiv(units, workgroup_size));
+}
+
+uint32_t TreeWorkgroupSize(const TargetInfo& target, uint32_t bytes_per_invocation, int64_t elements) {
+  uint32_t limit = std::min({256u, target.max_workgroup_invocations, target.max_workgroup_size[0]});
+  if (bytes_per_invocation > 0) limit = std::min(limit, std::max(1u, target.max_shared_memory_bytes / bytes_per_invocation));
+  uint32_t w = 1;
+  while (w * 2 <= limit && static_cast<int64_t>(w) < elements) w *= 2;
+  return w;
+}
+
+ReducePlan ChooseReducePlan(const ReduceGeometry& g, const TargetInfo& target, uint32_t bytes_per_invocation,
+                            uint32_t pack, bool commutative, bool two_pass_allowed) {
+  ReducePlan plan;
+  const uint32_t loop_wg = ChooseLoopConfig(target, 1).workgroup_size;
+  ReducePass pass;
+  pass.rows = g.rows;
+  pass.length = g.length;
+  pass.segment_length = g.length;
+  pass.pack = pack;
+  if (g.rows == 0 || g.length == 0) {
+    pass.workgroup_size = loop_wg;
+    plan.why = g.rows == 0 ? "no result elements" : "empty rows: every result is the init value";
+    plan.passes.push_back(pass);
+    return plan;
+  }
+  if (g.contiguous_rows && g.length >= kWorkgroupMinRow) {
+    pass.mode = ReducePass::Mode::kWorkgroup;
+    pass.workgroup_size = TreeWorkgroupSize(target, bytes_per_invocation, g.length);
+    pass.strided = commutative;
+    const int64_t w = pass.workgroup_size;
+    const int64_t groups = CeilDiv(g.rows, pack);
+    const int64_t segments = std::min({CeilDiv(kTargetGroups, groups), g.length / (w * kMinPerInvocation), kMaxSegments});
+    if (two_pass_allowed && groups < kFewGroups && segments >= 2) {
+      pass.segment_length = CeilDiv(g.length, segments);
+      pass.segments = CeilDiv(g.length, pass.segment_length);
+      pass.pack = 1;
+      plan.why = fmt::format("{} contiguous rows of {}: {} segments per row reduced by workgroups of {} ({}), "
+                             "then the partials", g.rows, g.length, pass.segments, w, commutative ? "strided" : "in order");
+    } else {
+      plan.why = fmt::format("{} contiguous rows of {}: a workgroup of {} per row ({})", g.rows, g.length, w,
+                             commutative ? "strided" : "in order");
+    }
+  } else {
+    pass.mode = ReducePass::Mode::kInvocation;
+    pass.workgroup_size = loop_wg;
+    const int64_t groups = CeilDiv(CeilDiv(g.rows, pack), loop_wg);
+    const int64_t segments =
+        std::min({CeilDiv(kTargetGroups * loop_wg / 4, g.rows), g.length / (kMinPerInvocation * 4), kMaxSegments});
+    if (two_pass_allowed && groups < kFewGroups && segments >= 2) {
+      pass.segment_length = CeilDiv(g.length, segments);
+      pass.segments = CeilDiv(g.length, pass.segment_length);
+      pass.pack = 1;
+      plan.why = fmt::format("{} rows of {} (strided or short): {} segments per row, an invocation each, then the "
+                             "partials", g.rows, g.length, pass.segments);
+    } else {
+      plan.why = fmt::format("{} rows of {} (strided or short): an invocation per row, in order", g.rows, g.length);
+    }
+  }
+  plan.passes.push_back(pass);
+  if (pass.segments > 1) {
+    ReducePass second;
+    second.rows = g.rows;
+    second.length = pass.segments;
+    second.segment_length = pass.segments;
+    second.pack = pack;
+    if (pass.segments >= kWorkgroupMinRow) {
+      second.mode = ReducePass::Mode::kWorkgroup;
+      second.workgroup_size = TreeWorkgroupSize(target, bytes_per_invocation, pass.segments);
+      second.strided = commutative;
+    } else {
+      second.workgroup_size = loop_wg;
+    }
+    plan.passes.push_back(second);
+  }
+  return plan;
+}
+
+}  // namespace vkhlo::codegen::reduction

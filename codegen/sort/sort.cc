@@ -1,0 +1,239 @@
+// stablehlo.sort as a device kernel: any number of operands, any comparator, any dimension.
+//
+// The kernels sort a permutation: for every row (the elements along the sorted dimension at
+// one position of the others) a scratch array of positions 0..size-1, ordered by
+// vkhlo_sort_before (sort_comparator.h: the comparator, ties broken by position, so the sort
+// is stable). Then every result is gathered through the permutation. Sorting positions rather
+// than values makes one kernel serve any number and type of operands; the comparator reads the
+// operands' elements where they are.
+//   1. local: one workgroup per block of B positions of a row (B a power of two, at most twice
+//      the workgroup size, within shared memory) runs a bitonic sorting network in shared
+//      memory, padding the last block with "after everything" (O(B log^2 B) comparisons).
+//   2. merge passes while the sorted runs are shorter than the row: run width w doubles each
+//      pass (a push word, so every pass shares one pipeline); each position finds where its
+//      element lands by binary search in the other run of its pair (its rank there plus its
+//      rank in its own run), ping-ponging between two scratch arrays (O(n log n) per pass).
+//   3. gather: each result element (or each word of packed narrow elements, so no two
+//      invocations write one word) copies the storage bits of its source element.
+// In all O(n log^2 n) comparisons. Rows of any length work; top_k's sort-then-slice on long
+// rows is the merge path.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "codegen/device_kernel.h"
+#include "codegen/elemental/types.h"
+#include "codegen/sort/sort_comparator.h"
+
+namespace vkhlo::codegen {
+namespace {
+
+constexpr uint32_t kGroup = 256;  // merge and gather dispatches
+
+uint32_t FloorPow2(uint32_t v) {
+  uint32_t p = 1;
+  while (p * 2 <= v) p *= 2;
+  return p;
+}
+
+// `#define in<i> b<i>`: the elemental emitter reads inputs as in<i>, the header names b<i>.
+std::string InputNames(size_t count) {
+  std::string s;
+  for (size_t i = 0; i < count; ++i) s += fmt::format("#define in{0} b{0}\n", i);
+  return s;
+}
+
+std::string RowBase(const SortGeometry& g, const std::string& row) {
+  return fmt::format("(({0}) / {1}u) * {2}u + ({0}) % {1}u", row, g.inner, g.size * g.inner);
+}
+
+bool AcceptsSort(const ir::Operation& op) {
+  if (op.num_operands() == 0 || op.num_regions() != 1) return false;
+  const int64_t n = op.operand(0)->type().num_elements();
+  return n < 0xffffffffll;  // positions are uint, 0xffffffff is padding
+}
+
+StatusOr<DeviceKernel> EmitSort(const Fusion& fusion, const TargetInfo& target, const KernelOptions& options) {
+  const ir::Operation& op = *fusion.device_op;
+  const ir::Type& type = op.operand(0)->type();
+  const int64_t rank = type.rank();
+  int64_t dimension = 0;
+  if (const ir::Attribute* a = op.attribute("dimension")) {
+    if (auto v = a->AsInt()) dimension = *v;
+  }
+  if (dimension < 0) dimension += rank;
+  if (dimension < 0 || dimension >= rank) {
+    return InvalidArgumentError(fmt::format("'{}' sorts dimension {} of a rank-{} tensor", op.name(), dimension, rank));
+  }
+  SortGeometry g;
+  g.size = type.dims()[static_cast<size_t>(dimension)];
+  for (int64_t d = 0; d < dimension; ++d) g.outer *= type.dims()[static_cast<size_t>(d)];
+  for (int64_t d = dimension + 1; d < rank; ++d) g.inner *= type.dims()[static_cast<size_t>(d)];
+  const int64_t total = g.rows() * g.size;
+
+  VKHLO_ASSIGN_OR_RETURN(SortComparatorSource cmp, EmitSortComparator(op, g, fusion.inputs, target, options));
+
+  // Block size of the local sort: a power of two covering the row, capped by the workgroup
+  // limits (two positions per invocation) and shared memory (one uint per position).
+  const uint32_t max_group =
+      FloorPow2(std::min({256u, target.max_workgroup_invocations, target.max_workgroup_size[0]}));
+  const uint32_t max_block = std::min(2 * max_group, FloorPow2(target.max_shared_memory_bytes / 4));
+  uint32_t block = 2;
+  while (block < max_block && block < g.size) block *= 2;
+  const uint32_t local_group = std::max(1u, std::min(block / 2, max_group));
+  const int64_t blocks_per_row = (g.size + block - 1) / block;
+
+  DeviceKernel k;
+  k.summary = fmt::format("sort of {} rows of {} (stride {}): bitonic blocks of {}, merge passes, gather",
+                          g.rows(), g.size, g.inner, block);
+  const uint64_t perm_bytes = std::max<uint64_t>(4, static_cast<uint64_t>(total) * 4);
+  k.scratch_bytes = {perm_bytes, perm_bytes};
+  const size_t num_inputs = fusion.inputs.size();
+  auto compare_bindings = [&](int src, int dst) {
+    std::vector<KernelBuffer> b;
+    for (const ir::Value* v : fusion.inputs) b.push_back(KernelBuffer::Read(v));
+    if (src >= 0) b.push_back(KernelBuffer::Scratch(src, false));
+    b.push_back(KernelBuffer::Scratch(dst, true));
+    return b;
+  };
+  const bool empty = total == 0;
+
+  {  // 1. Local bitonic sort.
+    KernelDispatch d;
+    d.name = fusion.name + ".sort_blocks";
+    d.summary = k.summary;
+    d.bindings = compare_bindings(-1, 0);
+    d.grid = {empty ? 0u : static_cast<uint32_t>(g.rows() * blocks_per_row), 1, 1};
+    const std::string out = fmt::format("b{}", num_inputs);
+    d.glsl = DeviceKernelHeader(d.bindings, {local_group, 1, 1}, "", cmp.extensions) + InputNames(num_inputs) +
+             cmp.globals +
+             fmt::format(
+                 "shared uint s[{B}];\n"
+                 "void main() {{\n"
+                 "  {keep}\n"
+                 "  uint g = vkhlo_workgroup_id(pc).x;\n"
+                 "  uint row = g / {bpr}u, start = (g % {bpr}u) * {B}u;\n"
+                 "  uint row_base = {row_base};\n"
+                 "  uint t = gl_LocalInvocationID.x;\n"
+                 "  for (uint e = t; e < {B}u; e += {wg}u) {{ uint p = start + e; s[e] = p < {size}u ? p : 0xffffffffu; }}\n"
+                 "  barrier();\n"
+                 "  for (uint k = 2u; k <= {B}u; k <<= 1u) {{\n"
+                 "    for (uint j = k >> 1u; j > 0u; j >>= 1u) {{\n"
+                 "      for (uint q = t; q < {half}u; q += {wg}u) {{\n"
+                 "        uint lo = ((q & ~(j - 1u)) << 1u) | (q & (j - 1u)), hi = lo + j;\n"
+                 "        uint a = s[lo], b = s[hi];\n"
+                 "        bool swap = (lo & k) == 0u ? vkhlo_sort_before(row_base, b, a) : vkhlo_sort_before(row_base, a, b);\n"
+                 "        if (swap) {{ s[lo] = b; s[hi] = a; }}\n"
+                 "      }}\n"
+                 "      barrier();\n"
+                 "    }}\n"
+                 "  }}\n"
+                 "  for (uint e = t; e < {B}u; e += {wg}u) {{ uint p = start + e; if (p < {size}u) {out}[row * {size}u + p] = s[e]; }}\n"
+                 "}}\n",
+                 fmt::arg("B", block), fmt::arg("half", block / 2), fmt::arg("keep", KeepBindingsStatement(d.bindings.size())),
+                 fmt::arg("bpr", blocks_per_row), fmt::arg("row_base", RowBase(g, "row")), fmt::arg("wg", local_group),
+                 fmt::arg("size", g.size), fmt::arg("out", out));
+    k.dispatches.push_back(std::move(d));
+  }
+
+  // 2. Merge passes.
+  int current = 0;
+  std::string merge_glsl;
+  for (uint64_t width = block; width < static_cast<uint64_t>(g.size); width *= 2) {
+    KernelDispatch d;
+    d.name = fusion.name + ".merge";
+    d.summary = k.summary;
+    d.bindings = compare_bindings(current, 1 - current);
+    d.grid = {static_cast<uint32_t>((total + kGroup - 1) / kGroup), 1, 1};
+    d.push_words = {static_cast<uint32_t>(width)};
+    if (merge_glsl.empty()) {
+      const std::string src = fmt::format("b{}", num_inputs), dst = fmt::format("b{}", num_inputs + 1);
+      merge_glsl = DeviceKernelHeader(d.bindings, {kGroup, 1, 1}, "uint width; ", cmp.extensions) +
+                   InputNames(num_inputs) + cmp.globals +
+                   fmt::format(
+                       "void main() {{\n"
+                       "  {keep}\n"
+                       "  uint id = vkhlo_workgroup_id(pc).x * {wg}u + gl_LocalInvocationID.x;\n"
+                       "  if (id >= {total}u) return;\n"
+                       "  uint row = id / {size}u, pos = id % {size}u, w = pc.width;\n"
+                       "  uint start = pos - pos % (2u * w);\n"
+                       "  uint mid = min(start + w, {size}u), end = min(start + 2u * w, {size}u);\n"
+                       "  uint base = row * {size}u, row_base = {row_base};\n"
+                       "  uint x = {src}[base + pos];\n"
+                       "  uint lo = mid, hi = end, offset = pos - start;\n"
+                       "  if (pos >= mid) {{ lo = start; hi = mid; offset = pos - mid; }}\n"
+                       "  uint a = lo, b = hi;\n"
+                       "  while (a < b) {{\n"
+                       "    uint m = (a + b) >> 1u;\n"
+                       "    if (vkhlo_sort_before(row_base, {src}[base + m], x)) a = m + 1u; else b = m;\n"
+                       "  }}\n"
+                       "  {dst}[base + start + offset + (a - lo)] = x;\n"
+                       "}}\n",
+                       fmt::arg("keep", KeepBindingsStatement(d.bindings.size())), fmt::arg("wg", kGroup),
+                       fmt::arg("total", total), fmt::arg("size", g.size), fmt::arg("row_base", RowBase(g, "row")),
+                       fmt::arg("src", src), fmt::arg("dst", dst));
+    }
+    d.glsl = merge_glsl;
+    k.dispatches.push_back(std::move(d));
+    current = 1 - current;
+  }
+
+  // 3. Gather every result through the permutation.
+  for (size_t r = 0; r < op.num_results(); ++r) {
+    const ir::Value* input = op.operand(r);
+    const ir::Value* output = fusion.outputs.at(r);
+    const int storage = GetTypeFacts(input->type().element_type(), target).storage_bits;
+    const uint32_t per = storage < 32 ? static_cast<uint32_t>(32 / storage) : 1;
+    const int64_t items = (total + per - 1) / per;
+    KernelDispatch d;
+    d.name = fmt::format("{}.gather{}", fusion.name, r);
+    d.summary = k.summary;
+    d.bindings = {KernelBuffer::Read(input), KernelBuffer::Scratch(current, false), KernelBuffer::Write(output)};
+    d.grid = {static_cast<uint32_t>((items + kGroup - 1) / kGroup), 1, 1};
+    std::string body;
+    if (storage < 32) {
+      const uint32_t mask = (1u << storage) - 1u;
+      const int shift = storage == 8 ? 2 : 1;
+      body = fmt::format(
+          "  uint acc = 0u;\n"
+          "  for (uint e = 0u; e < {per}u; ++e) {{\n"
+          "    uint l = id * {per}u + e;\n"
+          "    if (l >= {total}u) break;\n"
+          "    uint s = source(l);\n"
+          "    acc |= ((b0[s >> {shift}u] >> ((s & {lowmask}u) * {bits}u)) & {mask}u) << (e * {bits}u);\n"
+          "  }}\n"
+          "  b2[id] = acc;\n",
+          fmt::arg("per", per), fmt::arg("total", total), fmt::arg("shift", shift), fmt::arg("lowmask", per - 1),
+          fmt::arg("bits", storage), fmt::arg("mask", mask));
+    } else {
+      const int words = storage / 32;
+      body = "  uint s = source(id);\n";
+      for (int w = 0; w < words; ++w) body += fmt::format("  b2[{0}u * id + {1}u] = b0[{0}u * s + {1}u];\n", words, w);
+    }
+    d.glsl = DeviceKernelHeader(d.bindings, {kGroup, 1, 1}) +
+             fmt::format(
+                 "uint source(uint l) {{\n"
+                 "  uint o = l / {plane}u, rem = l % {plane}u;\n"
+                 "  uint i = rem / {inner}u, ri = rem % {inner}u;\n"
+                 "  uint p = b1[(o * {inner}u + ri) * {size}u + i];\n"
+                 "  return o * {plane}u + p * {inner}u + ri;\n"
+                 "}}\n"
+                 "void main() {{\n"
+                 "  {keep}\n"
+                 "  uint id = vkhlo_workgroup_id(pc).x * {wg}u + gl_LocalInvocationID.x;\n"
+                 "  if (id >= {items}u) return;\n"
+                 "{body}"
+                 "}}\n",
+                 fmt::arg("plane", g.size * g.inner), fmt::arg("inner", g.inner), fmt::arg("size", g.size),
+                 fmt::arg("keep", KeepBindingsStatement(d.bindings.size())), fmt::arg("wg", kGroup),
+                 fmt::arg("items", items), fmt::arg("body", body));
+    k.dispatches.push_back(std::move(d));
+  }
+  return k;
+}
+
+}  // namespace
+
+void RegisterSortKernels(DeviceKernelTable& table) { table.Register(ir::OpCode::kSort, {&EmitSort, &AcceptsSort}); }
+
+}  // namespace vkhlo::codegen

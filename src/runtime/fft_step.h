@@ -1,0 +1,29 @@
+// stablehlo.fft in the runtime: a step of its own (not a GLSL device kernel), because VkFFT
+// records its own pipelines and descriptor sets into the command list (CommandList::RecordExternal
+// through device/fft's FftPlanCache). The client owns the plan cache (created on first use,
+// destroyed before its device); plans are cached per descriptor.
+//
+//   compile:  VKHLO_RETURN_IF_ERROR(CheckFft(op, target, where));
+//   execute:  VKHLO_RETURN_IF_ERROR(RecordFft(client, list, op, operand, result));
+#pragma once
+
+#include <string>
+
+#include "codegen/target.h"
+#include "device/buffer.h"
+#include "device/command_list.h"
+#include "ir/module.h"
+#include "runtime/state.h"
+#include "vkhlo/status.h"
+
+namespace vkhlo::runtime {
+
+// Whether the fft can run on this target (its attributes per the spec, complex<f64> needing
+// shaderFloat64): the compile-time error names `where` ("file:line:col").
+Status CheckFft(const ir::Operation& op, const codegen::TargetInfo& target, const std::string& where);
+
+// Records the transform of `operand` into `result` (a new tensor of the op's result type).
+Status RecordFft(ClientState& client, device::CommandList& list, const ir::Operation& op, const device::Buffer& operand,
+                 const device::Buffer& result);
+
+}  // namespace vkhlo::runtime
