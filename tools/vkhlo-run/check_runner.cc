@@ -9,6 +9,7 @@
 #include "ir/walk.h"
 #include "passes/pipeline.h"
 #include "runtime/runtime_internal.h"
+#include "tools/vkhlo-run/grid_runner.h"
 
 namespace vkhlo::tools {
 namespace {
@@ -51,25 +52,6 @@ TestOutcome RunOnReference(const ir::Module& module, const ir::Function& functio
     outcome.passed = true;
   }
   return outcome;
-}
-
-std::unique_ptr<ir::Module> CloneModule(const ir::Module& module) {
-  auto copy = std::make_unique<ir::Module>();
-  copy->set_name(module.name());
-  copy->attributes() = module.attributes();
-  copy->set_source_name(module.source_name());
-  for (const auto& f : module.functions()) {
-    auto g = std::make_unique<ir::Function>(f->name(), f->type());
-    g->set_visibility(f->visibility());
-    g->set_location(f->location());
-    g->arg_attributes() = f->arg_attributes();
-    g->result_attributes() = f->result_attributes();
-    g->attributes() = f->attributes();
-    ir::ValueMap mapping;
-    ir::CloneRegionInto(f->body(), g->body(), mapping);
-    copy->AddFunction(std::move(g));
-  }
-  return copy;
 }
 
 int CountTensors(const ir::Type& type) {
@@ -193,6 +175,25 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
 
 }  // namespace
 
+std::unique_ptr<ir::Module> CloneModule(const ir::Module& module) {
+  auto copy = std::make_unique<ir::Module>();
+  copy->set_name(module.name());
+  copy->attributes() = module.attributes();
+  copy->set_source_name(module.source_name());
+  for (const auto& f : module.functions()) {
+    auto g = std::make_unique<ir::Function>(f->name(), f->type());
+    g->set_visibility(f->visibility());
+    g->set_location(f->location());
+    g->arg_attributes() = f->arg_attributes();
+    g->result_attributes() = f->result_attributes();
+    g->attributes() = f->attributes();
+    ir::ValueMap mapping;
+    ir::CloneRegionInto(f->body(), g->body(), mapping);
+    copy->AddFunction(std::move(g));
+  }
+  return copy;
+}
+
 Status PrepareForReference(ir::Module& module) {
   VKHLO_ASSIGN_OR_RETURN(passes::PassPipeline pipeline, passes::PassPipeline::Parse("chlo-decompose"));
   return pipeline.Run(module).status();
@@ -208,6 +209,8 @@ std::vector<TestOutcome> RunTestFunctions(ir::Module& module, const CheckOptions
     if (!f->type().inputs.empty() || referenced.count(f->name()) || f->body().empty()) continue;
     if (!prepared.ok()) {
       outcomes.push_back(TestOutcome{f->name(), false, prepared.message()});
+    } else if (vulkan && StartsProcessGrid(*f)) {
+      outcomes.push_back(RunGridTestOnVulkan(module, *f, options));
     } else if (vulkan) {
       outcomes.push_back(RunOnVulkan(module, *f, options));
     } else {
