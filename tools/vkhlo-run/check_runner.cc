@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstring>
+#include <map>
 #include <set>
 
 #include "interp/checks.h"
@@ -10,6 +13,7 @@
 #include "passes/pipeline.h"
 #include "runtime/runtime_internal.h"
 #include "tools/vkhlo-run/grid_runner.h"
+#include "vkhlo/process_grid.h"
 
 namespace vkhlo::tools {
 namespace {
@@ -63,12 +67,61 @@ int CountTensors(const ir::Type& type) {
   return n;
 }
 
+// Test ops other than probes (which RewriteProbes turns into device work).
 bool ContainsTestOp(const ir::Region& region) {
   bool found = false;
   ir::WalkOps(region, [&](ir::Operation& op) {
-    found = found || op.info().kind == ir::OpKind::kTest || interp::DescribeCheckOp(op).has_value();
+    found = found || (op.info().kind == ir::OpKind::kTest && op.code() != ir::OpCode::kInterpreterProbe) ||
+            interp::DescribeCheckOp(op).has_value();
   });
   return found;
+}
+
+// interpreter.probe %v, probe_id = "p" becomes `outfeed(%v, <index of "p">)`, wherever it is
+// (loops included), and its uses read %v: the host then finds the n-th value of probe "p" (its
+// iteration n) in the outfeed, in program order. Returns the probe ids by index; `kept` (values
+// held outside the function, e.g. the extra results) are rewritten like uses.
+std::vector<std::string> RewriteProbes(ir::Function& f, std::vector<ir::Value*>& kept) {
+  std::vector<ir::Operation*> probes;
+  ir::WalkOps(f.body(), [&](ir::Operation& op) {
+    if (op.code() == ir::OpCode::kInterpreterProbe) probes.push_back(&op);
+  });
+  std::vector<std::string> ids;
+  ir::ValueMap replaced;
+  for (ir::Operation* probe : probes) {
+    const ir::Attribute* id = probe->attribute("probe_id");
+    const std::string name = id && id->AsString() ? *id->AsString() : "";
+    auto it = std::find(ids.begin(), ids.end(), name);
+    const int64_t index = it - ids.begin();
+    if (it == ids.end()) ids.push_back(name);
+    ir::Block* block = probe->parent_block();
+    size_t position = 0;
+    while (block->operations()[position].get() != probe) ++position;
+    const ir::Type scalar = ir::Type::Tensor(ir::ElementType::kS32, {});
+    ir::Literal literal = *ir::Literal::Create(scalar);
+    literal.SetInt(0, index);
+    auto constant = ir::Operation::Create(ir::OpCode::kConstant, {}, {scalar}, {{"value", ir::Attribute::Dense(literal)}});
+    auto token = ir::Operation::Create(ir::OpCode::kAfterAll, {}, {ir::Type::Token()});
+    auto outfeed = ir::Operation::Create(ir::OpCode::kOutfeed, {probe->operand(0), constant->result(0), token->result(0)},
+                                         {ir::Type::Token()}, {}, 0, probe->location());
+    replaced[probe->result(0)] = probe->operand(0);
+    block->InsertBefore(position, std::move(outfeed));
+    block->InsertBefore(position, std::move(token));
+    block->InsertBefore(position, std::move(constant));
+    block->Remove(position + 3);
+  }
+  ir::ReplaceUses(f.body(), replaced);
+  for (ir::Value*& v : kept) {
+    for (auto it = replaced.find(v); it != replaced.end(); it = replaced.find(v)) v = it->second;
+  }
+  return ids;
+}
+
+std::string ProbeKey(const ir::Operation& op) {
+  const ir::Attribute* id = op.attribute("probe_id");
+  const std::string* s = id ? id->AsString() : nullptr;
+  const int64_t iteration = op.attribute("iteration") ? op.attribute("iteration")->AsInt().value_or(0) : 0;
+  return fmt::format("{}#{}", s ? *s : "", iteration);
 }
 
 struct PendingCheck {
@@ -87,13 +140,19 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
   const ir::Block& original = function.body().front();
 
   std::vector<PendingCheck> checks;
+  std::vector<const ir::Operation*> serialized;  // check.expect_serialized_eq (original ops)
   std::vector<ir::Value*> extra;
   std::vector<std::unique_ptr<ir::Operation>> ops = body.TakeOperations();
   for (size_t i = 0; i < ops.size(); ++i) {
     std::unique_ptr<ir::Operation>& op = ops[i];
     std::optional<interp::CheckOp> check = interp::DescribeCheckOp(*op);
+    if (op->code() == ir::OpCode::kCheckExpectSerializedEq) {
+      serialized.push_back(original.operations()[i].get());
+      extra.push_back(op->operand(0));
+      continue;
+    }
     if (!check) {
-      if (op->info().kind == ir::OpKind::kTest) {
+      if (op->info().kind == ir::OpKind::kTest && op->code() != ir::OpCode::kInterpreterProbe) {
         outcome.message = fmt::format("{}: {} is not supported with --device=vulkan", Where(module, op->location()),
                                       op->name());
         return outcome;
@@ -112,6 +171,7 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
     extra.push_back(op->operand(0));
     if (check->expected_attribute == nullptr) extra.push_back(op->operand(1));
   }
+  const std::vector<std::string> probe_ids = RewriteProbes(f, extra);
   ir::Operation* terminator = body.back();
   int offset = 0;
   for (const ir::Type& t : f.type().results) offset += CountTensors(t);
@@ -132,7 +192,20 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
     outcome.message = executable.status().message();
     return outcome;
   }
-  auto results = executable->Execute({});
+  // With probes, the function runs as a 1 x 1 process grid whose outfeed collects them.
+  auto outfeed = std::make_shared<OutfeedQueue>();
+  StatusOr<std::vector<Buffer>> results = InternalError("not run");
+  if (probe_ids.empty()) {
+    results = executable->Execute({});
+  } else {
+    ProcessRun run{*executable, {}, nullptr, outfeed};
+    auto grid = RunProcessGrid({}, std::span<const ProcessRun>(&run, 1));
+    if (grid.ok()) {
+      results = std::move((*grid)[0]);
+    } else {
+      results = grid.status();
+    }
+  }
   if (!results.ok()) {
     outcome.message = results.status().message();
     return outcome;
@@ -166,6 +239,35 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
     }
     if (mismatch && failures++ == 0) {
       outcome.message = fmt::format("{}: {}", Where(module, pending.op->location()), *mismatch);
+    }
+  }
+  if (!serialized.empty()) {
+    // The probes' values by "id#iteration".
+    std::map<std::string, ir::Literal> probed;
+    std::map<int64_t, int64_t> iterations;
+    while (auto entry = outfeed->Pop()) {
+      if (entry->size() != 2 || (*entry)[1].bytes.size() != 4) continue;
+      int32_t index = 0;
+      std::memcpy(&index, (*entry)[1].bytes.data(), 4);
+      if (index < 0 || static_cast<size_t>(index) >= probe_ids.size()) continue;
+      const TensorType& t = (*entry)[0].type;
+      const std::optional<ir::ElementType> element = ir::ParseElementTypeName(t.element_type);
+      if (!element) continue;
+      auto literal = ir::Literal::FromBytes(ir::Type::Tensor(*element, t.dims), std::move((*entry)[0].bytes));
+      if (literal.ok()) probed.emplace(fmt::format("{}#{}", probe_ids[index], iterations[index]++), std::move(*literal));
+    }
+    for (const ir::Operation* op : serialized) {
+      auto actual = runtime::BufferToLiteral((*results)[next++]);
+      auto it = probed.find(ProbeKey(*op));
+      std::optional<std::string> mismatch;
+      if (it == probed.end()) {
+        mismatch = "no probe recorded under " + ProbeKey(*op);
+      } else if (!actual.ok()) {
+        mismatch = actual.status().message();
+      } else {
+        mismatch = interp::CompareLiterals(*actual, it->second, interp::CheckParams{});
+      }
+      if (mismatch && failures++ == 0) outcome.message = fmt::format("{}: {}", Where(module, op->location()), *mismatch);
     }
   }
   if (failures > 1) outcome.message += fmt::format(" (and {} more failed checks)", failures - 1);

@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <map>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "interp/checks.h"
+#include "interp/value.h"
 #include "ir/walk.h"
 #include "runtime/runtime_internal.h"
 #include "vkhlo/process_grid.h"
@@ -189,12 +191,51 @@ class GridTest {
     return ref ? module_.FindFunction(ref->name) : nullptr;
   }
 
-  StatusOr<Executable> ProgramFor(const ir::Function& f) {
+  // A program of the grid. Its top-level interpreter.print ops (test ops, which the device does
+  // not run) become extra results of a copy of the function; the host prints them after the
+  // grid, process by process, as the interpreter prints them.
+  struct Program {
+    Executable executable;
+    size_t prints = 0;
+  };
+  StatusOr<Program> ProgramFor(const ir::Function& f) {
     auto it = programs_.find(f.name());
     if (it != programs_.end()) return it->second;
-    VKHLO_ASSIGN_OR_RETURN(Executable exe, Compile(CloneModule(module_), f.name()));
-    programs_.emplace(f.name(), exe);
-    return exe;
+    std::unique_ptr<ir::Module> copy = CloneModule(module_);
+    ir::Function* original = copy->FindFunction(f.name());
+    std::string entry = f.name();
+    size_t prints = 0;
+    for (const auto& op : original->body().front().operations()) prints += op->code() == OpCode::kInterpreterPrint;
+    if (prints > 0) {
+      entry = "__vkhlo_program_" + f.name();
+      auto g = std::make_unique<ir::Function>(entry, original->type());
+      ir::ValueMap mapping;
+      ir::CloneRegionInto(original->body(), g->body(), mapping);
+      ir::Block& body = g->body().front();
+      std::vector<ir::Value*> printed;
+      std::vector<std::unique_ptr<ir::Operation>> ops = body.TakeOperations();
+      for (auto& op : ops) {
+        if (op->code() == OpCode::kInterpreterPrint) {
+          printed.push_back(op->operand(0));
+        } else {
+          body.Append(std::move(op));
+        }
+      }
+      ir::Operation* terminator = body.back();
+      std::vector<ir::Value*> returned = terminator->operands();
+      ir::FunctionType type = g->type();
+      for (ir::Value* v : printed) {
+        returned.push_back(v);
+        type.results.push_back(v->type());
+      }
+      terminator->set_operands(returned);
+      g->set_type(type);
+      copy->AddFunction(std::move(g));
+    }
+    VKHLO_ASSIGN_OR_RETURN(Executable exe, Compile(std::move(copy), entry));
+    Program program{exe, prints};
+    programs_.emplace(f.name(), program);
+    return program;
   }
 
   Status RunGrid(const ir::Operation& op) {
@@ -227,8 +268,9 @@ class GridTest {
       for (const ir::Attribute& a : *list) {
         const ir::Function* f = Symbol(a);
         if (f == nullptr) return error("has an `infeed` entry that is not a function of the module");
-        VKHLO_ASSIGN_OR_RETURN(Executable exe, ProgramFor(*f));
-        VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> values, exe.Execute({}));
+        VKHLO_ASSIGN_OR_RETURN(Program program, ProgramFor(*f));
+        VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> values, program.executable.Execute({}));
+        VKHLO_RETURN_IF_ERROR(Print(values, program.prints));
         std::vector<HostTensor> entry;
         for (const Buffer& b : values) {
           VKHLO_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, b.ToHost());
@@ -238,10 +280,13 @@ class GridTest {
       }
     }
     std::vector<ProcessRun> runs;
+    std::vector<size_t> prints;
     size_t next = 0;
     for (const ir::Function* f : functions) {
       ProcessRun run;
-      VKHLO_ASSIGN_OR_RETURN(run.executable, ProgramFor(*f));
+      VKHLO_ASSIGN_OR_RETURN(Program program, ProgramFor(*f));
+      run.executable = program.executable;
+      prints.push_back(program.prints);
       for (const ir::Type& t : f->type().inputs) {
         if (next >= op.num_operands()) return error("has fewer operands than its programs take");
         const ir::Value* v = op.operand(next++);
@@ -258,6 +303,8 @@ class GridTest {
     VKHLO_ASSIGN_OR_RETURN(auto results, RunProcessGrid(grid, runs));
     size_t r = 0;
     for (size_t p = 0; p < functions.size(); ++p) {
+      VKHLO_RETURN_IF_ERROR(Print(results[p], prints[p]));
+      results[p].resize(results[p].size() - prints[p]);
       size_t b = 0;
       for (const ir::Type& t : functions[p]->type().results) {
         if (r >= op.num_results()) return error("has fewer results than its programs return");
@@ -268,6 +315,17 @@ class GridTest {
       }
     }
     if (r != op.num_results()) return error("has more results than its programs return");
+    return OkStatus();
+  }
+
+  // Prints the last `count` of `values` (a program's printed values) as interpreter.print does.
+  static Status Print(const std::vector<Buffer>& values, size_t count) {
+    if (count > values.size()) return InternalError("a program returned fewer values than it prints");
+    for (size_t i = values.size() - count; i < values.size(); ++i) {
+      VKHLO_ASSIGN_OR_RETURN(ir::Literal literal, runtime::BufferToLiteral(values[i]));
+      std::printf("%s\n", interp::InterpValue::Tensor(std::move(literal)).ToString().c_str());
+    }
+    std::fflush(stdout);
     return OkStatus();
   }
 
@@ -297,7 +355,7 @@ class GridTest {
   const CheckOptions& options_;
   std::unordered_map<const ir::Value*, size_t> last_use_;
   std::unordered_map<const ir::Value*, Buffer> known_;
-  std::map<std::string, Executable> programs_;
+  std::map<std::string, Program> programs_;
   int failures_ = 0;
   std::string first_failure_;
 };
