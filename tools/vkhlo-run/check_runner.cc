@@ -67,33 +67,53 @@ int CountTensors(const ir::Type& type) {
   return n;
 }
 
-// Test ops other than probes (which RewriteProbes turns into device work).
-bool ContainsTestOp(const ir::Region& region) {
-  bool found = false;
+// A test op in `region` that RewriteProbes cannot turn into device work, or nullptr.
+const ir::Operation* FindUnsupportedTestOp(const ir::Region& region) {
+  const ir::Operation* found = nullptr;
   ir::WalkOps(region, [&](ir::Operation& op) {
-    found = found || (op.info().kind == ir::OpKind::kTest && op.code() != ir::OpCode::kInterpreterProbe) ||
-            interp::DescribeCheckOp(op).has_value();
+    if (found != nullptr || op.code() == ir::OpCode::kInterpreterProbe) return;
+    const bool check = interp::DescribeCheckOp(op).has_value();
+    if ((op.info().kind == ir::OpKind::kTest && !check) || (check && op.num_results() != 0)) found = &op;
   });
   return found;
 }
 
+// A check inside a region (a loop body, a branch): each evaluation's values go to the outfeed.
+struct NestedCheck {
+  interp::CheckParams params;
+  std::optional<ir::Literal> expected;  // the _const forms
+  ir::Location location;
+};
+
 // interpreter.probe %v, probe_id = "p" becomes `outfeed(%v, <index of "p">)`, wherever it is
 // (loops included), and its uses read %v: the host then finds the n-th value of probe "p" (its
-// iteration n) in the outfeed, in program order. Returns the probe ids by index; `kept` (values
-// held outside the function, e.g. the extra results) are rewritten like uses.
-std::vector<std::string> RewriteProbes(ir::Function& f, std::vector<ir::Value*>& kept) {
+// iteration n) in the outfeed, in program order. A check left in a region (the top-level ones
+// are gone) becomes `outfeed(actual[, expected], -(k + 1))` for the k-th of `nested`, compared
+// on the host at every evaluation. Returns the probe ids by index; `kept` (values held outside
+// the function, e.g. the extra results) are rewritten like uses.
+std::vector<std::string> RewriteProbes(ir::Function& f, std::vector<ir::Value*>& kept, std::vector<NestedCheck>& nested) {
   std::vector<ir::Operation*> probes;
   ir::WalkOps(f.body(), [&](ir::Operation& op) {
-    if (op.code() == ir::OpCode::kInterpreterProbe) probes.push_back(&op);
+    if (op.code() == ir::OpCode::kInterpreterProbe || interp::DescribeCheckOp(op).has_value()) probes.push_back(&op);
   });
   std::vector<std::string> ids;
   ir::ValueMap replaced;
   for (ir::Operation* probe : probes) {
-    const ir::Attribute* id = probe->attribute("probe_id");
-    const std::string name = id && id->AsString() ? *id->AsString() : "";
-    auto it = std::find(ids.begin(), ids.end(), name);
-    const int64_t index = it - ids.begin();
-    if (it == ids.end()) ids.push_back(name);
+    int64_t index = 0;
+    std::vector<ir::Value*> values = {probe->operand(0)};
+    if (std::optional<interp::CheckOp> check = interp::DescribeCheckOp(*probe)) {
+      NestedCheck n{check->params, std::nullopt, probe->location()};
+      if (check->expected_attribute != nullptr) n.expected = *check->expected_attribute;
+      if (check->expected_attribute == nullptr) values.push_back(probe->operand(1));
+      nested.push_back(std::move(n));
+      index = -static_cast<int64_t>(nested.size());
+    } else {
+      const ir::Attribute* id = probe->attribute("probe_id");
+      const std::string name = id && id->AsString() ? *id->AsString() : "";
+      auto it = std::find(ids.begin(), ids.end(), name);
+      index = it - ids.begin();
+      if (it == ids.end()) ids.push_back(name);
+    }
     ir::Block* block = probe->parent_block();
     size_t position = 0;
     while (block->operations()[position].get() != probe) ++position;
@@ -102,9 +122,10 @@ std::vector<std::string> RewriteProbes(ir::Function& f, std::vector<ir::Value*>&
     literal.SetInt(0, index);
     auto constant = ir::Operation::Create(ir::OpCode::kConstant, {}, {scalar}, {{"value", ir::Attribute::Dense(literal)}});
     auto token = ir::Operation::Create(ir::OpCode::kAfterAll, {}, {ir::Type::Token()});
-    auto outfeed = ir::Operation::Create(ir::OpCode::kOutfeed, {probe->operand(0), constant->result(0), token->result(0)},
-                                         {ir::Type::Token()}, {}, 0, probe->location());
-    replaced[probe->result(0)] = probe->operand(0);
+    values.push_back(constant->result(0));
+    values.push_back(token->result(0));
+    auto outfeed = ir::Operation::Create(ir::OpCode::kOutfeed, values, {ir::Type::Token()}, {}, 0, probe->location());
+    if (probe->num_results() == 1) replaced[probe->result(0)] = probe->operand(0);
     block->InsertBefore(position, std::move(outfeed));
     block->InsertBefore(position, std::move(token));
     block->InsertBefore(position, std::move(constant));
@@ -158,9 +179,9 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
         return outcome;
       }
       for (size_t r = 0; r < op->num_regions(); ++r) {
-        if (ContainsTestOp(op->region(r))) {
-          outcome.message = fmt::format("{}: check ops inside {} are not supported with --device=vulkan",
-                                        Where(module, op->location()), op->name());
+        if (const ir::Operation* inner = FindUnsupportedTestOp(op->region(r))) {
+          outcome.message = fmt::format("{}: {} inside {} is not supported with --device=vulkan",
+                                        Where(module, inner->location()), inner->name(), op->name());
           return outcome;
         }
       }
@@ -171,7 +192,8 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
     extra.push_back(op->operand(0));
     if (check->expected_attribute == nullptr) extra.push_back(op->operand(1));
   }
-  const std::vector<std::string> probe_ids = RewriteProbes(f, extra);
+  std::vector<NestedCheck> nested;
+  const std::vector<std::string> probe_ids = RewriteProbes(f, extra, nested);
   ir::Operation* terminator = body.back();
   int offset = 0;
   for (const ir::Type& t : f.type().results) offset += CountTensors(t);
@@ -195,7 +217,7 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
   // With probes, the function runs as a 1 x 1 process grid whose outfeed collects them.
   auto outfeed = std::make_shared<OutfeedQueue>();
   StatusOr<std::vector<Buffer>> results = InternalError("not run");
-  if (probe_ids.empty()) {
+  if (probe_ids.empty() && nested.empty()) {
     results = executable->Execute({});
   } else {
     ProcessRun run{*executable, {}, nullptr, outfeed};
@@ -241,21 +263,42 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
       outcome.message = fmt::format("{}: {}", Where(module, pending.op->location()), *mismatch);
     }
   }
-  if (!serialized.empty()) {
-    // The probes' values by "id#iteration".
-    std::map<std::string, ir::Literal> probed;
-    std::map<int64_t, int64_t> iterations;
-    while (auto entry = outfeed->Pop()) {
-      if (entry->size() != 2 || (*entry)[1].bytes.size() != 4) continue;
-      int32_t index = 0;
-      std::memcpy(&index, (*entry)[1].bytes.data(), 4);
-      if (index < 0 || static_cast<size_t>(index) >= probe_ids.size()) continue;
-      const TensorType& t = (*entry)[0].type;
-      const std::optional<ir::ElementType> element = ir::ParseElementTypeName(t.element_type);
-      if (!element) continue;
-      auto literal = ir::Literal::FromBytes(ir::Type::Tensor(*element, t.dims), std::move((*entry)[0].bytes));
-      if (literal.ok()) probed.emplace(fmt::format("{}#{}", probe_ids[index], iterations[index]++), std::move(*literal));
+  auto to_literal = [](HostTensor& t) -> StatusOr<ir::Literal> {
+    const std::optional<ir::ElementType> element = ir::ParseElementTypeName(t.type.element_type);
+    if (!element) return InvalidArgumentError("unknown element type " + t.type.element_type);
+    return ir::Literal::FromBytes(ir::Type::Tensor(*element, t.type.dims), std::move(t.bytes));
+  };
+  // The outfeed: probes' values by "id#iteration"; nested checks compared as they come.
+  std::map<std::string, ir::Literal> probed;
+  std::map<int64_t, int64_t> iterations;
+  while (auto entry = outfeed->Pop()) {
+    if (entry->size() < 2 || entry->back().bytes.size() != 4) continue;
+    int32_t index = 0;
+    std::memcpy(&index, entry->back().bytes.data(), 4);
+    auto actual = to_literal((*entry)[0]);
+    if (index < 0 && static_cast<size_t>(-index) <= nested.size()) {
+      const NestedCheck& check = nested[static_cast<size_t>(-index - 1)];
+      std::optional<std::string> mismatch;
+      std::optional<ir::Literal> expected = check.expected;
+      if (!expected && entry->size() == 3) {
+        auto e = to_literal((*entry)[1]);
+        if (e.ok()) expected = std::move(*e);
+      }
+      if (!actual.ok() || !expected) {
+        mismatch = "the checked values could not be read back";
+      } else {
+        mismatch = interp::CompareLiterals(*actual, *expected, check.params);
+      }
+      const int64_t iteration = iterations[index]++;
+      if (mismatch && failures++ == 0) {
+        outcome.message = fmt::format("{}: evaluation {}: {}", Where(module, check.location), iteration, *mismatch);
+      }
+      continue;
     }
+    if (index < 0 || static_cast<size_t>(index) >= probe_ids.size() || !actual.ok()) continue;
+    probed.emplace(fmt::format("{}#{}", probe_ids[index], iterations[index]++), std::move(*actual));
+  }
+  if (!serialized.empty()) {
     for (const ir::Operation* op : serialized) {
       auto actual = runtime::BufferToLiteral((*results)[next++]);
       auto it = probed.find(ProbeKey(*op));
