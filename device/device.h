@@ -8,8 +8,9 @@
 // Device loss: once any call reports VK_ERROR_DEVICE_LOST the device is marked lost and every
 // later operation returns UNAVAILABLE instead of touching Vulkan; the process keeps running.
 //
-// Threading: allocation, transfers, submission and waiting are thread-safe. Recording command
-// lists uses the device's one command pool and must happen on one thread at a time.
+// Threading: allocation, transfers, submission and waiting are thread-safe, and so is
+// recording: each command list has a command pool of its own (queue.h), so several threads may
+// record and submit their own lists at once. One list is used by one thread at a time.
 #pragma once
 
 #include <vulkan/vulkan.h>

@@ -10,12 +10,6 @@ StatusOr<std::unique_ptr<Queue>> Queue::Create(Device& device, uint32_t family_i
   queue->family_index_ = family_index;
   vkGetDeviceQueue(device.handle(), family_index, 0, &queue->queue_);
 
-  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-  pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT |
-                    VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
-  pool_info.queueFamilyIndex = family_index;
-  VKHLO_VK_RETURN_IF_ERROR(vkCreateCommandPool(device.handle(), &pool_info, nullptr, &queue->pool_));
-
   if (device.capabilities().features.timeline_semaphore) {
     VkSemaphoreTypeCreateInfo type_info{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
     type_info.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
@@ -35,8 +29,8 @@ Queue::~Queue() {
   }
   for (VkFence fence : free_fences_) vkDestroyFence(dev, fence, nullptr);
   if (timeline_ != VK_NULL_HANDLE) vkDestroySemaphore(dev, timeline_, nullptr);
-  // Destroying the pool frees every command buffer allocated from it.
-  if (pool_ != VK_NULL_HANDLE) vkDestroyCommandPool(dev, pool_, nullptr);
+  // Destroying a pool frees the command buffer allocated from it.
+  for (VkCommandPool pool : pools_) vkDestroyCommandPool(dev, pool, nullptr);
 }
 
 StatusOr<VkCommandBuffer> Queue::BeginCommandBuffer() {
@@ -49,8 +43,15 @@ StatusOr<VkCommandBuffer> Queue::BeginCommandBuffer() {
       cb = free_command_buffers_.back();
       free_command_buffers_.pop_back();
     } else {
+      // A pool of its own (see the header): concurrent recording needs no lock.
+      VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+      pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT | VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+      pool_info.queueFamilyIndex = family_index_;
+      VkCommandPool pool = VK_NULL_HANDLE;
+      VKHLO_DEVICE_RETURN_IF_ERROR(device_, vkCreateCommandPool(device_.handle(), &pool_info, nullptr, &pool));
+      pools_.push_back(pool);
       VkCommandBufferAllocateInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-      info.commandPool = pool_;
+      info.commandPool = pool;
       info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
       info.commandBufferCount = 1;
       VKHLO_DEVICE_RETURN_IF_ERROR(device_, vkAllocateCommandBuffers(device_.handle(), &info, &cb));

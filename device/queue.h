@@ -5,6 +5,12 @@
 // submission gets a fence. Either way callers see only values: Submit returns one, Wait and
 // IsComplete take one. Command buffers are recycled once their submission has completed, so
 // steady-state work allocates nothing.
+//
+// Threading: every command buffer comes from a command pool of its own. Vulkan requires host
+// access to a pool (allocation, reset, and recording any command into its buffers) to be
+// externally synchronized; with one buffer per pool, the thread that holds a buffer between
+// BeginCommandBuffer and Submit/Discard is the only one touching its pool, so several threads
+// record at once without a lock. Recycling (reset) happens only once the buffer is back here.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -68,7 +74,7 @@ class Queue {
   Device& device_;
   uint32_t family_index_ = 0;
   VkQueue queue_ = VK_NULL_HANDLE;
-  VkCommandPool pool_ = VK_NULL_HANDLE;
+  std::vector<VkCommandPool> pools_;  // one per command buffer ever allocated
   VkSemaphore timeline_ = VK_NULL_HANDLE;
 
   mutable std::mutex mutex_;

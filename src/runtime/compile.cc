@@ -14,11 +14,13 @@
 #include "device/allocator.h"
 #include "device/pipeline.h"
 #include "device/transfer.h"
+#include "ir/walk.h"
 #include "passes/pass_registry.h"
 #include "passes/pipeline.h"
 #include "runtime/fft_step.h"
 #include "runtime/runtime_internal.h"
 #include "runtime/state.h"
+#include "verify/verifier.h"
 
 namespace vkhlo::runtime {
 namespace {
@@ -55,6 +57,20 @@ bool IsRuntimeOp(OpCode code) {
     case OpCode::kFuncReturn:
     case OpCode::kAfterAll:
     case OpCode::kCreateToken:
+    // The process grid (collectives.cc, process_ops.cc).
+    case OpCode::kAllGather:
+    case OpCode::kAllReduce:
+    case OpCode::kReduceScatter:
+    case OpCode::kCollectiveReduce:
+    case OpCode::kAllToAll:
+    case OpCode::kCollectivePermute:
+    case OpCode::kCollectiveBroadcast:
+    case OpCode::kReplicaId:
+    case OpCode::kPartitionId:
+    case OpCode::kSend:
+    case OpCode::kRecv:
+    case OpCode::kInfeed:
+    case OpCode::kOutfeed:
       return true;
     default:
       return false;
@@ -162,6 +178,7 @@ class Compiler {
       compiling_.erase(symbol->name);
       return OkStatus();
     }
+    if (IsReducingCollective(op.code())) return CompileReducer(op);
     for (size_t r = 0; r < op.num_regions(); ++r) {
       if (op.region(r).blocks().size() != 1) {
         return NotSupported(*exe_.module, op, "regions with several blocks");
@@ -169,6 +186,80 @@ class Compiler {
       VKHLO_ASSIGN_OR_RETURN(auto region_program, CompileBlock(op.region(r).front()));
       program.regions[&op].push_back(std::move(region_program));
     }
+    return OkStatus();
+  }
+
+  static bool IsReducingCollective(OpCode code) {
+    return code == OpCode::kAllReduce || code == OpCode::kReduceScatter || code == OpCode::kCollectiveReduce;
+  }
+
+  // A reducing collective's reduction as device code: a private function
+  //   @__vkhlo_reducer_<k>(acc_0..acc_{n-1}, x_0..x_{n-1}) -> (r_0..r_{n-1})
+  // where r_i = map(acc_i, x_i) with the op's region (a region of 2 arguments reduces each
+  // operand on its own), or, for a region of 2n arguments (a joint reduction of n operands),
+  // r_j = map(acc..., x...) with the region returning its j-th result. The runtime folds the
+  // group's contributions in group order through it (Execution::Reduce).
+  Status CompileReducer(const ir::Operation& op) {
+    if (exe_.reducers.count(&op)) return OkStatus();
+    if (op.num_regions() != 1 || op.region(0).blocks().size() != 1) {
+      return InvalidArgumentError(fmt::format("{}: error: {} has no reduction region", Where(*exe_.module, op), op.name()));
+    }
+    const ir::Block& region = op.region(0).front();
+    const size_t n = op.num_operands();
+    const bool joint = n > 1 && region.num_arguments() == 2 * n;
+    if (n == 0 || (!joint && region.num_arguments() != 2) || region.back() == nullptr ||
+        region.back()->num_operands() != (joint ? n : 1)) {
+      return InvalidArgumentError(fmt::format("{}: error: {} has a reduction region with the wrong number of "
+                                              "arguments or results", Where(*exe_.module, op), op.name()));
+    }
+    ir::FunctionType type;
+    for (int pass = 0; pass < 2; ++pass) {
+      for (size_t i = 0; i < n; ++i) type.inputs.push_back(op.operand(i)->type());
+    }
+    for (size_t i = 0; i < n; ++i) {
+      const ir::Type& t = op.operand(i)->type();
+      if (!t.is_tensor()) return NotSupported(*exe_.module, op, "operands that are not tensors");
+      if (joint && t.dims() != op.operand(0)->type().dims()) {
+        return NotSupported(*exe_.module, op, "a joint reduction of operands of different shapes");
+      }
+      const ir::Type& element = region.back()->operand(joint ? i : 0)->type();
+      type.results.push_back(ir::Type::Tensor(element.element_type(), t.dims()));
+    }
+    std::string name;
+    do {
+      name = fmt::format("__vkhlo_reducer_{}", reducer_count_++);
+    } while (exe_.module->FindFunction(name) != nullptr);
+    auto function = std::make_unique<ir::Function>(name, type);
+    function->set_visibility("private");
+    ir::Block& body = function->body().AddBlock();
+    std::vector<ir::Value*> args;
+    for (const ir::Type& t : type.inputs) args.push_back(body.AddArgument(t));
+    std::vector<ir::Value*> results;
+    for (size_t j = 0; j < n; ++j) {
+      std::vector<ir::Value*> operands;
+      if (joint) {
+        operands = args;
+      } else {
+        operands = {args[j], args[n + j]};
+      }
+      std::vector<int64_t> dimensions(static_cast<size_t>(type.results[j].rank()));
+      for (size_t d = 0; d < dimensions.size(); ++d) dimensions[d] = static_cast<int64_t>(d);
+      auto map = ir::Operation::Create(OpCode::kMap, operands, {type.results[j]},
+                                       {{"dimensions", ir::Attribute::I64Array(dimensions)}}, 1, op.location());
+      ir::ValueMap mapping;
+      ir::CloneRegionInto(op.region(0), map->region(0), mapping);
+      if (joint) {
+        ir::Operation* ret = map->region(0).front().back();
+        ret->set_operands({ret->operand(j)});
+      }
+      Status valid = verify::VerifyOperation(*map);
+      if (!valid.ok()) return valid.WithContext(fmt::format("{}: the reduction of {}", Where(*exe_.module, op), op.name()));
+      results.push_back(body.Append(std::move(map))->result(0));
+    }
+    std::vector<ir::Type> result_types = type.results;
+    body.Append(ir::Operation::Create(OpCode::kFuncReturn, results, {}, {}, 0, op.location()));
+    ir::Function* added = exe_.module->AddFunction(std::move(function));
+    VKHLO_ASSIGN_OR_RETURN(exe_.reducers[&op], CompileBlock(added->body().front()));
     return OkStatus();
   }
 
@@ -368,6 +459,7 @@ class Compiler {
   ExecutableState& exe_;
   const CompileOptions& options_;
   uint64_t kernels_ = 0;
+  int reducer_count_ = 0;
   std::set<std::string> compiling_;
 };
 

@@ -8,314 +8,309 @@
 #include "device/allocator.h"
 #include "device/command_list.h"
 #include "device/transfer.h"
+#include "runtime/execution.h"
 #include "runtime/fft_step.h"
-#include "runtime/state.h"
 
 namespace vkhlo::runtime {
-namespace {
 
 using ir::OpCode;
 
-// The values visible in a block: its own, then its parent's (regions read outer values).
-struct Environment {
-  const Environment* parent = nullptr;
-  std::unordered_map<const ir::Value*, RtValue> values;
+StatusOr<std::vector<RtValue>> Execution::RunBlock(const BlockProgram& program, const std::vector<RtValue>& arguments,
+                                        const Environment* parent) {
+  Environment env;
+  env.parent = parent;
+  const ir::Block& block = *program.block;
+  if (arguments.size() != block.num_arguments()) return InternalError("block argument count mismatch");
+  for (size_t i = 0; i < arguments.size(); ++i) env.values[block.argument(i)] = arguments[i];
 
-  const RtValue* Find(const ir::Value* v) const {
-    for (const Environment* e = this; e != nullptr; e = e->parent) {
-      auto it = e->values.find(v);
-      if (it != e->values.end()) return &it->second;
-    }
-    return nullptr;
+  std::vector<std::shared_ptr<BufferState>> slots;
+  uint64_t scratch = 0;
+  for (uint64_t bytes : program.slot_bytes) {
+    VKHLO_ASSIGN_OR_RETURN(auto slot, AllocateTensor(client_, ir::Type::Tensor(ir::ElementType::kU8, {int64_t(bytes)})));
+    scratch += bytes;
+    slots.push_back(std::move(slot));
   }
-};
+  stats_.peak_scratch_bytes = std::max(stats_.peak_scratch_bytes, scratch);
 
-class Execution {
- public:
-  Execution(const ExecutableState& exe) : exe_(exe), client_(exe.client) {}
-
-  StatusOr<std::vector<RtValue>> RunBlock(const BlockProgram& program, const std::vector<RtValue>& arguments,
-                                          const Environment* parent) {
-    Environment env;
-    env.parent = parent;
-    const ir::Block& block = *program.block;
-    if (arguments.size() != block.num_arguments()) return InternalError("block argument count mismatch");
-    for (size_t i = 0; i < arguments.size(); ++i) env.values[block.argument(i)] = arguments[i];
-
-    std::vector<std::shared_ptr<BufferState>> slots;
-    uint64_t scratch = 0;
-    for (uint64_t bytes : program.slot_bytes) {
-      VKHLO_ASSIGN_OR_RETURN(auto slot, AllocateTensor(client_, ir::Type::Tensor(ir::ElementType::kU8, {int64_t(bytes)})));
-      scratch += bytes;
-      slots.push_back(std::move(slot));
+  for (const codegen::BlockStep& step : program.plan.steps) {
+    if (step.fusion >= 0) {
+      VKHLO_RETURN_IF_ERROR(RunKernel(program, program.kernels[static_cast<size_t>(step.fusion)], slots, env));
+      continue;
     }
-    stats_.peak_scratch_bytes = std::max(stats_.peak_scratch_bytes, scratch);
+    const ir::Operation& op = *step.op;
+    if (op.code() == OpCode::kReturn || op.code() == OpCode::kFuncReturn) {
+      std::vector<RtValue> results;
+      for (const ir::Value* v : op.operands()) {
+        VKHLO_ASSIGN_OR_RETURN(RtValue value, Lookup(env, v));
+        results.push_back(std::move(value));
+      }
+      Retire(slots);
+      return results;
+    }
+    VKHLO_RETURN_IF_ERROR(RunOp(program, op, env));
+  }
+  return InternalError("block without a terminator");
+}
 
-    for (const codegen::BlockStep& step : program.plan.steps) {
-      if (step.fusion >= 0) {
-        VKHLO_RETURN_IF_ERROR(RunKernel(program, program.kernels[static_cast<size_t>(step.fusion)], slots, env));
+// Submits what is recorded and waits; buffers retired before now may then be freed.
+Status Execution::Flush() {
+  if (list_) {
+    VKHLO_ASSIGN_OR_RETURN(device::Submission done, list_->Submit());
+    list_.reset();
+    stats_.command_buffers++;
+    VKHLO_RETURN_IF_ERROR(done.Wait());
+  }
+  retired_.clear();
+  return OkStatus();
+}
+
+// Drops recorded but unsubmitted work (after an error), then waits for what was submitted.
+void Execution::Abandon() {
+  list_.reset();
+  client_->device->WaitIdle().IgnoreError();
+  retired_.clear();
+}
+
+
+StatusOr<RtValue> Execution::Lookup(const Environment& env, const ir::Value* v) {
+  if (const RtValue* value = env.Find(v)) return *value;
+  auto it = exe_.constants.find(v);
+  if (it != exe_.constants.end()) return it->second;
+  return InternalError(fmt::format("runtime: value %{} has no buffer", v->name_hint()));
+}
+
+// Keeps buffers alive until the work recorded so far has finished.
+void Execution::Retire(std::shared_ptr<BufferState> buffer) { retired_.push_back(std::move(buffer)); }
+
+void Execution::Retire(std::vector<std::shared_ptr<BufferState>>& buffers) {
+  for (auto& b : buffers) retired_.push_back(std::move(b));
+  buffers.clear();
+}
+
+StatusOr<device::CommandList*> Execution::List() {
+  if (!list_) {
+    VKHLO_ASSIGN_OR_RETURN(device::CommandList list, device::CommandList::Begin(*client_->device));
+    list_.emplace(std::move(list));
+  }
+  return &*list_;
+}
+
+Status Execution::RunKernel(const BlockProgram& program, const CompiledKernel& kernel,
+                 const std::vector<std::shared_ptr<BufferState>>& slots, Environment& env) {
+  const codegen::KernelSource& source = kernel.source;
+  std::vector<device::Binding> bindings;
+  std::vector<std::shared_ptr<BufferState>> keep;
+  uint64_t read = 0, written = 0;
+  // Kernels that read in units wider than a word (binding_alignment > 4: vector loads of the
+  // aligned unit holding an element) get whole buffers, which the allocator rounds up to its
+  // alignment, so such a load never leaves the bound range.
+  const bool whole = kernel.device && kernel.device->binding_alignment > 4;
+  auto view = [&](const device::Buffer& buffer, uint64_t bytes) {
+    return bytes == 0 || whole ? buffer.view() : buffer.view(0, bytes);
+  };
+  for (const ir::Value* in : source.inputs) {
+    VKHLO_ASSIGN_OR_RETURN(RtValue value, Lookup(env, in));
+    if (value.kind != RtValue::Kind::kTensor) return InternalError("kernel input is not a tensor");
+    const uint64_t bytes = BufferBytes(in->type());
+    bindings.push_back({view(value.storage->buffer, bytes), device::Access::kRead});
+    read += bytes;
+    keep.push_back(value.storage);
+  }
+  for (const ir::Value* out : source.outputs) {
+    std::shared_ptr<BufferState> storage;
+    auto slot = program.slot_of.find(out);
+    if (slot != program.slot_of.end()) {
+      storage = slots[static_cast<size_t>(slot->second)];
+    } else {
+      VKHLO_ASSIGN_OR_RETURN(storage, AllocateTensor(client_, out->type()));
+    }
+    const uint64_t bytes = BufferBytes(out->type());
+    bindings.push_back({view(storage->buffer, bytes), device::Access::kWrite});
+    written += bytes;
+    env.values[out] = RtValue::Tensor(storage, out->type());
+    keep.push_back(std::move(storage));
+  }
+  if (kernel.device) return RecordDeviceKernel(kernel, bindings, keep, read, written);
+  if (source.workgroups == 0) return OkStatus();  // nothing to compute (a zero-size shape)
+  VKHLO_ASSIGN_OR_RETURN(device::CommandList * list, List());
+  const uint32_t zero[4] = {0, 0, 0, 0};
+  VKHLO_RETURN_IF_ERROR(list->Dispatch(*kernel.pipeline, bindings, device::AsBytes(zero),
+                                       {static_cast<uint32_t>(std::min<uint64_t>(source.workgroups, UINT32_MAX)), 1, 1}));
+  stats_.kernels_dispatched++;
+  stats_.bytes_read += read;
+  stats_.bytes_written += written;
+  Retire(keep);
+  return OkStatus();
+}
+
+// A device kernel's dispatches in order. `values` are the bindings of the fusion's inputs then
+// outputs (RunKernel's order); scratch buffers live until the work recorded so far is done.
+Status Execution::RecordDeviceKernel(const CompiledKernel& kernel, const std::vector<device::Binding>& values,
+                          std::vector<std::shared_ptr<BufferState>>& keep, uint64_t read, uint64_t written) {
+  const codegen::DeviceKernel& dk = *kernel.device;
+  const codegen::KernelSource& source = kernel.source;
+  std::unordered_map<const ir::Value*, size_t> position;
+  for (size_t i = 0; i < source.inputs.size(); ++i) position.emplace(source.inputs[i], i);
+  for (size_t i = 0; i < source.outputs.size(); ++i) position[source.outputs[i]] = source.inputs.size() + i;
+  std::vector<std::shared_ptr<BufferState>> scratch;
+  for (uint64_t bytes : dk.scratch_bytes) {
+    VKHLO_ASSIGN_OR_RETURN(auto buffer, AllocateTensor(client_, ir::Type::Tensor(ir::ElementType::kU8, {int64_t(bytes)})));
+    scratch.push_back(std::move(buffer));
+  }
+  bool dispatched = false;
+  for (size_t d = 0; d < dk.dispatches.size(); ++d) {
+    const codegen::KernelDispatch& dispatch = dk.dispatches[d];
+    const device::Pipeline* pipeline = kernel.device_pipelines[d].get();
+    if (pipeline == nullptr) continue;  // an empty grid
+    std::vector<device::Binding> bindings;
+    for (const codegen::KernelBuffer& b : dispatch.bindings) {
+      const device::Access access = b.written ? device::Access::kReadWrite : device::Access::kRead;
+      if (b.kind == codegen::KernelBuffer::Kind::kScratch) {
+        if (b.scratch < 0 || static_cast<size_t>(b.scratch) >= scratch.size()) {
+          return InternalError(fmt::format("kernel '{}': scratch buffer {} out of range", dispatch.name, b.scratch));
+        }
+        const auto& buffer = scratch[static_cast<size_t>(b.scratch)]->buffer;
+        const uint64_t bytes = dk.scratch_bytes[static_cast<size_t>(b.scratch)];
+        bindings.push_back({bytes == 0 || dk.binding_alignment > 4 ? buffer.view() : buffer.view(0, bytes), access});
         continue;
       }
-      const ir::Operation& op = *step.op;
-      if (op.code() == OpCode::kReturn || op.code() == OpCode::kFuncReturn) {
-        std::vector<RtValue> results;
-        for (const ir::Value* v : op.operands()) {
-          VKHLO_ASSIGN_OR_RETURN(RtValue value, Lookup(env, v));
-          results.push_back(std::move(value));
-        }
-        Retire(slots);
-        return results;
-      }
-      VKHLO_RETURN_IF_ERROR(RunOp(program, op, env));
+      auto it = position.find(b.value);
+      if (it == position.end()) return InternalError(fmt::format("kernel '{}' binds a value it does not own", dispatch.name));
+      bindings.push_back({values[it->second].view, access});
     }
-    return InternalError("block without a terminator");
-  }
-
-  // Submits what is recorded and waits; buffers retired before now may then be freed.
-  Status Flush() {
-    if (list_) {
-      VKHLO_ASSIGN_OR_RETURN(device::Submission done, list_->Submit());
-      list_.reset();
-      stats_.command_buffers++;
-      VKHLO_RETURN_IF_ERROR(done.Wait());
-    }
-    retired_.clear();
-    return OkStatus();
-  }
-
-  // Drops recorded but unsubmitted work (after an error), then waits for what was submitted.
-  void Abandon() {
-    list_.reset();
-    client_->device->WaitIdle().IgnoreError();
-    retired_.clear();
-  }
-
-  ExecutionStats& stats() { return stats_; }
-
- private:
-  StatusOr<RtValue> Lookup(const Environment& env, const ir::Value* v) {
-    if (const RtValue* value = env.Find(v)) return *value;
-    auto it = exe_.constants.find(v);
-    if (it != exe_.constants.end()) return it->second;
-    return InternalError(fmt::format("runtime: value %{} has no buffer", v->name_hint()));
-  }
-
-  // Keeps buffers alive until the work recorded so far has finished.
-  void Retire(std::vector<std::shared_ptr<BufferState>>& buffers) {
-    for (auto& b : buffers) retired_.push_back(std::move(b));
-    buffers.clear();
-  }
-
-  StatusOr<device::CommandList*> List() {
-    if (!list_) {
-      VKHLO_ASSIGN_OR_RETURN(device::CommandList list, device::CommandList::Begin(*client_->device));
-      list_.emplace(std::move(list));
-    }
-    return &*list_;
-  }
-
-  Status RunKernel(const BlockProgram& program, const CompiledKernel& kernel,
-                   const std::vector<std::shared_ptr<BufferState>>& slots, Environment& env) {
-    const codegen::KernelSource& source = kernel.source;
-    std::vector<device::Binding> bindings;
-    std::vector<std::shared_ptr<BufferState>> keep;
-    uint64_t read = 0, written = 0;
-    // Kernels that read in units wider than a word (binding_alignment > 4: vector loads of the
-    // aligned unit holding an element) get whole buffers, which the allocator rounds up to its
-    // alignment, so such a load never leaves the bound range.
-    const bool whole = kernel.device && kernel.device->binding_alignment > 4;
-    auto view = [&](const device::Buffer& buffer, uint64_t bytes) {
-      return bytes == 0 || whole ? buffer.view() : buffer.view(0, bytes);
-    };
-    for (const ir::Value* in : source.inputs) {
-      VKHLO_ASSIGN_OR_RETURN(RtValue value, Lookup(env, in));
-      if (value.kind != RtValue::Kind::kTensor) return InternalError("kernel input is not a tensor");
-      const uint64_t bytes = BufferBytes(in->type());
-      bindings.push_back({view(value.storage->buffer, bytes), device::Access::kRead});
-      read += bytes;
-      keep.push_back(value.storage);
-    }
-    for (const ir::Value* out : source.outputs) {
-      std::shared_ptr<BufferState> storage;
-      auto slot = program.slot_of.find(out);
-      if (slot != program.slot_of.end()) {
-        storage = slots[static_cast<size_t>(slot->second)];
-      } else {
-        VKHLO_ASSIGN_OR_RETURN(storage, AllocateTensor(client_, out->type()));
-      }
-      const uint64_t bytes = BufferBytes(out->type());
-      bindings.push_back({view(storage->buffer, bytes), device::Access::kWrite});
-      written += bytes;
-      env.values[out] = RtValue::Tensor(storage, out->type());
-      keep.push_back(std::move(storage));
-    }
-    if (kernel.device) return RecordDeviceKernel(kernel, bindings, keep, read, written);
-    if (source.workgroups == 0) return OkStatus();  // nothing to compute (a zero-size shape)
+    std::vector<uint32_t> push(4 + dispatch.push_words.size(), 0);
+    std::copy(dispatch.push_words.begin(), dispatch.push_words.end(), push.begin() + 4);
     VKHLO_ASSIGN_OR_RETURN(device::CommandList * list, List());
-    const uint32_t zero[4] = {0, 0, 0, 0};
-    VKHLO_RETURN_IF_ERROR(list->Dispatch(*kernel.pipeline, bindings, device::AsBytes(zero),
-                                         {static_cast<uint32_t>(std::min<uint64_t>(source.workgroups, UINT32_MAX)), 1, 1}));
+    VKHLO_RETURN_IF_ERROR(list->Dispatch(*pipeline, bindings, std::as_bytes(std::span<const uint32_t>(push)),
+                                         {dispatch.grid[0], dispatch.grid[1], dispatch.grid[2]}));
     stats_.kernels_dispatched++;
+    dispatched = true;
+  }
+  if (dispatched) {
     stats_.bytes_read += read;
     stats_.bytes_written += written;
-    Retire(keep);
-    return OkStatus();
   }
+  Retire(scratch);
+  Retire(keep);
+  return OkStatus();
+}
 
-  // A device kernel's dispatches in order. `values` are the bindings of the fusion's inputs then
-  // outputs (RunKernel's order); scratch buffers live until the work recorded so far is done.
-  Status RecordDeviceKernel(const CompiledKernel& kernel, const std::vector<device::Binding>& values,
-                            std::vector<std::shared_ptr<BufferState>>& keep, uint64_t read, uint64_t written) {
-    const codegen::DeviceKernel& dk = *kernel.device;
-    const codegen::KernelSource& source = kernel.source;
-    std::unordered_map<const ir::Value*, size_t> position;
-    for (size_t i = 0; i < source.inputs.size(); ++i) position.emplace(source.inputs[i], i);
-    for (size_t i = 0; i < source.outputs.size(); ++i) position[source.outputs[i]] = source.inputs.size() + i;
-    std::vector<std::shared_ptr<BufferState>> scratch;
-    for (uint64_t bytes : dk.scratch_bytes) {
-      VKHLO_ASSIGN_OR_RETURN(auto buffer, AllocateTensor(client_, ir::Type::Tensor(ir::ElementType::kU8, {int64_t(bytes)})));
-      scratch.push_back(std::move(buffer));
-    }
-    bool dispatched = false;
-    for (size_t d = 0; d < dk.dispatches.size(); ++d) {
-      const codegen::KernelDispatch& dispatch = dk.dispatches[d];
-      const device::Pipeline* pipeline = kernel.device_pipelines[d].get();
-      if (pipeline == nullptr) continue;  // an empty grid
-      std::vector<device::Binding> bindings;
-      for (const codegen::KernelBuffer& b : dispatch.bindings) {
-        const device::Access access = b.written ? device::Access::kReadWrite : device::Access::kRead;
-        if (b.kind == codegen::KernelBuffer::Kind::kScratch) {
-          if (b.scratch < 0 || static_cast<size_t>(b.scratch) >= scratch.size()) {
-            return InternalError(fmt::format("kernel '{}': scratch buffer {} out of range", dispatch.name, b.scratch));
-          }
-          const auto& buffer = scratch[static_cast<size_t>(b.scratch)]->buffer;
-          const uint64_t bytes = dk.scratch_bytes[static_cast<size_t>(b.scratch)];
-          bindings.push_back({bytes == 0 || dk.binding_alignment > 4 ? buffer.view() : buffer.view(0, bytes), access});
-          continue;
-        }
-        auto it = position.find(b.value);
-        if (it == position.end()) return InternalError(fmt::format("kernel '{}' binds a value it does not own", dispatch.name));
-        bindings.push_back({values[it->second].view, access});
+// The integer value of a scalar predicate/index tensor, read back from the device.
+StatusOr<int64_t> Execution::ReadScalar(const RtValue& value) {
+  if (value.kind != RtValue::Kind::kTensor || value.type.num_elements() != 1) {
+    return InternalError("control flow predicate is not a scalar tensor");
+  }
+  VKHLO_RETURN_IF_ERROR(Flush());
+  stats_.predicate_readbacks++;
+  const int bytes = ir::StorageBytes(value.type.element_type());
+  uint64_t raw = 0;
+  VKHLO_RETURN_IF_ERROR(client_->device->transfers().Download(
+      value.storage->buffer, 0, std::as_writable_bytes(std::span<uint64_t>(&raw, 1)).first(static_cast<size_t>(bytes))));
+  const int width = ir::BitWidth(value.type.element_type());
+  if (ir::IsSignedInteger(value.type.element_type()) && width < 64) {
+    const uint64_t sign = uint64_t{1} << (width - 1);
+    raw &= (uint64_t{1} << width) - 1;
+    return static_cast<int64_t>((raw ^ sign) - sign);
+  }
+  return static_cast<int64_t>(raw);
+}
+
+Status Execution::RunOp(const BlockProgram& program, const ir::Operation& op, Environment& env) {
+  std::vector<RtValue> operands;
+  for (const ir::Value* v : op.operands()) {
+    VKHLO_ASSIGN_OR_RETURN(RtValue value, Lookup(env, v));
+    operands.push_back(std::move(value));
+  }
+  auto set_results = [&](std::vector<RtValue> values) -> Status {
+    if (values.size() != op.num_results()) return InternalError(fmt::format("{}: result count mismatch", op.name()));
+    for (size_t i = 0; i < values.size(); ++i) env.values[op.result(i)] = std::move(values[i]);
+    return OkStatus();
+  };
+  auto regions = [&]() -> const std::vector<std::unique_ptr<BlockProgram>>& { return program.regions.at(&op); };
+  switch (op.code()) {
+    case OpCode::kTuple:
+      return set_results({RtValue::Tuple(std::move(operands))});
+    case OpCode::kGetTupleElement: {
+      const int64_t index = op.attribute("index") ? op.attribute("index")->AsInt().value_or(-1) : -1;
+      if (operands[0].kind != RtValue::Kind::kTuple || index < 0 ||
+          index >= static_cast<int64_t>(operands[0].elements.size())) {
+        return InternalError("get_tuple_element out of range");
       }
-      std::vector<uint32_t> push(4 + dispatch.push_words.size(), 0);
-      std::copy(dispatch.push_words.begin(), dispatch.push_words.end(), push.begin() + 4);
+      return set_results({operands[0].elements[static_cast<size_t>(index)]});
+    }
+    case OpCode::kOptimizationBarrier:
+      return set_results(std::move(operands));
+    case OpCode::kAfterAll:
+    case OpCode::kCreateToken:
+      return set_results({RtValue{}});
+    case OpCode::kFft: {
+      // VkFFT records into the same command list as the kernels (fft_step.h).
+      if (operands[0].kind != RtValue::Kind::kTensor) return InternalError("fft operand is not a tensor");
+      const ir::Type& type = op.result(0)->type();
+      VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> result, AllocateTensor(client_, type));
       VKHLO_ASSIGN_OR_RETURN(device::CommandList * list, List());
-      VKHLO_RETURN_IF_ERROR(list->Dispatch(*pipeline, bindings, std::as_bytes(std::span<const uint32_t>(push)),
-                                           {dispatch.grid[0], dispatch.grid[1], dispatch.grid[2]}));
+      VKHLO_RETURN_IF_ERROR(RecordFft(*client_, *list, op, operands[0].storage->buffer, result->buffer));
       stats_.kernels_dispatched++;
-      dispatched = true;
+      stats_.bytes_read += BufferBytes(op.operand(0)->type());
+      stats_.bytes_written += BufferBytes(type);
+      std::vector<std::shared_ptr<BufferState>> keep = {operands[0].storage};
+      Retire(keep);
+      return set_results({RtValue::Tensor(std::move(result), type)});
     }
-    if (dispatched) {
-      stats_.bytes_read += read;
-      stats_.bytes_written += written;
+    case OpCode::kCall: {
+      const std::string& name = op.attribute("callee")->as<ir::SymbolRef>()->name;
+      VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> results, RunBlock(*exe_.functions.at(name), operands, nullptr));
+      return set_results(std::move(results));
     }
-    Retire(scratch);
-    Retire(keep);
-    return OkStatus();
+    case OpCode::kIf: {
+      VKHLO_ASSIGN_OR_RETURN(int64_t predicate, ReadScalar(operands[0]));
+      VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> results, RunBlock(*regions()[predicate != 0 ? 0 : 1], {}, &env));
+      return set_results(std::move(results));
+    }
+    case OpCode::kCase: {
+      VKHLO_ASSIGN_OR_RETURN(int64_t index, ReadScalar(operands[0]));
+      const int64_t n = static_cast<int64_t>(regions().size());
+      // Out of range selects the last branch (the spec's default).
+      if (index < 0 || index >= n) index = n - 1;
+      VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> results, RunBlock(*regions()[static_cast<size_t>(index)], {}, &env));
+      return set_results(std::move(results));
+    }
+    case OpCode::kWhile: {
+      std::vector<RtValue> state = std::move(operands);
+      while (true) {
+        VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> condition, RunBlock(*regions()[0], state, &env));
+        if (condition.size() != 1) return InternalError("while condition must return one value");
+        VKHLO_ASSIGN_OR_RETURN(int64_t predicate, ReadScalar(condition[0]));
+        if (predicate == 0) break;
+        VKHLO_ASSIGN_OR_RETURN(state, RunBlock(*regions()[1], state, &env));
+      }
+      return set_results(std::move(state));
+    }
+    case OpCode::kAllGather:
+    case OpCode::kAllReduce:
+    case OpCode::kReduceScatter:
+    case OpCode::kCollectiveReduce:
+    case OpCode::kAllToAll:
+    case OpCode::kCollectivePermute:
+    case OpCode::kCollectiveBroadcast: {
+      VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> results, RunCollective(op, operands));
+      return set_results(std::move(results));
+    }
+    case OpCode::kReplicaId:
+    case OpCode::kPartitionId:
+    case OpCode::kSend:
+    case OpCode::kRecv:
+    case OpCode::kInfeed:
+    case OpCode::kOutfeed: {
+      VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> results, RunProcessOp(op, operands));
+      return set_results(std::move(results));
+    }
+    default:
+      return InternalError(fmt::format("runtime: unexpected {}", op.name()));
   }
+}
 
-  // The integer value of a scalar predicate/index tensor, read back from the device.
-  StatusOr<int64_t> ReadScalar(const RtValue& value) {
-    if (value.kind != RtValue::Kind::kTensor || value.type.num_elements() != 1) {
-      return InternalError("control flow predicate is not a scalar tensor");
-    }
-    VKHLO_RETURN_IF_ERROR(Flush());
-    stats_.predicate_readbacks++;
-    const int bytes = ir::StorageBytes(value.type.element_type());
-    uint64_t raw = 0;
-    VKHLO_RETURN_IF_ERROR(client_->device->transfers().Download(
-        value.storage->buffer, 0, std::as_writable_bytes(std::span<uint64_t>(&raw, 1)).first(static_cast<size_t>(bytes))));
-    const int width = ir::BitWidth(value.type.element_type());
-    if (ir::IsSignedInteger(value.type.element_type()) && width < 64) {
-      const uint64_t sign = uint64_t{1} << (width - 1);
-      raw &= (uint64_t{1} << width) - 1;
-      return static_cast<int64_t>((raw ^ sign) - sign);
-    }
-    return static_cast<int64_t>(raw);
-  }
-
-  Status RunOp(const BlockProgram& program, const ir::Operation& op, Environment& env) {
-    std::vector<RtValue> operands;
-    for (const ir::Value* v : op.operands()) {
-      VKHLO_ASSIGN_OR_RETURN(RtValue value, Lookup(env, v));
-      operands.push_back(std::move(value));
-    }
-    auto set_results = [&](std::vector<RtValue> values) -> Status {
-      if (values.size() != op.num_results()) return InternalError(fmt::format("{}: result count mismatch", op.name()));
-      for (size_t i = 0; i < values.size(); ++i) env.values[op.result(i)] = std::move(values[i]);
-      return OkStatus();
-    };
-    auto regions = [&]() -> const std::vector<std::unique_ptr<BlockProgram>>& { return program.regions.at(&op); };
-    switch (op.code()) {
-      case OpCode::kTuple:
-        return set_results({RtValue::Tuple(std::move(operands))});
-      case OpCode::kGetTupleElement: {
-        const int64_t index = op.attribute("index") ? op.attribute("index")->AsInt().value_or(-1) : -1;
-        if (operands[0].kind != RtValue::Kind::kTuple || index < 0 ||
-            index >= static_cast<int64_t>(operands[0].elements.size())) {
-          return InternalError("get_tuple_element out of range");
-        }
-        return set_results({operands[0].elements[static_cast<size_t>(index)]});
-      }
-      case OpCode::kOptimizationBarrier:
-        return set_results(std::move(operands));
-      case OpCode::kAfterAll:
-      case OpCode::kCreateToken:
-        return set_results({RtValue{}});
-      case OpCode::kFft: {
-        // VkFFT records into the same command list as the kernels (fft_step.h).
-        if (operands[0].kind != RtValue::Kind::kTensor) return InternalError("fft operand is not a tensor");
-        const ir::Type& type = op.result(0)->type();
-        VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> result, AllocateTensor(client_, type));
-        VKHLO_ASSIGN_OR_RETURN(device::CommandList * list, List());
-        VKHLO_RETURN_IF_ERROR(RecordFft(*client_, *list, op, operands[0].storage->buffer, result->buffer));
-        stats_.kernels_dispatched++;
-        stats_.bytes_read += BufferBytes(op.operand(0)->type());
-        stats_.bytes_written += BufferBytes(type);
-        std::vector<std::shared_ptr<BufferState>> keep = {operands[0].storage};
-        Retire(keep);
-        return set_results({RtValue::Tensor(std::move(result), type)});
-      }
-      case OpCode::kCall: {
-        const std::string& name = op.attribute("callee")->as<ir::SymbolRef>()->name;
-        VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> results, RunBlock(*exe_.functions.at(name), operands, nullptr));
-        return set_results(std::move(results));
-      }
-      case OpCode::kIf: {
-        VKHLO_ASSIGN_OR_RETURN(int64_t predicate, ReadScalar(operands[0]));
-        VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> results, RunBlock(*regions()[predicate != 0 ? 0 : 1], {}, &env));
-        return set_results(std::move(results));
-      }
-      case OpCode::kCase: {
-        VKHLO_ASSIGN_OR_RETURN(int64_t index, ReadScalar(operands[0]));
-        const int64_t n = static_cast<int64_t>(regions().size());
-        // Out of range selects the last branch (the spec's default).
-        if (index < 0 || index >= n) index = n - 1;
-        VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> results, RunBlock(*regions()[static_cast<size_t>(index)], {}, &env));
-        return set_results(std::move(results));
-      }
-      case OpCode::kWhile: {
-        std::vector<RtValue> state = std::move(operands);
-        while (true) {
-          VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> condition, RunBlock(*regions()[0], state, &env));
-          if (condition.size() != 1) return InternalError("while condition must return one value");
-          VKHLO_ASSIGN_OR_RETURN(int64_t predicate, ReadScalar(condition[0]));
-          if (predicate == 0) break;
-          VKHLO_ASSIGN_OR_RETURN(state, RunBlock(*regions()[1], state, &env));
-        }
-        return set_results(std::move(state));
-      }
-      default:
-        return InternalError(fmt::format("runtime: unexpected {}", op.name()));
-    }
-  }
-
-  const ExecutableState& exe_;
-  std::shared_ptr<ClientState> client_;
-  std::optional<device::CommandList> list_;
-  std::vector<std::shared_ptr<BufferState>> retired_;
-  ExecutionStats stats_;
-};
+namespace {
 
 // Tensors of the results; tuples are flattened.
 void Flatten(const RtValue& value, std::vector<Buffer>& out) {
@@ -328,6 +323,47 @@ void Flatten(const RtValue& value, std::vector<Buffer>& out) {
 
 }  // namespace
 
+StatusOr<std::vector<Buffer>> RunEntry(const ExecutableState& exe, std::span<const Buffer> arguments,
+                                       const ProcessContext& process, ExecutionStats* stats) {
+  const std::vector<ir::Type>& inputs = exe.entry->type().inputs;
+  const std::string where = fmt::format("@{}", exe.entry->name());
+  size_t tensors = 0;
+  for (const ir::Type& t : inputs) tensors += t.is_token() ? 0 : 1;
+  if (arguments.size() != tensors) {
+    return InvalidArgumentError(fmt::format("{} takes {} arguments, given {}", where, tensors, arguments.size()));
+  }
+  std::vector<RtValue> values;
+  size_t next = 0;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].is_token()) {  // tokens carry no data: each token parameter gets one
+      values.push_back(RtValue{});
+      continue;
+    }
+    const size_t a = next++;
+    if (!arguments[a]) return InvalidArgumentError(fmt::format("{}: argument {} is an empty Buffer", where, a));
+    const ir::Type& given = arguments[a].state()->type;
+    if (!inputs[i].is_tensor() || given != inputs[i]) {
+      return InvalidArgumentError(fmt::format("{}: argument {} must be {}, given {}", where, a, inputs[i].ToString(),
+                                              given.ToString()));
+    }
+    if (arguments[a].state()->client != exe.client) {
+      return InvalidArgumentError(fmt::format("{}: argument {} lives on another client", where, a));
+    }
+    values.push_back(RtValue::Tensor(arguments[a].state(), given));
+  }
+  Execution execution(exe, process);
+  auto results = execution.RunBlock(*exe.program, values, nullptr);
+  if (!results.ok()) {
+    execution.Abandon();
+    return results.status();
+  }
+  VKHLO_RETURN_IF_ERROR(execution.Flush());
+  std::vector<Buffer> buffers;
+  for (const RtValue& v : *results) Flatten(v, buffers);
+  if (stats != nullptr) *stats = execution.stats();
+  return buffers;
+}
+
 }  // namespace vkhlo::runtime
 
 namespace vkhlo {
@@ -335,7 +371,9 @@ namespace vkhlo {
 std::vector<TensorType> Executable::parameter_types() const {
   std::vector<TensorType> types;
   if (!state_ || state_->entry == nullptr) return types;
-  for (const ir::Type& t : state_->entry->type().inputs) types.push_back(runtime::ToTensorType(t));
+  for (const ir::Type& t : state_->entry->type().inputs) {
+    if (!t.is_token()) types.push_back(runtime::ToTensorType(t));  // tokens take no argument
+  }
   return types;
 }
 
@@ -348,39 +386,10 @@ const CompileStats& Executable::compile_stats() const { return state_->compile_s
 
 StatusOr<std::vector<Buffer>> Executable::ExecuteBuffers(std::span<const Buffer> arguments) const {
   if (!state_) return InvalidArgumentError("Execute on an empty Executable");
-  const runtime::ExecutableState& exe = *state_;
-  const std::vector<ir::Type>& inputs = exe.entry->type().inputs;
-  const std::string where = fmt::format("@{}", exe.entry->name());
-  if (arguments.size() != inputs.size()) {
-    return InvalidArgumentError(fmt::format("{} takes {} arguments, given {}", where, inputs.size(), arguments.size()));
-  }
-  std::vector<runtime::RtValue> values;
-  for (size_t i = 0; i < arguments.size(); ++i) {
-    if (!arguments[i]) return InvalidArgumentError(fmt::format("{}: argument {} is an empty Buffer", where, i));
-    const ir::Type& given = arguments[i].state()->type;
-    if (!inputs[i].is_tensor() || given != inputs[i]) {
-      return InvalidArgumentError(fmt::format("{}: argument {} must be {}, given {}", where, i, inputs[i].ToString(),
-                                              given.ToString()));
-    }
-    if (arguments[i].state()->client != exe.client) {
-      return InvalidArgumentError(fmt::format("{}: argument {} lives on another client", where, i));
-    }
-    values.push_back(runtime::RtValue::Tensor(arguments[i].state(), given));
-  }
-  std::lock_guard<std::mutex> lock(exe.client->execute_mutex);
-  runtime::Execution execution(exe);
-  auto results = execution.RunBlock(*exe.program, values, nullptr);
-  if (!results.ok()) {
-    execution.Abandon();
-    return results.status();
-  }
-  VKHLO_RETURN_IF_ERROR(execution.Flush());
-  std::vector<Buffer> buffers;
-  for (const runtime::RtValue& v : *results) runtime::Flatten(v, buffers);
-  {
-    std::lock_guard<std::mutex> stats_lock(state_->stats_mutex);
-    state_->last_stats = execution.stats();
-  }
+  ExecutionStats stats;
+  VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> buffers, runtime::RunEntry(*state_, arguments, {}, &stats));
+  std::lock_guard<std::mutex> stats_lock(state_->stats_mutex);
+  state_->last_stats = stats;
   return buffers;
 }
 

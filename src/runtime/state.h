@@ -36,8 +36,6 @@ struct ClientState {
   std::unique_ptr<device::fft::FftPlanCache> fft_plans;
   codegen::TargetInfo target;
   std::unique_ptr<codegen::GlslCompiler> compiler;
-  // Recording command lists uses the device's one command pool: one execution at a time.
-  std::mutex execute_mutex;
 };
 
 // Device memory for one tensor (or a scratch slot shared by several).
@@ -98,6 +96,9 @@ struct ExecutableState {
   const ir::Function* entry = nullptr;
   std::unique_ptr<BlockProgram> program;  // the entry's body
   std::map<std::string, std::unique_ptr<BlockProgram>> functions;  // called functions' bodies
+  // The reduction of each all_reduce / reduce_scatter / collective_reduce: a generated function
+  // (acc..., x...) -> (reduced...) (compile.cc CompileReducer).
+  std::unordered_map<const ir::Operation*, std::unique_ptr<BlockProgram>> reducers;
   // Constants read from buffers, uploaded once.
   std::unordered_map<const ir::Value*, RtValue> constants;
   CompileStats compile_stats;

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstring>
+#include <map>
 #include <set>
 
 #include "interp/checks.h"
@@ -9,6 +12,8 @@
 #include "ir/walk.h"
 #include "passes/pipeline.h"
 #include "runtime/runtime_internal.h"
+#include "tools/vkhlo-run/grid_runner.h"
+#include "vkhlo/process_grid.h"
 
 namespace vkhlo::tools {
 namespace {
@@ -53,25 +58,6 @@ TestOutcome RunOnReference(const ir::Module& module, const ir::Function& functio
   return outcome;
 }
 
-std::unique_ptr<ir::Module> CloneModule(const ir::Module& module) {
-  auto copy = std::make_unique<ir::Module>();
-  copy->set_name(module.name());
-  copy->attributes() = module.attributes();
-  copy->set_source_name(module.source_name());
-  for (const auto& f : module.functions()) {
-    auto g = std::make_unique<ir::Function>(f->name(), f->type());
-    g->set_visibility(f->visibility());
-    g->set_location(f->location());
-    g->arg_attributes() = f->arg_attributes();
-    g->result_attributes() = f->result_attributes();
-    g->attributes() = f->attributes();
-    ir::ValueMap mapping;
-    ir::CloneRegionInto(f->body(), g->body(), mapping);
-    copy->AddFunction(std::move(g));
-  }
-  return copy;
-}
-
 int CountTensors(const ir::Type& type) {
   if (type.is_tensor()) return 1;
   int n = 0;
@@ -81,12 +67,82 @@ int CountTensors(const ir::Type& type) {
   return n;
 }
 
-bool ContainsTestOp(const ir::Region& region) {
-  bool found = false;
+// A test op in `region` that RewriteProbes cannot turn into device work, or nullptr.
+const ir::Operation* FindUnsupportedTestOp(const ir::Region& region) {
+  const ir::Operation* found = nullptr;
   ir::WalkOps(region, [&](ir::Operation& op) {
-    found = found || op.info().kind == ir::OpKind::kTest || interp::DescribeCheckOp(op).has_value();
+    if (found != nullptr || op.code() == ir::OpCode::kInterpreterProbe) return;
+    const bool check = interp::DescribeCheckOp(op).has_value();
+    if ((op.info().kind == ir::OpKind::kTest && !check) || (check && op.num_results() != 0)) found = &op;
   });
   return found;
+}
+
+// A check inside a region (a loop body, a branch): each evaluation's values go to the outfeed.
+struct NestedCheck {
+  interp::CheckParams params;
+  std::optional<ir::Literal> expected;  // the _const forms
+  ir::Location location;
+};
+
+// interpreter.probe %v, probe_id = "p" becomes `outfeed(%v, <index of "p">)`, wherever it is
+// (loops included), and its uses read %v: the host then finds the n-th value of probe "p" (its
+// iteration n) in the outfeed, in program order. A check left in a region (the top-level ones
+// are gone) becomes `outfeed(actual[, expected], -(k + 1))` for the k-th of `nested`, compared
+// on the host at every evaluation. Returns the probe ids by index; `kept` (values held outside
+// the function, e.g. the extra results) are rewritten like uses.
+std::vector<std::string> RewriteProbes(ir::Function& f, std::vector<ir::Value*>& kept, std::vector<NestedCheck>& nested) {
+  std::vector<ir::Operation*> probes;
+  ir::WalkOps(f.body(), [&](ir::Operation& op) {
+    if (op.code() == ir::OpCode::kInterpreterProbe || interp::DescribeCheckOp(op).has_value()) probes.push_back(&op);
+  });
+  std::vector<std::string> ids;
+  ir::ValueMap replaced;
+  for (ir::Operation* probe : probes) {
+    int64_t index = 0;
+    std::vector<ir::Value*> values = {probe->operand(0)};
+    if (std::optional<interp::CheckOp> check = interp::DescribeCheckOp(*probe)) {
+      NestedCheck n{check->params, std::nullopt, probe->location()};
+      if (check->expected_attribute != nullptr) n.expected = *check->expected_attribute;
+      if (check->expected_attribute == nullptr) values.push_back(probe->operand(1));
+      nested.push_back(std::move(n));
+      index = -static_cast<int64_t>(nested.size());
+    } else {
+      const ir::Attribute* id = probe->attribute("probe_id");
+      const std::string name = id && id->AsString() ? *id->AsString() : "";
+      auto it = std::find(ids.begin(), ids.end(), name);
+      index = it - ids.begin();
+      if (it == ids.end()) ids.push_back(name);
+    }
+    ir::Block* block = probe->parent_block();
+    size_t position = 0;
+    while (block->operations()[position].get() != probe) ++position;
+    const ir::Type scalar = ir::Type::Tensor(ir::ElementType::kS32, {});
+    ir::Literal literal = *ir::Literal::Create(scalar);
+    literal.SetInt(0, index);
+    auto constant = ir::Operation::Create(ir::OpCode::kConstant, {}, {scalar}, {{"value", ir::Attribute::Dense(literal)}});
+    auto token = ir::Operation::Create(ir::OpCode::kAfterAll, {}, {ir::Type::Token()});
+    values.push_back(constant->result(0));
+    values.push_back(token->result(0));
+    auto outfeed = ir::Operation::Create(ir::OpCode::kOutfeed, values, {ir::Type::Token()}, {}, 0, probe->location());
+    if (probe->num_results() == 1) replaced[probe->result(0)] = probe->operand(0);
+    block->InsertBefore(position, std::move(outfeed));
+    block->InsertBefore(position, std::move(token));
+    block->InsertBefore(position, std::move(constant));
+    block->Remove(position + 3);
+  }
+  ir::ReplaceUses(f.body(), replaced);
+  for (ir::Value*& v : kept) {
+    for (auto it = replaced.find(v); it != replaced.end(); it = replaced.find(v)) v = it->second;
+  }
+  return ids;
+}
+
+std::string ProbeKey(const ir::Operation& op) {
+  const ir::Attribute* id = op.attribute("probe_id");
+  const std::string* s = id ? id->AsString() : nullptr;
+  const int64_t iteration = op.attribute("iteration") ? op.attribute("iteration")->AsInt().value_or(0) : 0;
+  return fmt::format("{}#{}", s ? *s : "", iteration);
 }
 
 struct PendingCheck {
@@ -105,21 +161,27 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
   const ir::Block& original = function.body().front();
 
   std::vector<PendingCheck> checks;
+  std::vector<const ir::Operation*> serialized;  // check.expect_serialized_eq (original ops)
   std::vector<ir::Value*> extra;
   std::vector<std::unique_ptr<ir::Operation>> ops = body.TakeOperations();
   for (size_t i = 0; i < ops.size(); ++i) {
     std::unique_ptr<ir::Operation>& op = ops[i];
     std::optional<interp::CheckOp> check = interp::DescribeCheckOp(*op);
+    if (op->code() == ir::OpCode::kCheckExpectSerializedEq) {
+      serialized.push_back(original.operations()[i].get());
+      extra.push_back(op->operand(0));
+      continue;
+    }
     if (!check) {
-      if (op->info().kind == ir::OpKind::kTest) {
+      if (op->info().kind == ir::OpKind::kTest && op->code() != ir::OpCode::kInterpreterProbe) {
         outcome.message = fmt::format("{}: {} is not supported with --device=vulkan", Where(module, op->location()),
                                       op->name());
         return outcome;
       }
       for (size_t r = 0; r < op->num_regions(); ++r) {
-        if (ContainsTestOp(op->region(r))) {
-          outcome.message = fmt::format("{}: check ops inside {} are not supported with --device=vulkan",
-                                        Where(module, op->location()), op->name());
+        if (const ir::Operation* inner = FindUnsupportedTestOp(op->region(r))) {
+          outcome.message = fmt::format("{}: {} inside {} is not supported with --device=vulkan",
+                                        Where(module, inner->location()), inner->name(), op->name());
           return outcome;
         }
       }
@@ -130,6 +192,8 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
     extra.push_back(op->operand(0));
     if (check->expected_attribute == nullptr) extra.push_back(op->operand(1));
   }
+  std::vector<NestedCheck> nested;
+  const std::vector<std::string> probe_ids = RewriteProbes(f, extra, nested);
   ir::Operation* terminator = body.back();
   int offset = 0;
   for (const ir::Type& t : f.type().results) offset += CountTensors(t);
@@ -150,7 +214,20 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
     outcome.message = executable.status().message();
     return outcome;
   }
-  auto results = executable->Execute({});
+  // With probes, the function runs as a 1 x 1 process grid whose outfeed collects them.
+  auto outfeed = std::make_shared<OutfeedQueue>();
+  StatusOr<std::vector<Buffer>> results = InternalError("not run");
+  if (probe_ids.empty() && nested.empty()) {
+    results = executable->Execute({});
+  } else {
+    ProcessRun run{*executable, {}, nullptr, outfeed};
+    auto grid = RunProcessGrid({}, std::span<const ProcessRun>(&run, 1));
+    if (grid.ok()) {
+      results = std::move((*grid)[0]);
+    } else {
+      results = grid.status();
+    }
+  }
   if (!results.ok()) {
     outcome.message = results.status().message();
     return outcome;
@@ -186,12 +263,81 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
       outcome.message = fmt::format("{}: {}", Where(module, pending.op->location()), *mismatch);
     }
   }
+  auto to_literal = [](HostTensor& t) -> StatusOr<ir::Literal> {
+    const std::optional<ir::ElementType> element = ir::ParseElementTypeName(t.type.element_type);
+    if (!element) return InvalidArgumentError("unknown element type " + t.type.element_type);
+    return ir::Literal::FromBytes(ir::Type::Tensor(*element, t.type.dims), std::move(t.bytes));
+  };
+  // The outfeed: probes' values by "id#iteration"; nested checks compared as they come.
+  std::map<std::string, ir::Literal> probed;
+  std::map<int64_t, int64_t> iterations;
+  while (auto entry = outfeed->Pop()) {
+    if (entry->size() < 2 || entry->back().bytes.size() != 4) continue;
+    int32_t index = 0;
+    std::memcpy(&index, entry->back().bytes.data(), 4);
+    auto actual = to_literal((*entry)[0]);
+    if (index < 0 && static_cast<size_t>(-index) <= nested.size()) {
+      const NestedCheck& check = nested[static_cast<size_t>(-index - 1)];
+      std::optional<std::string> mismatch;
+      std::optional<ir::Literal> expected = check.expected;
+      if (!expected && entry->size() == 3) {
+        auto e = to_literal((*entry)[1]);
+        if (e.ok()) expected = std::move(*e);
+      }
+      if (!actual.ok() || !expected) {
+        mismatch = "the checked values could not be read back";
+      } else {
+        mismatch = interp::CompareLiterals(*actual, *expected, check.params);
+      }
+      const int64_t iteration = iterations[index]++;
+      if (mismatch && failures++ == 0) {
+        outcome.message = fmt::format("{}: evaluation {}: {}", Where(module, check.location), iteration, *mismatch);
+      }
+      continue;
+    }
+    if (index < 0 || static_cast<size_t>(index) >= probe_ids.size() || !actual.ok()) continue;
+    probed.emplace(fmt::format("{}#{}", probe_ids[index], iterations[index]++), std::move(*actual));
+  }
+  if (!serialized.empty()) {
+    for (const ir::Operation* op : serialized) {
+      auto actual = runtime::BufferToLiteral((*results)[next++]);
+      auto it = probed.find(ProbeKey(*op));
+      std::optional<std::string> mismatch;
+      if (it == probed.end()) {
+        mismatch = "no probe recorded under " + ProbeKey(*op);
+      } else if (!actual.ok()) {
+        mismatch = actual.status().message();
+      } else {
+        mismatch = interp::CompareLiterals(*actual, it->second, interp::CheckParams{});
+      }
+      if (mismatch && failures++ == 0) outcome.message = fmt::format("{}: {}", Where(module, op->location()), *mismatch);
+    }
+  }
   if (failures > 1) outcome.message += fmt::format(" (and {} more failed checks)", failures - 1);
   outcome.passed = failures == 0;
   return outcome;
 }
 
 }  // namespace
+
+std::unique_ptr<ir::Module> CloneModule(const ir::Module& module) {
+  auto copy = std::make_unique<ir::Module>();
+  copy->set_name(module.name());
+  copy->attributes() = module.attributes();
+  copy->set_source_name(module.source_name());
+  for (const auto& f : module.functions()) {
+    auto g = std::make_unique<ir::Function>(f->name(), f->type());
+    g->set_visibility(f->visibility());
+    g->set_location(f->location());
+    g->arg_attributes() = f->arg_attributes();
+    g->result_attributes() = f->result_attributes();
+    g->attributes() = f->attributes();
+    ir::ValueMap mapping;
+    ir::CloneRegionInto(f->body(), g->body(), mapping);
+    copy->AddFunction(std::move(g));
+  }
+  return copy;
+}
 
 Status PrepareForReference(ir::Module& module) {
   VKHLO_ASSIGN_OR_RETURN(passes::PassPipeline pipeline, passes::PassPipeline::Parse("chlo-decompose"));
@@ -208,6 +354,8 @@ std::vector<TestOutcome> RunTestFunctions(ir::Module& module, const CheckOptions
     if (!f->type().inputs.empty() || referenced.count(f->name()) || f->body().empty()) continue;
     if (!prepared.ok()) {
       outcomes.push_back(TestOutcome{f->name(), false, prepared.message()});
+    } else if (vulkan && StartsProcessGrid(*f)) {
+      outcomes.push_back(RunGridTestOnVulkan(module, *f, options));
     } else if (vulkan) {
       outcomes.push_back(RunOnVulkan(module, *f, options));
     } else {

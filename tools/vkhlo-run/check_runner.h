@@ -7,7 +7,8 @@
 // Devices: the reference interpreter evaluates the checks as it meets them. On Vulkan the
 // check ops are test ops, not device work: each test function is rewritten so that the values
 // its (top-level) checks read become extra results, the function runs on the device, and the
-// host compares the downloaded values. Both paths compare with interp::DescribeCheckOp and
+// host compares the downloaded values. A test function that starts a process grid
+// (interpreter.run_parallel) runs in stages instead (grid_runner.h). Both paths compare with interp::DescribeCheckOp and
 // interp::CompareLiterals, so a check means the same on both.
 #pragma once
 
@@ -32,6 +33,9 @@ struct CheckOptions {
   CompileOptions compile;          // kVulkan (the entry is set per test)
   ExecutionStats* totals = nullptr;  // kVulkan: stats of every run added here
 };
+
+// A deep copy of `module` (functions, attributes, source name).
+std::unique_ptr<ir::Module> CloneModule(const ir::Module& module);
 
 // Rewrites `module` into what the reference interpreter runs: the chlo-decompose pass (the
 // interpreter evaluates StableHLO only), verified afterwards.

@@ -1,0 +1,45 @@
+// The process groups of the spec's collective strategies ("Collective ops" in the StableHLO
+// spec), for the Vulkan runtime: the same rules as the reference interpreter
+// (src/interp/collective_groups.h), computed from the grid size and the op's attributes.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/module.h"
+#include "runtime/collective_transport.h"
+
+namespace vkhlo::runtime::coll {
+
+enum class Strategy { kCrossReplica, kCrossPartition, kCrossReplicaAndPartition, kFlattenedIds };
+
+struct Grid {
+  int64_t num_replicas = 1;
+  int64_t num_partitions = 1;
+};
+
+int64_t ChannelId(const ir::Operation& op);
+std::optional<int64_t> AttrInt(const ir::Operation& op, std::string_view name);
+bool AttrBool(const ir::Operation& op, std::string_view name);
+
+// all_gather, all_reduce, reduce_scatter, collective_reduce: by channel_id > 0 and
+// use_global_device_ids.
+Strategy GatherReduceStrategy(const ir::Operation& op);
+// all_to_all, collective_permute, collective_broadcast: channel_id > 0 is cross-partition.
+Strategy ReplicaOrPartitionStrategy(const ir::Operation& op);
+// How many ids the groups of `strategy` range over.
+int64_t IdCount(const Grid& grid, Strategy strategy);
+
+// The process groups of `strategy` over the op's `replica_groups` (absent or empty: one group
+// of every id; negative entries are padding). Errors (ids out of range, repeated) are messages
+// without the op's location.
+StatusOr<std::vector<std::vector<ProcessId>>> ProcessGroups(const ir::Operation& op, const Grid& grid,
+                                                            Strategy strategy);
+// The group holding `self`, or nullopt.
+std::optional<std::vector<ProcessId>> OwnGroup(const std::vector<std::vector<ProcessId>>& groups, ProcessId self);
+// The position of `self` in `group` (-1 when absent).
+int64_t IndexIn(const std::vector<ProcessId>& group, ProcessId self);
+
+}  // namespace vkhlo::runtime::coll

@@ -1,0 +1,106 @@
+// One execution of an executable (execute.cc): the values of each block, the command list being
+// recorded, buffers kept alive until their work is done, and — in a process grid — the process
+// it runs as (collectives.cc, process_ops.cc).
+//
+// An Execution belongs to one thread; several Executions of one executable run at once (the
+// executable is read-only while it runs, each Execution records its own command lists).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "device/command_list.h"
+#include "runtime/collective_transport.h"
+#include "runtime/state.h"
+#include "vkhlo/process_grid.h"
+
+namespace vkhlo::runtime {
+
+// Where an execution runs in a process grid. The default: process (0, 0) of a 1 x 1 grid with
+// no feeds.
+struct ProcessContext {
+  ProcessId id;
+  int64_t num_replicas = 1;
+  int64_t num_partitions = 1;
+  CollectiveTransport* transport = nullptr;  // null outside a grid
+  FeedQueue* infeed = nullptr;
+  FeedQueue* outfeed = nullptr;
+};
+
+// The values visible in a block: its own, then its parent's (regions read outer values).
+struct Environment {
+  const Environment* parent = nullptr;
+  std::unordered_map<const ir::Value*, RtValue> values;
+
+  const RtValue* Find(const ir::Value* v) const {
+    for (const Environment* e = this; e != nullptr; e = e->parent) {
+      auto it = e->values.find(v);
+      if (it != e->values.end()) return &it->second;
+    }
+    return nullptr;
+  }
+};
+
+class Execution {
+ public:
+  Execution(const ExecutableState& exe, ProcessContext process = {})
+      : exe_(exe), client_(exe.client), process_(process) {}
+
+  StatusOr<std::vector<RtValue>> RunBlock(const BlockProgram& program, const std::vector<RtValue>& arguments,
+                                          const Environment* parent);
+  // Submits what is recorded and waits; buffers retired before now may then be freed.
+  Status Flush();
+  // Drops recorded but unsubmitted work (after an error), then waits for what was submitted.
+  void Abandon();
+  ExecutionStats& stats() { return stats_; }
+
+ private:
+  StatusOr<RtValue> Lookup(const Environment& env, const ir::Value* v);
+  // Keeps buffers alive until the work recorded so far has finished.
+  void Retire(std::vector<std::shared_ptr<BufferState>>& buffers);
+  void Retire(std::shared_ptr<BufferState> buffer);
+  StatusOr<device::CommandList*> List();
+  Status RunKernel(const BlockProgram& program, const CompiledKernel& kernel,
+                   const std::vector<std::shared_ptr<BufferState>>& slots, Environment& env);
+  Status RecordDeviceKernel(const CompiledKernel& kernel, const std::vector<device::Binding>& values,
+                            std::vector<std::shared_ptr<BufferState>>& keep, uint64_t read, uint64_t written);
+  StatusOr<int64_t> ReadScalar(const RtValue& value);
+  Status RunOp(const BlockProgram& program, const ir::Operation& op, Environment& env);
+
+  // --- the process grid (collectives.cc, process_ops.cc) ---
+  // A collective op; `operands` are tensors. Returns one value per result.
+  StatusOr<std::vector<RtValue>> RunCollective(const ir::Operation& op, const std::vector<RtValue>& operands);
+  // replica_id, partition_id, send, recv, infeed, outfeed.
+  StatusOr<std::vector<RtValue>> RunProcessOp(const ir::Operation& op, const std::vector<RtValue>& operands);
+  // Error text "<file:line:col>: error: '<op>' <what>".
+  Status OpError(const ir::Operation& op, std::string_view what, StatusCode code = StatusCode::kInvalidArgument) const;
+  // Hands `values` (tensors) to the group at a rendezvous (waiting first for the work producing
+  // them) and returns every member's, in group order.
+  StatusOr<std::vector<Contribution>> Exchange(const ir::Operation& op, const std::vector<ProcessId>& group,
+                                               Contribution values);
+  // Device work on tensors, recorded in this execution's list.
+  StatusOr<std::shared_ptr<BufferState>> NewTensor(const ir::Type& type);
+  Status Copy(const BufferState& from, uint64_t from_offset, const BufferState& to, uint64_t to_offset, uint64_t bytes);
+  StatusOr<std::shared_ptr<BufferState>> Zeros(const ir::Type& type);
+  // Folds `contributions` (in order) with the op's reducer (compiled as a function of the
+  // executable: ExecutableState::reducers).
+  StatusOr<std::vector<RtValue>> Reduce(const ir::Operation& op, const std::vector<Contribution>& contributions);
+
+  const ExecutableState& exe_;
+  std::shared_ptr<ClientState> client_;
+  ProcessContext process_;
+  std::optional<device::CommandList> list_;
+  std::vector<std::shared_ptr<BufferState>> retired_;
+  ExecutionStats stats_;
+  // This process's replica_id / partition_id tensors, by result type (made on first use).
+  std::unordered_map<std::string, RtValue> ids_;
+};
+
+// Runs `exe`'s entry on `arguments` (tensor parameters; token parameters take none) as
+// `process`; the results flattened (tensors only). Used by Execute and RunProcessGrid.
+StatusOr<std::vector<Buffer>> RunEntry(const ExecutableState& exe, std::span<const Buffer> arguments,
+                                       const ProcessContext& process, ExecutionStats* stats);
+
+}  // namespace vkhlo::runtime

@@ -1,0 +1,152 @@
+// The process's own ops: replica_id / partition_id (device tensors made once per execution from
+// the process's coordinates), send / recv (channels of the transport; outside a grid, host
+// transfers use the feed queues, as the interpreter does), infeed / outfeed (the process's host
+// queues). Ops run in program order on the process's thread, so tokens are respected.
+#include <fmt/format.h>
+
+#include "device/transfer.h"
+#include "runtime/collective_groups.h"
+#include "runtime/execution.h"
+
+namespace vkhlo::runtime {
+namespace {
+
+using ir::OpCode;
+
+// Operands but the trailing token.
+std::vector<RtValue> Payload(const std::vector<RtValue>& operands) {
+  std::vector<RtValue> payload(operands.begin(), operands.end());
+  if (!payload.empty() && payload.back().kind == RtValue::Kind::kToken) payload.pop_back();
+  return payload;
+}
+
+}  // namespace
+
+StatusOr<std::vector<RtValue>> Execution::RunProcessOp(const ir::Operation& op, const std::vector<RtValue>& operands) {
+  // The payload types an op receives: every result but the trailing token.
+  auto check_received = [&](const std::vector<ir::Type>& types) -> Status {
+    if (types.size() + 1 != op.num_results()) {
+      return OpError(op, fmt::format("received {} value(s) for {} result(s) before its token", types.size(),
+                                     op.num_results() - 1));
+    }
+    for (size_t i = 0; i < types.size(); ++i) {
+      if (types[i] != op.result(i)->type()) {
+        return OpError(op, fmt::format("received {} for result {} of type {}", types[i].ToString(), i,
+                                       op.result(i)->type().ToString()));
+      }
+    }
+    return OkStatus();
+  };
+  auto push_outfeed = [&](const std::vector<RtValue>& payload) -> Status {
+    if (process_.outfeed == nullptr) return OpError(op, "has no outfeed to write to");
+    VKHLO_RETURN_IF_ERROR(Flush());
+    std::vector<HostTensor> entry;
+    for (const RtValue& v : payload) {
+      if (v.kind != RtValue::Kind::kTensor) return OpError(op, "writes a value that is not a tensor");
+      HostTensor t{ToTensorType(v.type), std::vector<uint8_t>(ir::StorageBytes(v.type.element_type()) *
+                                                             static_cast<size_t>(v.type.num_elements()))};
+      if (!t.bytes.empty()) {
+        VKHLO_RETURN_IF_ERROR(client_->device->transfers().Download(
+            v.storage->buffer, 0, std::as_writable_bytes(std::span<uint8_t>(t.bytes))));
+      }
+      entry.push_back(std::move(t));
+    }
+    process_.outfeed->Push(std::move(entry));
+    return OkStatus();
+  };
+  auto pop_infeed = [&]() -> StatusOr<std::vector<RtValue>> {
+    if (process_.infeed == nullptr) return OpError(op, "has no infeed to read from");
+    std::optional<std::vector<HostTensor>> entry = process_.infeed->Pop();
+    if (!entry) return OpError(op, "reads from an empty infeed");
+    std::vector<ir::Type> types;
+    for (const HostTensor& t : *entry) {
+      VKHLO_ASSIGN_OR_RETURN(ir::Type type, FromTensorType(t.type));
+      types.push_back(type);
+    }
+    VKHLO_RETURN_IF_ERROR(check_received(types));
+    std::vector<RtValue> results;
+    for (size_t i = 0; i < types.size(); ++i) {
+      const HostTensor& t = (*entry)[i];
+      if (t.bytes.size() != ir::StorageBytes(types[i].element_type()) * static_cast<size_t>(types[i].num_elements())) {
+        return OpError(op, fmt::format("received {} bytes for {}", t.bytes.size(), types[i].ToString()));
+      }
+      VKHLO_ASSIGN_OR_RETURN(auto storage, AllocateTensor(client_, types[i]));
+      if (!t.bytes.empty()) {
+        VKHLO_RETURN_IF_ERROR(client_->device->transfers().Upload(storage->buffer, 0, std::as_bytes(std::span(t.bytes))));
+      }
+      results.push_back(RtValue::Tensor(std::move(storage), types[i]));
+    }
+    results.push_back(RtValue{});
+    return results;
+  };
+
+  switch (op.code()) {
+    case OpCode::kReplicaId:
+    case OpCode::kPartitionId: {
+      const ir::Type& type = op.result(0)->type();
+      if (!type.is_tensor() || type.num_elements() != 1) return OpError(op, "returns a scalar");
+      const std::string key = fmt::format("{} {}", op.name(), type.ToString());
+      auto it = ids_.find(key);
+      if (it == ids_.end()) {
+        const int64_t id = op.code() == OpCode::kReplicaId ? process_.id.replica : process_.id.partition;
+        VKHLO_ASSIGN_OR_RETURN(ir::Literal value, ir::Literal::Create(type));
+        value.SetInt(0, id);
+        VKHLO_RETURN_IF_ERROR(value.Expand());
+        VKHLO_ASSIGN_OR_RETURN(auto storage, AllocateTensor(client_, type));
+        VKHLO_RETURN_IF_ERROR(client_->device->transfers().Upload(storage->buffer, 0, std::as_bytes(value.raw())));
+        it = ids_.emplace(key, RtValue::Tensor(std::move(storage), type)).first;
+      }
+      return std::vector<RtValue>{it->second};
+    }
+    case OpCode::kSend: {
+      std::vector<RtValue> payload = Payload(operands);
+      if (process_.transport == nullptr) {
+        if (!coll::AttrBool(op, "is_host_transfer")) {
+          return OpError(op, "sends to another process: run it in a process grid");
+        }
+        VKHLO_RETURN_IF_ERROR(push_outfeed(payload));
+        return std::vector<RtValue>{RtValue{}};
+      }
+      Contribution values;
+      for (const RtValue& v : payload) {
+        if (v.kind != RtValue::Kind::kTensor) return OpError(op, "sends a value that is not a tensor");
+        values.push_back(v.storage);
+      }
+      VKHLO_RETURN_IF_ERROR(Flush());  // the receiver reads them
+      Status sent = process_.transport->Send(op.name(), coll::ChannelId(op), std::move(values));
+      if (!sent.ok()) return OpError(op, "did not complete: " + sent.message(), sent.code());
+      return std::vector<RtValue>{RtValue{}};
+    }
+    case OpCode::kRecv: {
+      if (process_.transport == nullptr) {
+        if (!coll::AttrBool(op, "is_host_transfer")) {
+          return OpError(op, "receives from another process: run it in a process grid");
+        }
+        return pop_infeed();
+      }
+      auto received = process_.transport->Recv(op.name(), coll::ChannelId(op));
+      if (!received.ok()) return OpError(op, "did not complete: " + received.status().message(), received.status().code());
+      std::vector<ir::Type> types;
+      for (const auto& b : *received) types.push_back(b->type);
+      VKHLO_RETURN_IF_ERROR(check_received(types));
+      std::vector<RtValue> results;
+      for (const auto& b : *received) {
+        Retire(b);
+        VKHLO_ASSIGN_OR_RETURN(auto out, NewTensor(b->type));
+        VKHLO_RETURN_IF_ERROR(Copy(*b, 0, *out, 0, BufferBytes(b->type)));
+        results.push_back(RtValue::Tensor(std::move(out), b->type));
+      }
+      results.push_back(RtValue{});
+      return results;
+    }
+    case OpCode::kInfeed:
+      return pop_infeed();
+    case OpCode::kOutfeed:
+      VKHLO_RETURN_IF_ERROR(push_outfeed(Payload(operands)));
+      return std::vector<RtValue>{RtValue{}};
+    default:
+      return InternalError(fmt::format("runtime: {} is not a process op", op.name()));
+  }
+}
+
+}  // namespace vkhlo::runtime
