@@ -323,6 +323,36 @@ func.func @main(%x: {0}) -> {1} {{
   EXPECT_EQ(done, 24);
 }
 
+// Variadic reduce_window: max pooling that also returns the position of the maximum (ties: the
+// smaller position), with padding and strides.
+TEST(ReductionTest, VariadicReduceWindow) {
+  std::mt19937_64 rng(19);
+  const std::string program = R"(
+func.func @main(%x: tensor<9x11xf32>) -> (tensor<5x6xf32>, tensor<5x6xi32>) {
+  %i = stablehlo.iota dim = 1 : tensor<9x11xi32>
+  %v0 = stablehlo.constant dense<-1.0e+30> : tensor<f32>
+  %i0 = stablehlo.constant dense<-1> : tensor<i32>
+  %r:2 = "stablehlo.reduce_window"(%x, %i, %v0, %i0) ({
+    ^bb0(%av: tensor<f32>, %ai: tensor<i32>, %bv: tensor<f32>, %bi: tensor<i32>):
+      %gt = stablehlo.compare GT, %av, %bv : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %eq = stablehlo.compare EQ, %av, %bv : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %lt = stablehlo.compare LT, %ai, %bi : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      %tie = stablehlo.and %eq, %lt : tensor<i1>
+      %take = stablehlo.or %gt, %tie : tensor<i1>
+      %v = stablehlo.select %take, %av, %bv : tensor<i1>, tensor<f32>
+      %j = stablehlo.select %take, %ai, %bi : tensor<i1>, tensor<i32>
+      stablehlo.return %v, %j : tensor<f32>, tensor<i32>
+  }) {window_dimensions = array<i64: 3, 3>, window_strides = array<i64: 2, 2>,
+      padding = dense<[[1, 1], [1, 1]]> : tensor<2x2xi64>}
+     : (tensor<9x11xf32>, tensor<9x11xi32>, tensor<f32>, tensor<i32>) -> (tensor<5x6xf32>, tensor<5x6xi32>)
+  func.return %r#0, %r#1 : tensor<5x6xf32>, tensor<5x6xi32>
+}
+)";
+  auto r = testing::RunOnBoth(program, {SmallInts(ElementType::kF32, {9, 11}, rng, 0, 3)});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ExpectSame(*r, program);
+}
+
 // reduce(multiply(x, y)) and a reduce of a broadcast: the producers are computed in the
 // reduce's kernel (one dispatch), and the results still match.
 TEST(ReductionTest, ProducersFuseIntoTheReduce) {
