@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "codegen/device_kernel.h"
 #include "codegen/elemental/types.h"
@@ -258,7 +259,21 @@ class PassWriter {
       shared_t.push_back(fmt::format("{}[t]", Sh(k)));
     }
     // Each invocation's part of the segment; m invocations have a non-empty part.
-    if (pass_.strided) {
+    const std::optional<SubgroupReduce> subgroup = pass_.strided ? FindSubgroupReduce() : std::nullopt;
+    if (subgroup) {
+      // Subgroup arithmetic first: invocations without elements contribute the identity, each
+      // subgroup's sum goes to sh[gl_SubgroupID], and the tree combines the subgroups' sums.
+      em.prelude().Extension("GL_KHR_shader_subgroup_basic");
+      em.prelude().Extension("GL_KHR_shader_subgroup_arithmetic");
+      em.Line(fmt::format("uint m = gl_NumSubgroups;"));
+      em.Open("if (lo + t < hi)");
+      VKHLO_RETURN_IF_ERROR(Fold(base, "lo + t", "hi", fmt::format("{}u", w)));
+      em.Else();
+      em.Line(fmt::format("{} = {};", accs[0], subgroup->identity));
+      em.Close();
+      em.Line(fmt::format("{} sg = {}({});", c_.facts[0].glsl, subgroup->function, accs[0]));
+      em.Line(fmt::format("if (subgroupElect()) {}[gl_SubgroupID] = sg;", Sh(0)));
+    } else if (pass_.strided) {
       em.Line(fmt::format("uint m = min({}u, hi - lo);", w));
       em.Open("if (lo + t < hi)");
       VKHLO_RETURN_IF_ERROR(Fold(base, "lo + t", "hi", fmt::format("{}u", w)));
@@ -269,8 +284,10 @@ class PassWriter {
       em.Open("if (start < hi)");
       VKHLO_RETURN_IF_ERROR(Fold(base, "start", fmt::format("min(start + {}, hi)", U(chunk)), "1u"));
     }
-    for (size_t k = 0; k < n; ++k) em.Line(fmt::format("{} = {};", shared_t[k], accs[k]));
-    em.Close();
+    if (!subgroup) {
+      for (size_t k = 0; k < n; ++k) em.Line(fmt::format("{} = {};", shared_t[k], accs[k]));
+      em.Close();
+    }
     em.Line("barrier();");
     // In-order tree: at step h, invocation t (a multiple of 2h) takes its right neighbour's
     // partial (t + h), so every combination joins adjacent ranges, left before right.
@@ -299,6 +316,39 @@ class PassWriter {
       em.Close();
     }
     return OkStatus();
+  }
+
+  // Subgroup arithmetic replaces the first levels of the tree only where the target advertises
+  // it and the reducer is a recognized add (32-bit float or integer) or max/min (32-bit
+  // integers; float max/min differ from StableHLO's on NaN): exact for integers, and a fixed
+  // order per device for float add.
+  struct SubgroupReduce {
+    std::string function, identity;
+  };
+  std::optional<SubgroupReduce> FindSubgroupReduce() const {
+    constexpr uint32_t kBasic = 0x1, kArithmetic = 0x4;  // VkSubgroupFeatureFlagBits
+    const TargetInfo& t = c_.target;
+    if (t.vulkan_api_minor < 1 || (t.subgroup_operations & (kBasic | kArithmetic)) != (kBasic | kArithmetic)) {
+      return std::nullopt;
+    }
+    const TypeFacts& f = c_.facts[0];
+    const bool is_float = f.kind == ComputeKind::kFloat;
+    const bool is_int = (f.kind == ComputeKind::kInt || f.kind == ComputeKind::kUint) && f.bits == 32;
+    const bool is_signed = f.kind == ComputeKind::kInt;
+    switch (c_.reducer.recognized) {
+      case ir::OpCode::kAdd:
+        if (is_float) return SubgroupReduce{"subgroupAdd", "-0.0"};  // -0 + x == x for every x
+        if (is_int) return SubgroupReduce{"subgroupAdd", is_signed ? "0" : "0u"};
+        return std::nullopt;
+      case ir::OpCode::kMaximum:
+        if (is_int) return SubgroupReduce{"subgroupMax", is_signed ? "(-2147483647 - 1)" : "0u"};
+        return std::nullopt;
+      case ir::OpCode::kMinimum:
+        if (is_int) return SubgroupReduce{"subgroupMin", is_signed ? "2147483647" : "0xffffffffu"};
+        return std::nullopt;
+      default:
+        return std::nullopt;
+    }
   }
 
   const Context& c_;

@@ -149,6 +149,11 @@ TEST(ReductionTest, ElementTypes) {
       {ElementType::kI1, "i1", "stablehlo.xor", "true", 0, 1},
       {ElementType::kU32, "ui32", "stablehlo.xor", "7", 0, 1000000},
       {ElementType::kC64, "complex<f32>", "stablehlo.add", "(1.0, -1.0)", -8, 8},
+      // Subgroup arithmetic where the device has it (recognized 32-bit add / integer max, min).
+      {ElementType::kS32, "i32", "stablehlo.add", "-4", -1000, 1000},
+      {ElementType::kF32, "f32", "stablehlo.add", "-0.0", -8, 8},
+      {ElementType::kS32, "i32", "stablehlo.maximum", "-2147483648", -1000000, 1000000},
+      {ElementType::kU32, "ui32", "stablehlo.minimum", "4294967295", 0, 1000000},
   };
   if (!Mobile()) {
     cases.push_back({ElementType::kF64, "f64", "stablehlo.add", "0.25", -1000, 1000});
