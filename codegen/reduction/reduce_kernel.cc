@@ -58,8 +58,11 @@ class PassWriter {
       if (from_scratch_ || to_scratch_) scratch_.push_back(b_.Bind(KernelBuffer::Scratch(static_cast<int>(k), to_scratch_)));
     }
     if (!to_scratch_) {
-      for (size_t k = 0; k < n; ++k) results_.outputs.push_back(b_.Bind(KernelBuffer::Write(c_.op.result(k))));
-      results_.facts = c_.facts;
+      // The op's results, then fused element-wise consumers (epilogue).
+      for (const ir::Value* out : c_.fusion.outputs) {
+        results_.outputs.push_back(b_.Bind(KernelBuffer::Write(out)));
+        results_.facts.push_back(GetTypeFacts(out->type().element_type(), c_.target));
+      }
       results_.pack = pass_.mode == ReducePass::Mode::kWorkgroup && pass_.segments > 1 ? 1 : pass_.pack;
       results_.rows = pass_.rows;
     }
@@ -156,7 +159,7 @@ class PassWriter {
   }
 
   // Result `values` of row `o` (the e-th of its unit), or partial (o, s) into scratch.
-  void Store(const std::vector<Expr>& values, const std::string& o, const std::string& s, const std::string& e) {
+  Status Store(const std::vector<Expr>& values, const std::string& o, const std::string& s, const std::string& e) {
     ElementalEmitter& em = b_.em();
     if (to_scratch_) {
       const std::string p = em.Var("uint", fmt::format("{} * {} + {}", o, U(pass_.segments), s));
@@ -173,9 +176,29 @@ class PassWriter {
           }
         }
       }
-      return;
+      return OkStatus();
     }
-    results_.Store(em, values, o, e);
+    std::vector<Expr> all = values;
+    if (c_.fusion.outputs.size() > values.size()) {
+      // Epilogue outputs at result index o, the op's results bound to this row's values.
+      em.PushScope();
+      for (size_t k = 0; k < values.size(); ++k) em.Bind(c_.op.result(k), values[k]);
+      const Index index = Index::Linear(c_.fusion.dims, o);
+      Status status = OkStatus();
+      for (size_t i = values.size(); i < c_.fusion.outputs.size() && status.ok(); ++i) {
+        StatusOr<Expr> value = em.Emit(c_.fusion.outputs[i], index);
+        if (value.ok()) {
+          all.push_back(*value);
+        } else {
+          status = value.status();
+        }
+      }
+      for (size_t k = 0; k < values.size(); ++k) em.Unbind(c_.op.result(k));
+      em.PopScope();
+      if (!status.ok()) return status;
+    }
+    results_.Store(em, all, o, e);
+    return OkStatus();
   }
 
   // The final value of a row: body(init, acc), or init for empty rows.
@@ -209,7 +232,7 @@ class PassWriter {
       VKHLO_RETURN_IF_ERROR(Fold(base, "lo", "hi", "1u"));
       std::vector<std::string> accs;
       for (size_t k = 0; k < c_.reducer.num_operands; ++k) accs.push_back(Acc(k));
-      Store(Named(c_.reducer, accs), "o", "s", "0u");
+      VKHLO_RETURN_IF_ERROR(Store(Named(c_.reducer, accs), "o", "s", "0u"));
       return OkStatus();
     }
     em.Line(fmt::format("if (i * {}u >= {}) return;", pass_.pack, U(pass_.rows)));
@@ -224,7 +247,7 @@ class PassWriter {
       VKHLO_RETURN_IF_ERROR(Fold(base, "0u", U(pass_.length), "1u"));
     }
     VKHLO_ASSIGN_OR_RETURN(std::vector<Expr> result, Finalize(empty));
-    Store(result, "o", "0u", "e");
+    VKHLO_RETURN_IF_ERROR(Store(result, "o", "0u", "e"));
     em.Close();
     results_.Flush(em, fmt::format("i * {}u", pass_.pack));
     return OkStatus();
@@ -302,10 +325,10 @@ class PassWriter {
     em.Open("if (t == 0u)");
     for (size_t k = 0; k < n; ++k) em.Line(fmt::format("{} = {}[0];", accs[k], Sh(k)));
     if (to_scratch_) {
-      Store(Named(c_.reducer, accs), "o", "s", "e");
+      VKHLO_RETURN_IF_ERROR(Store(Named(c_.reducer, accs), "o", "s", "e"));
     } else {
       VKHLO_ASSIGN_OR_RETURN(std::vector<Expr> result, Finalize(false));
-      Store(result, "o", "s", "e");
+      VKHLO_RETURN_IF_ERROR(Store(result, "o", "s", "e"));
     }
     em.Close();
     em.Line("barrier();");  // the next row reuses the shared arrays
@@ -373,16 +396,18 @@ StatusOr<DeviceKernel> EmitReduce(const Fusion& fusion, const TargetInfo& target
     c.facts.push_back(GetTypeFacts(reducer.types[k], target));
     shared_bytes += SharedBytes(c.facts.back());
   }
-  const uint32_t pack = ResultWriter::PackFor(c.facts);
+  std::vector<TypeFacts> output_facts;
+  for (const ir::Value* out : fusion.outputs) output_facts.push_back(GetTypeFacts(out->type().element_type(), target));
+  const uint32_t pack = ResultWriter::PackFor(output_facts);
   const size_t n = reducer.num_operands;
-  const bool two_pass_allowed = fusion.inputs.size() + 2 * n <= target.max_storage_buffers_per_stage;
+  const bool two_pass_allowed = fusion.inputs.size() + n + fusion.outputs.size() <= target.max_storage_buffers_per_stage;
   const ReducePlan plan = ChooseReducePlan(geometry, target, shared_bytes, pack, reducer.commutative(), two_pass_allowed);
 
   DeviceKernel kernel;
   std::string where = OpLocation(op, options.source_name);
   kernel.summary = fmt::format("{}{}: {}", op.name(), where.empty() ? "" : " at " + where, plan.why);
   for (const ir::Operation* fused : fusion.ops) {
-    if (fused != &op) kernel.summary += fmt::format("\n  fused producer {}", fused->name());
+    if (fused != &op) kernel.summary += fmt::format("\n  fused {}", fused->name());
   }
   if (geometry.rows == 0) return kernel;  // nothing to write
   const size_t passes = plan.passes.size();
@@ -411,6 +436,7 @@ void RegisterReduceKernel(DeviceKernelTable& table) {
   emitter.emit = &EmitReduce;
   emitter.accepts = &AcceptsReduce;
   emitter.fuses_operand_producers = true;
+  emitter.fuses_result_consumers = true;
   table.Register(ir::OpCode::kReduce, emitter);
 }
 
