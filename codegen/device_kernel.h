@@ -89,6 +89,10 @@ struct DeviceKernelEmitter {
   // them at each element's index through the elemental emitter instead of reading a buffer.
   // `fusion.ops` then lists the producers too and `fusion.inputs` the buffers they read.
   bool fuses_operand_producers = false;
+  // Opt-in epilogue fusion (fusion.h): element-wise consumers of the op's results (of the
+  // results' shape, reading them only at the same index) join the op's Fusion as further
+  // `outputs` after the op's results; the emitter computes them from each result element.
+  bool fuses_result_consumers = false;
 };
 
 class DeviceKernelTable {

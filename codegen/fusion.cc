@@ -296,8 +296,21 @@ class Planner {
         auto it = available.find(in);
         if (it != available.end()) ready = std::max(ready, it->second);
       }
+      // Epilogue: an element-wise consumer of a device op's results joins that op's kernel.
+      int chosen = EpilogueFusion(v, ops, inputs, plan, available, open);
+      if (chosen >= 0) {
+        Fusion& f = plan.fusions[static_cast<size_t>(chosen)];
+        f.outputs.push_back(v);
+        for (const ir::Value* in : inputs) {
+          if (std::find(f.inputs.begin(), f.inputs.end(), in) == f.inputs.end() && !IsResultOf(in, *f.device_op)) {
+            f.inputs.push_back(in);
+          }
+        }
+        open[static_cast<size_t>(chosen)].ops.insert(ops.begin(), ops.end());
+        available[v] = open[static_cast<size_t>(chosen)].step;
+        continue;
+      }
       // Join an earlier kernel of the same index space that shares an input or an op.
-      int chosen = -1;
       for (size_t k = 0; k < plan.fusions.size() && options_.fuse; ++k) {
         Fusion& f = plan.fusions[k];
         if (f.device_op != nullptr || open[k].step <= ready || f.dims != v->type().dims()) continue;
@@ -344,6 +357,58 @@ class Planner {
       }
     }
     return plan;
+  }
+
+  static bool IsResultOf(const ir::Value* v, const ir::Operation& op) { return v->defining_op() == &op; }
+
+  // The device fusion whose epilogue `root` (with the fused `ops` and `inputs` of its tree) can
+  // be, or -1: a device op whose emitter opts in (fuses_result_consumers) produces one of the
+  // inputs, the root has the shape of its results, every op on a path from its results to the
+  // root is element-wise (so the kernel computes the root at each result index from that
+  // result element alone), and every other input exists before the device kernel runs.
+  template <typename Open>
+  int EpilogueFusion(const ir::Value* root, const std::set<const ir::Operation*>& ops,
+                     const std::vector<const ir::Value*>& inputs, const BlockPlan& plan,
+                     const std::unordered_map<const ir::Value*, int>& available, const std::vector<Open>& open) const {
+    if (!options_.fuse) return -1;
+    int chosen = -1;
+    for (size_t k = 0; k < plan.fusions.size() && chosen < 0; ++k) {
+      const ir::Operation* device = plan.fusions[k].device_op;
+      if (device == nullptr) continue;
+      const DeviceKernelEmitter* emitter = FindDeviceKernelEmitter(*device);
+      if (emitter == nullptr || !emitter->fuses_result_consumers) continue;
+      for (const ir::Value* in : inputs) {
+        if (IsResultOf(in, *device)) chosen = static_cast<int>(k);
+      }
+    }
+    if (chosen < 0) return -1;
+    const Fusion& f = plan.fusions[static_cast<size_t>(chosen)];
+    if (root->type().dims() != f.dims) return -1;
+    // Ops that depend on the device op's results, in program order (operands first).
+    std::unordered_set<const ir::Value*> dependent;
+    for (const auto& op_ptr : block_.operations()) {
+      if (!ops.count(op_ptr.get())) continue;
+      bool depends = false;
+      for (const ir::Value* operand : op_ptr->operands()) {
+        depends = depends || IsResultOf(operand, *f.device_op) || dependent.count(operand);
+      }
+      if (!depends) continue;
+      if (op_ptr->info().kind == ir::OpKind::kDataMovement || op_ptr->result(0)->type().dims() != f.dims) return -1;
+      for (const ir::Value* operand : op_ptr->operands()) {
+        if (operand->type().dims() != f.dims) return -1;
+      }
+      dependent.insert(op_ptr->result(0));
+    }
+    const int step = open[static_cast<size_t>(chosen)].step;
+    size_t bindings = f.inputs.size() + f.outputs.size() + 1;
+    for (const ir::Value* in : inputs) {
+      if (IsResultOf(in, *f.device_op)) continue;
+      auto it = available.find(in);
+      if (it != available.end() && it->second >= step) return -1;
+      if (std::find(f.inputs.begin(), f.inputs.end(), in) == f.inputs.end()) ++bindings;
+    }
+    if (bindings > target_.max_storage_buffers_per_stage) return -1;
+    return chosen;
   }
 
   template <typename Open>

@@ -25,6 +25,11 @@
 // (program order, the device op included), `inputs` the buffers its tree reads, and the
 // emitter computes it at each element's index. Other device ops read their operands from
 // buffers. Values captured by the op's regions are always buffers.
+// Epilogue fusion, opt-in too (DeviceKernelEmitter::fuses_result_consumers): a root whose fused
+// tree reads a device op's results only through element-wise ops (no data movement), of the
+// results' shape, and whose other inputs exist before the device kernel runs, becomes a further
+// output of the device op's Fusion (after the op's results, which are still written): the
+// emitter computes it from each result element (reduce(x) / n is one kernel).
 // Multi-output fusion: a root joins an earlier kernel with the same index space when they share
 // an input or a fused op and every input of the root exists before that kernel runs (so the
 // kernel can run at its earlier position), up to the device's storage-buffer binding limit.

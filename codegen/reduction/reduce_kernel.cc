@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "codegen/device_kernel.h"
 #include "codegen/elemental/types.h"
@@ -57,8 +58,11 @@ class PassWriter {
       if (from_scratch_ || to_scratch_) scratch_.push_back(b_.Bind(KernelBuffer::Scratch(static_cast<int>(k), to_scratch_)));
     }
     if (!to_scratch_) {
-      for (size_t k = 0; k < n; ++k) results_.outputs.push_back(b_.Bind(KernelBuffer::Write(c_.op.result(k))));
-      results_.facts = c_.facts;
+      // The op's results, then fused element-wise consumers (epilogue).
+      for (const ir::Value* out : c_.fusion.outputs) {
+        results_.outputs.push_back(b_.Bind(KernelBuffer::Write(out)));
+        results_.facts.push_back(GetTypeFacts(out->type().element_type(), c_.target));
+      }
       results_.pack = pass_.mode == ReducePass::Mode::kWorkgroup && pass_.segments > 1 ? 1 : pass_.pack;
       results_.rows = pass_.rows;
     }
@@ -155,7 +159,7 @@ class PassWriter {
   }
 
   // Result `values` of row `o` (the e-th of its unit), or partial (o, s) into scratch.
-  void Store(const std::vector<Expr>& values, const std::string& o, const std::string& s, const std::string& e) {
+  Status Store(const std::vector<Expr>& values, const std::string& o, const std::string& s, const std::string& e) {
     ElementalEmitter& em = b_.em();
     if (to_scratch_) {
       const std::string p = em.Var("uint", fmt::format("{} * {} + {}", o, U(pass_.segments), s));
@@ -172,9 +176,29 @@ class PassWriter {
           }
         }
       }
-      return;
+      return OkStatus();
     }
-    results_.Store(em, values, o, e);
+    std::vector<Expr> all = values;
+    if (c_.fusion.outputs.size() > values.size()) {
+      // Epilogue outputs at result index o, the op's results bound to this row's values.
+      em.PushScope();
+      for (size_t k = 0; k < values.size(); ++k) em.Bind(c_.op.result(k), values[k]);
+      const Index index = Index::Linear(c_.fusion.dims, o);
+      Status status = OkStatus();
+      for (size_t i = values.size(); i < c_.fusion.outputs.size() && status.ok(); ++i) {
+        StatusOr<Expr> value = em.Emit(c_.fusion.outputs[i], index);
+        if (value.ok()) {
+          all.push_back(*value);
+        } else {
+          status = value.status();
+        }
+      }
+      for (size_t k = 0; k < values.size(); ++k) em.Unbind(c_.op.result(k));
+      em.PopScope();
+      if (!status.ok()) return status;
+    }
+    results_.Store(em, all, o, e);
+    return OkStatus();
   }
 
   // The final value of a row: body(init, acc), or init for empty rows.
@@ -208,7 +232,7 @@ class PassWriter {
       VKHLO_RETURN_IF_ERROR(Fold(base, "lo", "hi", "1u"));
       std::vector<std::string> accs;
       for (size_t k = 0; k < c_.reducer.num_operands; ++k) accs.push_back(Acc(k));
-      Store(Named(c_.reducer, accs), "o", "s", "0u");
+      VKHLO_RETURN_IF_ERROR(Store(Named(c_.reducer, accs), "o", "s", "0u"));
       return OkStatus();
     }
     em.Line(fmt::format("if (i * {}u >= {}) return;", pass_.pack, U(pass_.rows)));
@@ -223,7 +247,7 @@ class PassWriter {
       VKHLO_RETURN_IF_ERROR(Fold(base, "0u", U(pass_.length), "1u"));
     }
     VKHLO_ASSIGN_OR_RETURN(std::vector<Expr> result, Finalize(empty));
-    Store(result, "o", "0u", "e");
+    VKHLO_RETURN_IF_ERROR(Store(result, "o", "0u", "e"));
     em.Close();
     results_.Flush(em, fmt::format("i * {}u", pass_.pack));
     return OkStatus();
@@ -258,7 +282,21 @@ class PassWriter {
       shared_t.push_back(fmt::format("{}[t]", Sh(k)));
     }
     // Each invocation's part of the segment; m invocations have a non-empty part.
-    if (pass_.strided) {
+    const std::optional<SubgroupReduce> subgroup = pass_.strided ? FindSubgroupReduce() : std::nullopt;
+    if (subgroup) {
+      // Subgroup arithmetic first: invocations without elements contribute the identity, each
+      // subgroup's sum goes to sh[gl_SubgroupID], and the tree combines the subgroups' sums.
+      em.prelude().Extension("GL_KHR_shader_subgroup_basic");
+      em.prelude().Extension("GL_KHR_shader_subgroup_arithmetic");
+      em.Line(fmt::format("uint m = gl_NumSubgroups;"));
+      em.Open("if (lo + t < hi)");
+      VKHLO_RETURN_IF_ERROR(Fold(base, "lo + t", "hi", fmt::format("{}u", w)));
+      em.Else();
+      em.Line(fmt::format("{} = {};", accs[0], subgroup->identity));
+      em.Close();
+      em.Line(fmt::format("{} sg = {}({});", c_.facts[0].glsl, subgroup->function, accs[0]));
+      em.Line(fmt::format("if (subgroupElect()) {}[gl_SubgroupID] = sg;", Sh(0)));
+    } else if (pass_.strided) {
       em.Line(fmt::format("uint m = min({}u, hi - lo);", w));
       em.Open("if (lo + t < hi)");
       VKHLO_RETURN_IF_ERROR(Fold(base, "lo + t", "hi", fmt::format("{}u", w)));
@@ -269,8 +307,10 @@ class PassWriter {
       em.Open("if (start < hi)");
       VKHLO_RETURN_IF_ERROR(Fold(base, "start", fmt::format("min(start + {}, hi)", U(chunk)), "1u"));
     }
-    for (size_t k = 0; k < n; ++k) em.Line(fmt::format("{} = {};", shared_t[k], accs[k]));
-    em.Close();
+    if (!subgroup) {
+      for (size_t k = 0; k < n; ++k) em.Line(fmt::format("{} = {};", shared_t[k], accs[k]));
+      em.Close();
+    }
     em.Line("barrier();");
     // In-order tree: at step h, invocation t (a multiple of 2h) takes its right neighbour's
     // partial (t + h), so every combination joins adjacent ranges, left before right.
@@ -285,10 +325,10 @@ class PassWriter {
     em.Open("if (t == 0u)");
     for (size_t k = 0; k < n; ++k) em.Line(fmt::format("{} = {}[0];", accs[k], Sh(k)));
     if (to_scratch_) {
-      Store(Named(c_.reducer, accs), "o", "s", "e");
+      VKHLO_RETURN_IF_ERROR(Store(Named(c_.reducer, accs), "o", "s", "e"));
     } else {
       VKHLO_ASSIGN_OR_RETURN(std::vector<Expr> result, Finalize(false));
-      Store(result, "o", "s", "e");
+      VKHLO_RETURN_IF_ERROR(Store(result, "o", "s", "e"));
     }
     em.Close();
     em.Line("barrier();");  // the next row reuses the shared arrays
@@ -299,6 +339,39 @@ class PassWriter {
       em.Close();
     }
     return OkStatus();
+  }
+
+  // Subgroup arithmetic replaces the first levels of the tree only where the target advertises
+  // it and the reducer is a recognized add (32-bit float or integer) or max/min (32-bit
+  // integers; float max/min differ from StableHLO's on NaN): exact for integers, and a fixed
+  // order per device for float add.
+  struct SubgroupReduce {
+    std::string function, identity;
+  };
+  std::optional<SubgroupReduce> FindSubgroupReduce() const {
+    constexpr uint32_t kBasic = 0x1, kArithmetic = 0x4;  // VkSubgroupFeatureFlagBits
+    const TargetInfo& t = c_.target;
+    if (t.vulkan_api_minor < 1 || (t.subgroup_operations & (kBasic | kArithmetic)) != (kBasic | kArithmetic)) {
+      return std::nullopt;
+    }
+    const TypeFacts& f = c_.facts[0];
+    const bool is_float = f.kind == ComputeKind::kFloat;
+    const bool is_int = (f.kind == ComputeKind::kInt || f.kind == ComputeKind::kUint) && f.bits == 32;
+    const bool is_signed = f.kind == ComputeKind::kInt;
+    switch (c_.reducer.recognized) {
+      case ir::OpCode::kAdd:
+        if (is_float) return SubgroupReduce{"subgroupAdd", "-0.0"};  // -0 + x == x for every x
+        if (is_int) return SubgroupReduce{"subgroupAdd", is_signed ? "0" : "0u"};
+        return std::nullopt;
+      case ir::OpCode::kMaximum:
+        if (is_int) return SubgroupReduce{"subgroupMax", is_signed ? "(-2147483647 - 1)" : "0u"};
+        return std::nullopt;
+      case ir::OpCode::kMinimum:
+        if (is_int) return SubgroupReduce{"subgroupMin", is_signed ? "2147483647" : "0xffffffffu"};
+        return std::nullopt;
+      default:
+        return std::nullopt;
+    }
   }
 
   const Context& c_;
@@ -323,16 +396,18 @@ StatusOr<DeviceKernel> EmitReduce(const Fusion& fusion, const TargetInfo& target
     c.facts.push_back(GetTypeFacts(reducer.types[k], target));
     shared_bytes += SharedBytes(c.facts.back());
   }
-  const uint32_t pack = ResultWriter::PackFor(c.facts);
+  std::vector<TypeFacts> output_facts;
+  for (const ir::Value* out : fusion.outputs) output_facts.push_back(GetTypeFacts(out->type().element_type(), target));
+  const uint32_t pack = ResultWriter::PackFor(output_facts);
   const size_t n = reducer.num_operands;
-  const bool two_pass_allowed = fusion.inputs.size() + 2 * n <= target.max_storage_buffers_per_stage;
+  const bool two_pass_allowed = fusion.inputs.size() + n + fusion.outputs.size() <= target.max_storage_buffers_per_stage;
   const ReducePlan plan = ChooseReducePlan(geometry, target, shared_bytes, pack, reducer.commutative(), two_pass_allowed);
 
   DeviceKernel kernel;
   std::string where = OpLocation(op, options.source_name);
   kernel.summary = fmt::format("{}{}: {}", op.name(), where.empty() ? "" : " at " + where, plan.why);
   for (const ir::Operation* fused : fusion.ops) {
-    if (fused != &op) kernel.summary += fmt::format("\n  fused producer {}", fused->name());
+    if (fused != &op) kernel.summary += fmt::format("\n  fused {}", fused->name());
   }
   if (geometry.rows == 0) return kernel;  // nothing to write
   const size_t passes = plan.passes.size();
@@ -361,6 +436,7 @@ void RegisterReduceKernel(DeviceKernelTable& table) {
   emitter.emit = &EmitReduce;
   emitter.accepts = &AcceptsReduce;
   emitter.fuses_operand_producers = true;
+  emitter.fuses_result_consumers = true;
   table.Register(ir::OpCode::kReduce, emitter);
 }
 

@@ -81,9 +81,10 @@ Status RequireComputeTypes(ElementalEmitter& em, const Reducer& reducer) {
     const TypeFacts& facts = em.Facts(reducer.types[k]);
     const std::string_view feature = RequiredFeature(facts.kind);
     if (TargetHas(em.target(), feature)) continue;
-    return em.OpError(*reducer.op, fmt::format("on {} needs {}, which {} lacks (profile {})",
-                                               reducer.op->operand(k)->type().ToString(), feature,
-                                               em.target().device_name, em.target().profile));
+    // No location: the runtime prefixes the op's location to a device kernel's errors.
+    return InvalidArgumentError(fmt::format("error: '{}' on {} needs {}, which {} lacks (profile {})", reducer.op->name(),
+                                            reducer.op->operand(k)->type().ToString(), feature,
+                                            em.target().device_name, em.target().profile));
   }
   return OkStatus();
 }

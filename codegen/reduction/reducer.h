@@ -34,8 +34,8 @@ StatusOr<Reducer> AnalyzeReducer(const ir::Operation& op);
 bool ReducerIsElemental(const ir::Operation& op);
 
 // The missing-feature error when the target cannot compute in an operand type (accumulators
-// and shared memory hold compute values): "'stablehlo.reduce' on tensor<8xf64> needs
-// shaderFloat64, which <device> lacks (profile mobile)".
+// and shared memory hold compute values): "error: 'stablehlo.reduce' on tensor<8xf64> needs
+// shaderFloat64, which <device> lacks (profile mobile)" (the runtime prefixes the location).
 Status RequireComputeTypes(ElementalEmitter& em, const Reducer& reducer);
 
 // Emits into[k] = body(left..., right...)[k] for every k. `left` and `right` are compute values.
