@@ -28,8 +28,6 @@
 namespace vkhlo::codegen {
 namespace {
 
-constexpr uint32_t kGroup = 256;  // merge and gather dispatches
-
 uint32_t FloorPow2(uint32_t v) {
   uint32_t p = 1;
   while (p * 2 <= v) p *= 2;
@@ -75,8 +73,10 @@ StatusOr<DeviceKernel> EmitSort(const Fusion& fusion, const TargetInfo& target, 
 
   // Block size of the local sort: a power of two covering the row, capped by the workgroup
   // limits (two positions per invocation) and shared memory (one uint per position).
+  // Workgroups of up to 256 invocations (merge and gather dispatches use the same size).
   const uint32_t max_group =
       FloorPow2(std::min({256u, target.max_workgroup_invocations, target.max_workgroup_size[0]}));
+  const uint32_t group = max_group;
   const uint32_t max_block = std::min(2 * max_group, FloorPow2(target.max_shared_memory_bytes / 4));
   uint32_t block = 2;
   while (block < max_block && block < g.size) block *= 2;
@@ -144,11 +144,11 @@ StatusOr<DeviceKernel> EmitSort(const Fusion& fusion, const TargetInfo& target, 
     d.name = fusion.name + ".merge";
     d.summary = k.summary;
     d.bindings = compare_bindings(current, 1 - current);
-    d.grid = {static_cast<uint32_t>((total + kGroup - 1) / kGroup), 1, 1};
+    d.grid = {static_cast<uint32_t>((total + group - 1) / group), 1, 1};
     d.push_words = {static_cast<uint32_t>(width)};
     if (merge_glsl.empty()) {
       const std::string src = fmt::format("b{}", num_inputs), dst = fmt::format("b{}", num_inputs + 1);
-      merge_glsl = DeviceKernelHeader(d.bindings, {kGroup, 1, 1}, "uint width; ", cmp.extensions) +
+      merge_glsl = DeviceKernelHeader(d.bindings, {group, 1, 1}, "uint width; ", cmp.extensions) +
                    InputNames(num_inputs) + cmp.globals +
                    fmt::format(
                        "void main() {{\n"
@@ -169,7 +169,7 @@ StatusOr<DeviceKernel> EmitSort(const Fusion& fusion, const TargetInfo& target, 
                        "  }}\n"
                        "  {dst}[base + start + offset + (a - lo)] = x;\n"
                        "}}\n",
-                       fmt::arg("keep", KeepBindingsStatement(d.bindings.size())), fmt::arg("wg", kGroup),
+                       fmt::arg("keep", KeepBindingsStatement(d.bindings.size())), fmt::arg("wg", group),
                        fmt::arg("total", total), fmt::arg("size", g.size), fmt::arg("row_base", RowBase(g, "row")),
                        fmt::arg("src", src), fmt::arg("dst", dst));
     }
@@ -189,7 +189,7 @@ StatusOr<DeviceKernel> EmitSort(const Fusion& fusion, const TargetInfo& target, 
     d.name = fmt::format("{}.gather{}", fusion.name, r);
     d.summary = k.summary;
     d.bindings = {KernelBuffer::Read(input), KernelBuffer::Scratch(current, false), KernelBuffer::Write(output)};
-    d.grid = {static_cast<uint32_t>((items + kGroup - 1) / kGroup), 1, 1};
+    d.grid = {static_cast<uint32_t>((items + group - 1) / group), 1, 1};
     std::string body;
     if (storage < 32) {
       const uint32_t mask = (1u << storage) - 1u;
@@ -210,7 +210,7 @@ StatusOr<DeviceKernel> EmitSort(const Fusion& fusion, const TargetInfo& target, 
       body = "  uint s = source(id);\n";
       for (int w = 0; w < words; ++w) body += fmt::format("  b2[{0}u * id + {1}u] = b0[{0}u * s + {1}u];\n", words, w);
     }
-    d.glsl = DeviceKernelHeader(d.bindings, {kGroup, 1, 1}) +
+    d.glsl = DeviceKernelHeader(d.bindings, {group, 1, 1}) +
              fmt::format(
                  "uint source(uint l) {{\n"
                  "  uint o = l / {plane}u, rem = l % {plane}u;\n"
@@ -225,7 +225,7 @@ StatusOr<DeviceKernel> EmitSort(const Fusion& fusion, const TargetInfo& target, 
                  "{body}"
                  "}}\n",
                  fmt::arg("plane", g.size * g.inner), fmt::arg("inner", g.inner), fmt::arg("size", g.size),
-                 fmt::arg("keep", KeepBindingsStatement(d.bindings.size())), fmt::arg("wg", kGroup),
+                 fmt::arg("keep", KeepBindingsStatement(d.bindings.size())), fmt::arg("wg", group),
                  fmt::arg("items", items), fmt::arg("body", body));
     k.dispatches.push_back(std::move(d));
   }
