@@ -11,6 +11,9 @@
 //   get_tuple_element(tuple(a0, a1, ...), i) -> ai
 //   iota along a dimension of size 1 -> a zero constant; get_dimension_size -> a constant
 //   dot -> dot_general (one matmul op for the later stages)
+//   dynamic_conv with a constant padding -> convolution with that padding (the shapes are static
+//     once verified; only the padding operand was dynamic)
+#include <cstring>
 #include <numeric>
 
 #include "passes/canonicalize_rules.h"
@@ -214,6 +217,27 @@ RewriteResult DotToDotGeneral(ir::Operation& op, OpBuilder& builder) {
                      ->result(0));
 }
 
+RewriteResult DynamicConvToConvolution(ir::Operation& op, OpBuilder& builder) {
+  const ir::Literal* padding = ConstantLiteral(op.operand(2));
+  if (padding == nullptr || padding->type().rank() != 2 || padding->type().dims()[1] != 2 ||
+      !ir::IsInteger(padding->element_type())) {
+    return Keep();
+  }
+  std::vector<uint8_t> bytes(static_cast<size_t>(padding->num_elements()) * 8);
+  for (int64_t i = 0; i < padding->num_elements(); ++i) {
+    const int64_t v = padding->GetInt(i);
+    std::memcpy(bytes.data() + i * 8, &v, 8);
+  }
+  auto literal = ir::Literal::FromBytes(ir::Type::Tensor(ir::ElementType::kS64, padding->type().dims()), std::move(bytes));
+  if (!literal.ok()) return Keep();
+  std::vector<ir::NamedAttribute> attributes = op.attributes();
+  attributes.emplace_back("padding", ir::Attribute::Dense(std::move(*literal)));
+  return Replace(builder
+                     .CreateWithTypes(OpCode::kConvolution, {op.operand(0), op.operand(1)}, {op.result(0)->type()},
+                                      std::move(attributes))
+                     ->result(0));
+}
+
 }  // namespace
 
 RewriteResult SimplifyShapes(ir::Operation& op, OpBuilder& builder) {
@@ -236,6 +260,7 @@ RewriteResult SimplifyShapes(ir::Operation& op, OpBuilder& builder) {
     case OpCode::kIota: return SimplifyIota(op, builder);
     case OpCode::kGetDimensionSize: return SimplifyGetDimensionSize(op, builder);
     case OpCode::kDot: return DotToDotGeneral(op, builder);
+    case OpCode::kDynamicConv: return DynamicConvToConvolution(op, builder);
     default: return Keep();
   }
 }

@@ -6,12 +6,14 @@
 //   conv3x3    56x56, 64->64 features, batch 8, NHWC/HWIO, stride 1, SAME vs im2col + cblas_sgemm
 //   depthwise  3x3 over 112x112x32 (batch 1, NHWC), GB/s of input + output
 // Counters: GFLOPS (vkhlo), blas_GFLOPS, ratio = GFLOPS / blas_GFLOPS, GBps where it matters.
-// Run: build/bin/vkhlo-library-bench [--benchmark_filter=...].
+// Run: build/bin/vkhlo-library-bench [--benchmark_filter=...]; VKHLO_BENCH_MATMUL_CONFIG=<name> forces a
+// configuration of tile_config.cc's tables for the dot_general benchmarks (for tuning).
 #include <benchmark/benchmark.h>
 #include <cblas.h>
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <random>
@@ -93,7 +95,9 @@ StatusOr<std::unique_ptr<Prepared>> Prepare(const std::string& mlir, const std::
   });
   if (op == nullptr) return NotFoundError("no op");
   if (op->code() == ir::OpCode::kDotGeneral) {
-    VKHLO_ASSIGN_OR_RETURN(p->plan, library::PlanDotGeneral(*op, env.target));
+    library::PlanOptions options;
+    if (const char* forced = std::getenv("VKHLO_BENCH_MATMUL_CONFIG")) options.force_config = forced;
+    VKHLO_ASSIGN_OR_RETURN(p->plan, library::PlanDotGeneral(*op, env.target, {}, options));
   } else {
     VKHLO_ASSIGN_OR_RETURN(p->plan, library::PlanConvolution(*op, env.target));
   }

@@ -253,3 +253,26 @@ func.func @main(%x: tensor<4xf32>) -> tensor<f32> {
 // CHECK: ^bb0(%arg1: tensor<f32>, %arg2: tensor<f32>):
 // CHECK-NEXT: %2 = "stablehlo.add"(%arg1, %arg2)
 // CHECK-NEXT: "stablehlo.return"(%2)
+
+// -----
+// dynamic_conv with a constant padding is a convolution with that padding; a padding computed
+// at run time keeps the op.
+func.func @main(%x: tensor<1x4x4x1xf32>, %w: tensor<3x3x1x1xf32>, %p: tensor<2x2xi32>) -> (tensor<1x2x2x1xf32>, tensor<1x2x2x1xf32>) {
+  %pad = stablehlo.constant dense<[[1, 0], [0, 1]]> : tensor<2x2xi32>
+  %c = "stablehlo.dynamic_conv"(%x, %w, %pad) {
+    window_strides = array<i64: 2, 2>,
+    dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>,
+    batch_group_count = 1 : i64,
+    feature_group_count = 1 : i64
+  } : (tensor<1x4x4x1xf32>, tensor<3x3x1x1xf32>, tensor<2x2xi32>) -> tensor<1x2x2x1xf32>
+  %d = "stablehlo.dynamic_conv"(%x, %w, %p) {
+    window_strides = array<i64: 2, 2>,
+    dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>,
+    batch_group_count = 1 : i64,
+    feature_group_count = 1 : i64
+  } : (tensor<1x4x4x1xf32>, tensor<3x3x1x1xf32>, tensor<2x2xi32>) -> tensor<1x2x2x1xf32>
+  return %c, %d : tensor<1x2x2x1xf32>, tensor<1x2x2x1xf32>
+}
+// CHECK: "stablehlo.convolution"(%arg0, %arg1)
+// CHECK-SAME: padding = dense<[[1, 0], [0, 1]]> : tensor<2x2xi64>
+// CHECK: "stablehlo.dynamic_conv"(%arg0, %arg1, %arg2)
