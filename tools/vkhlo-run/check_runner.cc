@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <set>
 
 #include "interp/checks.h"
@@ -145,9 +146,18 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
 
   CompileOptions compile = options.compile;
   compile.entry = function.name();
+  const auto start = std::chrono::steady_clock::now();
   auto executable = runtime::CompileModule(*options.client, std::move(copy), compile);
+  if (options.on_compile) {
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    options.on_compile(executable.status(), ms, executable.ok() ? executable->compile_stats() : CompileStats{});
+  }
   if (!executable.ok()) {
     outcome.message = executable.status().message();
+    return outcome;
+  }
+  if (options.compile_only) {
+    outcome.passed = true;
     return outcome;
   }
   auto results = executable->Execute({});
