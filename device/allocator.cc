@@ -28,9 +28,6 @@ constexpr VkBufferUsageFlags kUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                                       VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                       VK_BUFFER_USAGE_TRANSFER_DST_BIT;
 
-// The largest freed dedicated block kept for reuse (Free).
-constexpr uint64_t kSpareDedicatedBytes = 256ull << 20;
-
 uint64_t RoundUp(uint64_t value, uint64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
@@ -278,37 +275,12 @@ StatusOr<Buffer> Allocator::Allocate(uint64_t size, MemoryKind kind) {
   const uint64_t rounded = RoundUp(std::max<uint64_t>(size, 1), alignment_);
 
   std::lock_guard<std::mutex> lock(mutex_);
-  // A new block; when the heap is full, spare dedicated blocks are released and it is tried again.
-  auto create = [&](uint64_t bytes, bool dedicated) -> StatusOr<Block*> {
-    auto block = CreateBlockLocked(memory_type, bytes, dedicated);
-    if (block.ok()) return block;
-    std::vector<uint32_t> spares;
-    for (auto& [id, other] : blocks_) {
-      if (other->dedicated && other->used == 0) spares.push_back(id);
-    }
-    if (spares.empty()) return block;
-    for (uint32_t id : spares) DestroyBlockLocked(id);
-    return CreateBlockLocked(memory_type, bytes, dedicated);
-  };
   Block* chosen = nullptr;
   uint64_t offset = 0;
   if (rounded > block_bytes_ / 2) {
-    // The spare dedicated block (see Free) when the request fits it without wasting half of it;
-    // otherwise the spare goes, so that it never adds to a new block's footprint.
-    for (auto& [id, block] : blocks_) {
-      if (!block->dedicated || block->used != 0 || block->memory_type != memory_type) continue;
-      if (block->size >= rounded && block->size / 2 < rounded) {
-        chosen = block.get();
-      } else {
-        DestroyBlockLocked(id);
-      }
-      break;
-    }
-    if (chosen == nullptr) {
-      auto block = create(rounded, /*dedicated=*/true);
-      if (!block.ok()) return block.status().WithContext(fmt::format("allocating {}", Bytes(size)));
-      chosen = *block;
-    }
+    auto block = CreateBlockLocked(memory_type, rounded, /*dedicated=*/true);
+    if (!block.ok()) return block.status().WithContext(fmt::format("allocating {}", Bytes(size)));
+    chosen = *block;
   } else {
     uint64_t best_size = UINT64_MAX;
     for (auto& [id, block] : blocks_) {
@@ -322,7 +294,7 @@ StatusOr<Buffer> Allocator::Allocate(uint64_t size, MemoryKind kind) {
       }
     }
     if (chosen == nullptr) {
-      auto block = create(block_bytes_, /*dedicated=*/false);
+      auto block = CreateBlockLocked(memory_type, block_bytes_, /*dedicated=*/false);
       if (!block.ok()) return block.status().WithContext(fmt::format("allocating {}", Bytes(size)));
       chosen = *block;
       offset = 0;
@@ -366,22 +338,7 @@ void Allocator::Free(Buffer& buffer) {
   block.used -= size;
 
   if (block.dedicated) {
-    // A program executed repeatedly frees and allocates its large results every run; on
-    // lavapipe (and any driver that maps fresh pages) a new block costs a page fault per page
-    // touched. So one freed dedicated block per memory type of at most kSpareDedicatedBytes is
-    // kept for the next request of its size; any other is released now.
-    bool keep = block.size <= kSpareDedicatedBytes;
-    for (auto& [id, other] : blocks_) {
-      if (id != block.id && other->dedicated && other->used == 0 && other->memory_type == block.memory_type) {
-        keep = false;
-      }
-    }
-    if (!keep) {
-      DestroyBlockLocked(block.id);
-      return;
-    }
-    block.free_ranges.clear();
-    block.free_ranges[0] = block.size;
+    DestroyBlockLocked(block.id);
     return;
   }
   // Insert and coalesce with the neighbours.

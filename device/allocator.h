@@ -1,13 +1,10 @@
 // The device memory allocator: buffers carved out of large VkDeviceMemory blocks.
 //
 // Small and medium buffers share blocks (default 64 MiB, smaller on small heaps) with best-fit
-// placement and coalescing on free; a request over half a block gets a dedicated block. At most
-// one empty shared block and one freed dedicated block of at most 256 MiB (reused by the next
-// request it fits without wasting half of it: a program executed repeatedly allocates its large
-// results again every run) are kept per memory type, so allocate/free cycles do not grow memory;
-// other freed dedicated blocks are released at once, and kept ones when the heap is full. Every
-// offset is aligned to the device's minStorageBufferOffsetAlignment, so any buffer can be bound
-// directly.
+// placement and coalescing on free; a request over half a block gets a dedicated block, released
+// as soon as it is freed. At most one empty shared block is kept per memory type, so
+// allocate/free cycles do not grow memory. Every offset is aligned to the device's
+// minStorageBufferOffsetAlignment, so any buffer can be bound directly.
 //
 // Running out of memory is an ordinary error (RESOURCE_EXHAUSTED naming the request and the
 // heap); the allocator also refuses to reserve more than a heap's size, since some drivers

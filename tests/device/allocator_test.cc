@@ -111,43 +111,5 @@ TEST_F(AllocatorTest, BuffersLargerThanMaxStorageBufferRange) {
   EXPECT_EQ(b.size(), size);
 }
 
-// A program executed repeatedly frees and reallocates its large results: the freed dedicated
-// block is kept and reused (no new VkDeviceMemory, so no fresh pages to fault in), one per
-// memory type; a request it fits badly or a block over 256 MiB is not kept.
-TEST_F(AllocatorTest, FreedDedicatedBlockIsReusedOnce) {
-  Allocator& allocator = dev().allocator();
-  const uint64_t large = 48ull << 20;  // over half of a 64 MiB shared block
-  const AllocatorStats base = allocator.stats();
-  {
-    ASSERT_OK_AND_ASSIGN(Buffer a, allocator.Allocate(large));
-  }
-  const AllocatorStats kept = allocator.stats();
-  EXPECT_EQ(kept.blocks, base.blocks + 1);
-  const uint64_t allocations = kept.total_allocations;
-  for (int i = 0; i < 5; ++i) {
-    ASSERT_OK_AND_ASSIGN(Buffer a, allocator.Allocate(large));
-    EXPECT_EQ(allocator.stats().blocks, kept.blocks);
-    EXPECT_EQ(allocator.stats().bytes_reserved, kept.bytes_reserved);
-  }
-  EXPECT_EQ(allocator.stats().total_allocations, allocations + 5);
-  {
-    // Two at once: the second gets a block of its own, and only one is kept afterwards.
-    ASSERT_OK_AND_ASSIGN(Buffer a, allocator.Allocate(large));
-    ASSERT_OK_AND_ASSIGN(Buffer b, allocator.Allocate(large));
-    EXPECT_EQ(allocator.stats().blocks, kept.blocks + 1);
-  }
-  EXPECT_EQ(allocator.stats().blocks, kept.blocks);
-  {
-    // Twice as large: the spare goes first, so the footprint is the new block alone.
-    ASSERT_OK_AND_ASSIGN(Buffer a, allocator.Allocate(2 * large + 4096));
-    EXPECT_EQ(allocator.stats().blocks, kept.blocks);
-  }
-  {
-    ASSERT_OK_AND_ASSIGN(Buffer a, allocator.Allocate(300ull << 20));
-  }
-  EXPECT_EQ(allocator.stats().blocks, base.blocks);  // over 256 MiB: released when freed
-  EXPECT_EQ(allocator.stats().bytes_reserved, base.bytes_reserved);
-}
-
 }  // namespace
 }  // namespace vkhlo::device
