@@ -4,20 +4,54 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "codegen/elemental/emitter.h"
 #include "codegen/elemental/types.h"
+#include "ir/walk.h"
 
 namespace vkhlo::codegen {
 
-LoopConfig ChooseLoopConfig(const TargetInfo& target, uint32_t min_elements_per_invocation) {
+LoopConfig ChooseLoopConfig(const TargetInfo& target, uint32_t min_elements_per_invocation, bool vectorizable) {
   LoopConfig config;
   uint32_t wg = std::min({256u, target.max_workgroup_invocations, target.max_workgroup_size[0]});
   const uint32_t subgroup = std::max(1u, target.subgroup_size);
   if (wg >= subgroup) wg = wg / subgroup * subgroup;
   config.workgroup_size = std::max(1u, wg);
-  config.elements_per_invocation = std::max(1u, min_elements_per_invocation);
+  config.elements_per_invocation = std::max({1u, min_elements_per_invocation, vectorizable ? kVectorWidth : 1u});
   return config;
+}
+
+std::vector<bool> ContiguousInputs(const Fusion& fusion, const TargetInfo& target) {
+  // Users come after their operands in program order, so walking the ops backwards sees every
+  // read of a value before the value's own operands are judged.
+  std::unordered_set<const ir::Value*> read, scattered;
+  for (auto it = fusion.ops.rbegin(); it != fusion.ops.rend(); ++it) {
+    const ir::Operation& op = **it;
+    bool result_scattered = op.num_results() != 1;
+    for (size_t r = 0; r < op.num_results(); ++r) result_scattered |= scattered.count(op.result(r)) != 0;
+    for (size_t k = 0; k < op.num_operands(); ++k) {
+      const ir::Value* v = op.operand(k);
+      read.insert(v);
+      const bool same_index =
+          !result_scattered &&
+          (op.code() == ir::OpCode::kReshape ||
+           (op.info().kind == ir::OpKind::kElementwise && v->type().dims() == op.result(0)->type().dims()));
+      if (!same_index) scattered.insert(v);
+    }
+    // A value used inside a region (not through the op's operands) is read at another index.
+    for (size_t r = 0; r < op.num_regions(); ++r) {
+      ir::WalkOps(op.region(r), [&](ir::Operation& inner) {
+        for (const ir::Value* v : inner.operands()) scattered.insert(v);
+      });
+    }
+  }
+  std::vector<bool> contiguous;
+  for (const ir::Value* in : fusion.inputs) {
+    contiguous.push_back(read.count(in) != 0 && scattered.count(in) == 0 &&
+                         GetTypeFacts(in->type().element_type(), target).storage_bits == 32);
+  }
+  return contiguous;
 }
 
 namespace {
@@ -41,15 +75,24 @@ StatusOr<KernelSource> EmitLoopKernel(const Fusion& fusion, const TargetInfo& ta
   for (int64_t d : fusion.dims) n *= d;
   k.num_elements = n;
 
-  // Elements per invocation: whole output words per invocation.
+  // Elements per invocation: whole output words per invocation, kVectorWidth where the kernel
+  // can use uvec4 loads or stores.
   uint32_t pack = 1;
+  bool has_word_output = false;
   for (const ir::Value* out : fusion.outputs) {
     const int storage = GetTypeFacts(out->type().element_type(), target).storage_bits;
     if (storage < 32) pack = std::max<uint32_t>(pack, static_cast<uint32_t>(32 / storage));
+    has_word_output |= storage == 32;
   }
-  uint32_t per = std::max(pack, options.elements_per_invocation);
+  const std::vector<bool> contiguous = ContiguousInputs(fusion, target);
+  const bool has_contiguous = std::find(contiguous.begin(), contiguous.end(), true) != contiguous.end();
+  const bool vectorizable = (has_contiguous || has_word_output) && n >= static_cast<int64_t>(kVectorWidth);
+  k.config = ChooseLoopConfig(target, std::max(pack, options.elements_per_invocation),
+                              options.elements_per_invocation == 0 && vectorizable);
+  uint32_t per = k.config.elements_per_invocation;
   per = (per + pack - 1) / pack * pack;
-  k.config = ChooseLoopConfig(target, per);
+  k.config.elements_per_invocation = per;
+  const bool vectorize = vectorizable && per == kVectorWidth;
   const uint32_t wg = k.config.workgroup_size;
   const uint64_t invocations = (static_cast<uint64_t>(n) + per - 1) / per;
   k.workgroups = (invocations + wg - 1) / wg;
@@ -81,6 +124,35 @@ StatusOr<KernelSource> EmitLoopKernel(const Fusion& fusion, const TargetInfo& ta
                         fmt::join(reads, " ^ ")));
   }
 
+  // Vector loads: each contiguous input's 4 words, once, before the element loop; the last
+  // invocation of a count that is not a multiple of 4 reads its tail word by word (a uvec4 there
+  // would run past the buffer). Every read of such an input is at the element's own index, so the
+  // input is bound to its word in the vector.
+  const bool tail = static_cast<uint64_t>(n) % kVectorWidth != 0;
+  std::vector<bool> vector_output(fusion.outputs.size(), false);
+  if (vectorize) {
+    if (tail) em.Line(fmt::format("bool full = base + {}u <= {};", kVectorWidth, total));
+    for (size_t b = 0; b < fusion.inputs.size(); ++b) {
+      if (!contiguous[b]) continue;
+      ++k.vector_inputs;
+      const std::string v = fmt::format("vin{}", b);
+      if (!tail) {
+        em.Line(fmt::format("uvec4 {} = in{}v[invocation];", v, b));
+      } else {
+        em.Line(fmt::format("uvec4 {} = uvec4(0u);", v));
+        em.Line(fmt::format("if (full) {0} = in{1}v[invocation]; else for (uint t = 0u; base + t < {2}; ++t) {0}[t] = in{1}[base + t];",
+                            v, b, total));
+      }
+      em.Bind(fusion.inputs[b], Expr{v + "[e]", fusion.inputs[b]->type().element_type(), true});
+    }
+    for (size_t o = 0; o < fusion.outputs.size(); ++o) {
+      if (GetTypeFacts(fusion.outputs[o]->type().element_type(), target).storage_bits != 32) continue;
+      vector_output[o] = true;
+      ++k.vector_outputs;
+      em.Line(fmt::format("uvec4 vout{} = uvec4(0u);", o));
+    }
+  }
+
   // Accumulators of packed outputs: one word per 32 bits of the invocation's elements.
   struct Packed {
     int storage = 32;
@@ -98,7 +170,9 @@ StatusOr<KernelSource> EmitLoopKernel(const Fusion& fusion, const TargetInfo& ta
   }
 
   // The elements of the invocation, in a loop (not unrolled: a kernel with several expensive
-  // outputs would otherwise grow `per` times, and so would the driver's compile time).
+  // outputs would otherwise grow `per` times, and so would the driver's compile time). Drivers
+  // unroll a loop of 4 constant iterations whose body is small, which makes the vector
+  // components' indices constants (explicit unrolling measured no faster on lavapipe).
   const bool guard = static_cast<uint64_t>(n) % per != 0;
   const std::string i = "i";
   if (n > 0) {
@@ -117,7 +191,9 @@ StatusOr<KernelSource> EmitLoopKernel(const Fusion& fusion, const TargetInfo& ta
       Expr raw = em.Raw(value);
       const int storage = packed[o].storage;
       const std::string out = fmt::format("in{}", fusion.inputs.size() + o);
-      if (storage < 32) {
+      if (vector_output[o]) {
+        em.Line(fmt::format("vout{}[e] = {};", o, raw.code));
+      } else if (storage < 32) {
         em.Line(fmt::format("{}[(e * {}u) >> 5u] |= ({} & {}) << ((e * {}u) & 31u);", packed[o].array, storage, raw.code,
                             UintLiteral((1u << storage) - 1), storage));
       } else if (storage == 32) {
@@ -132,9 +208,18 @@ StatusOr<KernelSource> EmitLoopKernel(const Fusion& fusion, const TargetInfo& ta
     em.Close();
   }
   for (size_t o = 0; o < fusion.outputs.size() && n > 0; ++o) {
+    const std::string out = fmt::format("in{}", fusion.inputs.size() + o);
+    if (vector_output[o]) {
+      if (!tail) {
+        em.Line(fmt::format("{}v[invocation] = vout{};", out, o));
+      } else {
+        em.Line(fmt::format("if (full) {0}v[invocation] = vout{1}; else for (uint t = 0u; base + t < {2}; ++t) {0}[base + t] = vout{1}[t];",
+                            out, o, total));
+      }
+      continue;
+    }
     const int storage = packed[o].storage;
     if (storage >= 32) continue;
-    const std::string out = fmt::format("in{}", fusion.inputs.size() + o);
     const uint32_t per_word = 32 / static_cast<uint32_t>(storage);
     for (uint32_t w = 0; w < packed[o].words; ++w) {
       const std::string word = fmt::format("base / {}u + {}u", per_word, w);
@@ -148,16 +233,24 @@ StatusOr<KernelSource> EmitLoopKernel(const Fusion& fusion, const TargetInfo& ta
 
   std::string glsl = "#version 450\n";
   for (const std::string& ext : prelude.extensions()) glsl += fmt::format("#extension {} : require\n", ext);
-  glsl += fmt::format("// vkhlo loop kernel {}{}: {} elements, {} per invocation, workgroup {}\n", k.name,
-                      options.function.empty() ? "" : " of @" + options.function, n, per, wg);
+  glsl += fmt::format("// vkhlo loop kernel {}{}: {} elements, {} per invocation, workgroup {}{}\n", k.name,
+                      options.function.empty() ? "" : " of @" + options.function, n, per, wg,
+                      vectorize ? fmt::format(", uvec4 loads {} / stores {}", k.vector_inputs, k.vector_outputs) : "");
   glsl += "// fused ops:\n";
   for (const ir::Operation* op : fusion.ops) glsl += "//   " + OpSummary(*op, options.source_name) + "\n";
   for (const std::string& file : prelude.includes()) glsl += fmt::format("#include \"{}\"\n", file);
   glsl += fmt::format("layout(local_size_x = {}) in;\n", wg);
+  // A binding read or written as uvec4 is declared twice (aliased views of one buffer: the words
+  // and the vectors); `restrict` would promise the compiler the two never meet.
   for (size_t b = 0; b < fusion.inputs.size() + fusion.outputs.size(); ++b) {
     const bool is_input = b < fusion.inputs.size();
-    glsl += fmt::format("layout(set = 0, binding = {0}) {1} buffer Buffer{0} {{ uint in{0}[]; }};\n", b,
-                        is_input ? "readonly restrict" : "writeonly restrict");
+    const bool vector = vectorize && (is_input ? contiguous[b] : vector_output[b - fusion.inputs.size()]);
+    const std::string access = is_input ? "readonly" : "writeonly";
+    const std::string qualifiers = vector ? access : access + " restrict";
+    glsl += fmt::format("layout(set = 0, binding = {0}) {1} buffer Buffer{0} {{ uint in{0}[]; }};\n", b, qualifiers);
+    if (vector) {
+      glsl += fmt::format("layout(set = 0, binding = {0}) {1} buffer Buffer{0}v {{ uvec4 in{0}v[]; }};\n", b, qualifiers);
+    }
   }
   glsl += "layout(push_constant) uniform Push { uvec4 vkhlo_workgroup_base; } pc;\n";
   for (const std::string& helper : prelude.helpers()) glsl += helper + "\n";

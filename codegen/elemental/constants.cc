@@ -35,9 +35,16 @@ StatusOr<Expr> EmitConstant(ElementalEmitter& em, const Operation& op, const Ind
     }
     return Expr{RawLiteral(f.storage_bits, lo, hi), type, true};
   }
-  const std::string name = fmt::format("cst_{:x}", reinterpret_cast<uintptr_t>(&op));
+  // Named by content (FNV-1a of the words), never by address: the same program must give the
+  // same GLSL every time, or the SPIR-V caches (keyed by the text) never hit. Equal contents
+  // share one array.
+  std::vector<uint32_t> words = PackWords(*literal);
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (uint32_t w : words) {
+    for (int b = 0; b < 4; ++b) hash = (hash ^ ((w >> (8 * b)) & 0xffu)) * 0x100000001b3ull;
+  }
+  const std::string name = fmt::format("cst_{}_{:016x}", words.size(), hash);
   if (!em.prelude().HasHelper(name)) {
-    std::vector<uint32_t> words = PackWords(*literal);
     std::vector<std::string> items;
     items.reserve(words.size());
     for (uint32_t w : words) items.push_back(fmt::format("0x{:x}u", w));

@@ -1,9 +1,12 @@
 // Codegen and runtime benchmarks, each beside its baseline in the same run:
-//   BM_HostMemcpy/64MiB         the memory bandwidth baseline
+//   BM_HostMemcpy/64MiB         the memory bandwidth baseline (real time, as the kernels are)
 //   BM_HandWrittenAdd/0,1       hand-written c = a + b over 16M f32, scalar / vec4 loads
 //   BM_Chain8Fused/Unfused      8 element-wise ops over 16M f32 (x, y -> z): one kernel vs eight;
 //                               bytes_per_second counts what the fused kernel must move (read x
 //                               and y, write z: 192 MiB), so the two are directly comparable
+//   BM_Chain8KernelOnly         the fused chain's generated kernel dispatched like the hand-written
+//                               one (buffers allocated once): the kernel alone, without Execute's
+//                               per-run costs (allocating the result, recording, submitting)
 //   BM_Execute1Op               end-to-end Execute latency of a 1-op program on 4 elements
 //   BM_DispatchOverhead         per-dispatch cost: an unfused chain of 64 tiny ops, per op
 //   BM_ReduceRows               reduce(add) of 4096x4096 f32 over its rows (one workgroup tree per row)
@@ -17,6 +20,8 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <filesystem>
 #include <vector>
 
@@ -126,6 +131,57 @@ void BM_HandWrittenAdd(benchmark::State& state) {
     if (!s.ok() || !done.ok() || !done->Wait().ok()) std::abort();
   }
   state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(bytes) * 3);
+}
+
+// Dispatches GLSL `source` (bindings a, b -> c over 16M f32) `groups` workgroups at a time.
+void DispatchAbc(benchmark::State& state, const std::string& name, const std::string& source, uint32_t groups) {
+  device::Device& dev = *SharedClient().state()->device;
+  codegen::GlslCompiler compiler("");
+  auto spirv = compiler.Compile(source);
+  if (!spirv.ok()) {
+    state.SkipWithError(spirv.status().ToString().c_str());
+    return;
+  }
+  device::ComputePipelineDesc desc;
+  desc.name = name;
+  desc.spirv = **spirv;
+  desc.workgroup_base_offset = 0;
+  auto pipeline = dev.pipelines().GetOrCreate(desc);
+  const uint64_t bytes = kChainElements * 4;
+  auto a = dev.allocator().Allocate(bytes), b = dev.allocator().Allocate(bytes), c = dev.allocator().Allocate(bytes);
+  if (!pipeline.ok() || !a.ok() || !b.ok() || !c.ok()) std::abort();
+  for (auto _ : state) {
+    auto list = device::CommandList::Begin(dev);
+    const uint32_t zero[4] = {0, 0, 0, 0};
+    Status s = list->Dispatch(**pipeline, {{a->view(), device::Access::kRead}, {b->view(), device::Access::kRead},
+                                           {c->view(), device::Access::kWrite}},
+                              device::AsBytes(zero), {groups, 1, 1});
+    auto done = list->Submit();
+    if (!s.ok() || !done.ok() || !done->Wait().ok()) std::abort();
+  }
+  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(bytes) * 3);
+}
+
+void BM_Chain8KernelOnly(benchmark::State& state) {
+  const std::string dir = fmt::format("/tmp/vkhlo-bench-kernels-{}", getpid());
+  CompileOptions options;
+  options.dump_kernels_dir = dir;
+  auto exe = SharedClient().Compile(ChainProgram(kChainElements), options);
+  std::ifstream file(dir + "/main.fusion_0.comp");
+  std::stringstream glsl;
+  glsl << file.rdbuf();
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  // "// vkhlo loop kernel fusion_0 of @main: N elements, P per invocation, workgroup W..."
+  const std::string text = glsl.str();
+  const size_t at = text.find(" elements, ");
+  unsigned per = 0, wg = 0;
+  if (!exe.ok() || at == std::string::npos ||
+      std::sscanf(text.c_str() + at, " elements, %u per invocation, workgroup %u", &per, &wg) != 2) {
+    state.SkipWithError("cannot read the generated kernel");
+    return;
+  }
+  DispatchAbc(state, "chain8_kernel", text, static_cast<uint32_t>((kChainElements / per + wg - 1) / wg));
 }
 
 void RunChain(benchmark::State& state, const CompileOptions& options) {
@@ -280,9 +336,10 @@ func.func @main(%x: tensor<{0}xf32>) -> tensor<{1}f32> {{
 void BM_ReduceRows(benchmark::State& state) { RunReduce(state, {4096, 4096}, "4096x4096", "4096x", "1"); }
 void BM_ReduceAll(benchmark::State& state) { RunReduce(state, {kChainElements}, "16777216", "", "0"); }
 
-BENCHMARK(BM_HostMemcpy)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_HostMemcpy)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0);
 BENCHMARK(BM_HandWrittenAdd)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(BM_Chain8Fused)->Arg(1)->Arg(4)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+BENCHMARK(BM_Chain8KernelOnly)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(BM_Chain8Unfused)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(BM_ReduceRows)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(BM_ReduceAll)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);

@@ -177,6 +177,73 @@ TEST(Kernel, LoopConfigFollowsTheDevice) {
   odd.subgroup_size = 48;
   EXPECT_EQ(ChooseLoopConfig(odd, 1).workgroup_size, 240u);  // a multiple of the subgroup
   EXPECT_EQ(ChooseLoopConfig(TargetInfo::Everything(), 2).elements_per_invocation, 2u);
+  EXPECT_EQ(ChooseLoopConfig(TargetInfo::Everything(), 1, true).elements_per_invocation, kVectorWidth);
+}
+
+// Inputs read at the output's own index are loaded as uvec4; a broadcast, a transposed and a
+// 16-bit input are read element by element.
+TEST(Kernel, VectorizesContiguousInputsOnly) {
+  auto module = Parse(R"(
+func.func @main(%x: tensor<4x6xf32>, %y: tensor<24xf32>, %s: tensor<f32>, %t: tensor<6x4xf32>, %h: tensor<4x6xf16>) -> tensor<4x6xf32> {
+  %r = stablehlo.reshape %y : (tensor<24xf32>) -> tensor<4x6xf32>
+  %0 = stablehlo.multiply %x, %r : tensor<4x6xf32>
+  %b = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<4x6xf32>
+  %1 = stablehlo.add %0, %b : tensor<4x6xf32>
+  %tt = stablehlo.transpose %t, dims = [1, 0] : (tensor<6x4xf32>) -> tensor<4x6xf32>
+  %2 = stablehlo.subtract %1, %tt : tensor<4x6xf32>
+  %c = stablehlo.convert %h : (tensor<4x6xf16>) -> tensor<4x6xf32>
+  %3 = stablehlo.maximum %2, %c : tensor<4x6xf32>
+  return %3 : tensor<4x6xf32>
+})");
+  const TargetInfo target = TargetInfo::Everything();
+  auto plan = PlanBlock(Body(*module), target);
+  ASSERT_TRUE(plan.ok());
+  ASSERT_EQ(plan->fusions.size(), 1u);
+  const Fusion& fusion = plan->fusions[0];
+  std::vector<bool> contiguous = ContiguousInputs(fusion, target);
+  ASSERT_EQ(contiguous.size(), fusion.inputs.size());
+  for (size_t i = 0; i < fusion.inputs.size(); ++i) {
+    const std::string name = fusion.inputs[i]->name_hint();
+    EXPECT_EQ(contiguous[i], name == "x" || name == "y") << name;
+  }
+  auto kernel = EmitLoopKernel(fusion, target, {});
+  ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
+  EXPECT_EQ(kernel->config.elements_per_invocation, kVectorWidth);
+  EXPECT_EQ(kernel->vector_inputs, 2);
+  EXPECT_EQ(kernel->vector_outputs, 1);
+  EXPECT_NE(kernel->glsl.find("uvec4 in0v[]"), std::string::npos) << kernel->glsl;
+  EXPECT_EQ(kernel->glsl.find("bool full"), std::string::npos);  // 24 elements: no tail
+  GlslCompiler compiler("");
+  auto spirv = compiler.Compile(kernel->glsl);
+  EXPECT_TRUE(spirv.ok()) << spirv.status().ToString() << kernel->glsl;
+  // An explicit 1 element per invocation keeps the scalar kernel.
+  auto scalar = EmitLoopKernel(fusion, target, {.elements_per_invocation = 1});
+  ASSERT_TRUE(scalar.ok());
+  EXPECT_EQ(scalar->vector_inputs, 0);
+  EXPECT_EQ(scalar->glsl.find("uvec4 in0v[]"), std::string::npos);
+}
+
+// A count that is not a multiple of 4: the last invocation reads and writes its tail per word.
+TEST(Kernel, VectorizedKernelHasAScalarTail) {
+  auto module = Parse(R"(
+func.func @main(%x: tensor<10xi32>, %y: tensor<10xi32>) -> (tensor<10xi32>, tensor<10xi8>) {
+  %0 = stablehlo.add %x, %y : tensor<10xi32>
+  %1 = stablehlo.convert %0 : (tensor<10xi32>) -> tensor<10xi8>
+  return %0, %1 : tensor<10xi32>, tensor<10xi8>
+})");
+  const TargetInfo target = TargetInfo::Everything();
+  auto plan = PlanBlock(Body(*module), target);
+  ASSERT_TRUE(plan.ok());
+  ASSERT_EQ(plan->fusions.size(), 1u);
+  auto kernel = EmitLoopKernel(plan->fusions[0], target, {});
+  ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
+  EXPECT_EQ(kernel->config.elements_per_invocation, kVectorWidth);
+  EXPECT_EQ(kernel->vector_inputs, 2);
+  EXPECT_EQ(kernel->vector_outputs, 1);  // the i8 output is packed, 4 to a word
+  EXPECT_NE(kernel->glsl.find("bool full"), std::string::npos) << kernel->glsl;
+  GlslCompiler compiler("");
+  auto spirv = compiler.Compile(kernel->glsl);
+  EXPECT_TRUE(spirv.ok()) << spirv.status().ToString() << kernel->glsl;
 }
 
 }  // namespace

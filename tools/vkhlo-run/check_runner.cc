@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <chrono>
 #include <set>
 
 #include "interp/checks.h"
@@ -209,9 +210,18 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
 
   CompileOptions compile = options.compile;
   compile.entry = function.name();
+  const auto start = std::chrono::steady_clock::now();
   auto executable = runtime::CompileModule(*options.client, std::move(copy), compile);
+  if (options.on_compile) {
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    options.on_compile(executable.status(), ms, executable.ok() ? executable->compile_stats() : CompileStats{});
+  }
   if (!executable.ok()) {
     outcome.message = executable.status().message();
+    return outcome;
+  }
+  if (options.compile_only) {
+    outcome.passed = true;
     return outcome;
   }
   // With probes, the function runs as a 1 x 1 process grid whose outfeed collects them.

@@ -12,6 +12,7 @@
 // interp::CompareLiterals, so a check means the same on both.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,10 @@ struct CheckOptions {
   const Client* client = nullptr;  // kVulkan
   CompileOptions compile;          // kVulkan (the entry is set per test)
   ExecutionStats* totals = nullptr;  // kVulkan: stats of every run added here
+  // kVulkan: called after each test function's compile with its outcome, wall time and stats
+  // (vkhlo-bench --compile-times).
+  std::function<void(const Status&, double wall_ms, const CompileStats&)> on_compile;
+  bool compile_only = false;  // kVulkan: a test passes when it compiles; nothing runs
 };
 
 // A deep copy of `module` (functions, attributes, source name).

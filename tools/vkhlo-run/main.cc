@@ -6,9 +6,9 @@
 // the exit code is 0 only when nothing failed. Without --check it runs --entry (default main)
 // on the inputs and prints the results (or writes them as .npy files to --output-dir).
 //
-// Devices: `reference` is the interpreter (the oracle; the default for now). `vulkan` compiles
-// the program into kernels and runs them on the Vulkan device (VKHLO_DEVICE, VKHLO_PROFILE);
-// an op it cannot run is an error, never a silent switch to the interpreter.
+// Devices: `vulkan` (the default) compiles the program into kernels and runs them on the Vulkan
+// device (VKHLO_DEVICE, VKHLO_PROFILE); an op it cannot run is an error, never a silent switch
+// to the interpreter. `reference` is the interpreter (the oracle, for debugging).
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -125,11 +125,11 @@ void PrintStats(const std::optional<Client>& client, const ExecutionStats& s) {
 
 int main(int argc, char** argv) {
   CLI::App app{"vkhlo-run: run StableHLO programs"};
-  std::string path, device = "reference", entry = "main", output_dir, dump_kernels;
+  std::string path, device = "vulkan", entry = "main", output_dir, dump_kernels;
   std::vector<std::string> inputs;
   bool check = false, split = false, stats = false;
   app.add_option("file", path, "the .mlir program ('-' for standard input)")->required();
-  app.add_option("--device", device, "reference (the interpreter) or vulkan")
+  app.add_option("--device", device, "vulkan (the default) or reference (the interpreter)")
       ->check(CLI::IsMember({"vulkan", "reference"}));
   app.add_flag("--check", check, "run every test function and evaluate check.* ops");
   app.add_flag("--split-input-file", split, "treat '// -----' lines as separators between modules");
