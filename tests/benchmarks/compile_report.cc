@@ -197,7 +197,7 @@ int KernelCount(const std::string& path) {
   if (!pipeline.ok() || !pipeline->Run(module).ok()) return 1;
   const ir::Function* main = module.FindFunction("main");
   if (main == nullptr) return 1;
-  const codegen::TargetInfo& target = client->state()->target;
+  const codegen::TargetInfo& target = (*client)->state()->target;
   auto unfused = CountPlan(main->body().front(), target, false);
   auto fused = CountPlan(main->body().front(), target, true);
   if (!unfused.ok() || !fused.ok()) {
@@ -206,7 +206,7 @@ int KernelCount(const std::string& path) {
   }
   fmt::print("{}: before fusion {}\n", path, Describe(*unfused));
   fmt::print("{}: after fusion  {}\n", path, Describe(*fused));
-  auto exe = client->Compile(*text);
+  auto exe = (*client)->Compile(*text);
   if (!exe.ok()) {
     fmt::print("{}: does not compile for the Vulkan device yet ({}); counts are from the plan\n", path,
                exe.status().message());
@@ -215,7 +215,7 @@ int KernelCount(const std::string& path) {
   std::vector<Buffer> arguments;
   for (const TensorType& type : exe->parameter_types()) {
     std::vector<uint8_t> zeros(static_cast<size_t>(type.num_elements()) * 4);
-    auto b = client->BufferFromHost(type, zeros);
+    auto b = (*client)->BufferFromHost(type, zeros);
     if (!b.ok()) return 1;
     arguments.push_back(*b);
   }

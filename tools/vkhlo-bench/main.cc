@@ -59,7 +59,8 @@ struct Settings {
 };
 
 Status Run(const Settings& settings) {
-  VKHLO_ASSIGN_OR_RETURN(Client client, Client::Create());
+  VKHLO_ASSIGN_OR_RETURN(std::unique_ptr<Client> created, Client::Create());
+  const Client& client = *created;
   VKHLO_ASSIGN_OR_RETURN(std::string text, ReadSourceFile(settings.path));
   std::vector<ParsedChunk> chunks = ParseSource(text, settings.path == "-" ? "<stdin>" : settings.path, false);
   if (chunks.empty()) return InvalidArgumentError(fmt::format("{}: no module", settings.path));
