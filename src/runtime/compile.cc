@@ -298,7 +298,12 @@ class Compiler {
     const codegen::DeviceKernelEmitter* emitter = codegen::FindDeviceKernelEmitter(op);
     if (emitter == nullptr) return NotSupported(*exe_.module, op);
     auto emitted = emitter->emit(fusion, exe_.client->target, kernel_options);
-    if (!emitted.ok()) return emitted.status().WithContext(Where(*exe_.module, op));
+    if (!emitted.ok()) {
+      // Errors from the elemental emitter (a region's op) already name their location.
+      const std::string where = Where(*exe_.module, op);
+      if (emitted.status().message().find(exe_.module->source_name() + ":") != std::string::npos) return emitted.status();
+      return emitted.status().WithContext(where);
+    }
     for (const ir::Value* v : fusion.inputs) VKHLO_RETURN_IF_ERROR(CheckRange(v->type(), fusion.name));
     for (const ir::Value* v : fusion.outputs) VKHLO_RETURN_IF_ERROR(CheckRange(v->type(), fusion.name));
     if (emitted->binding_alignment > exe_.client->device->allocator().alignment() ||
