@@ -59,66 +59,19 @@ Strategy ReplicaOrPartitionStrategy(const ir::Operation& op) {
 }
 
 int64_t IdCount(const EvalContext& context, Strategy strategy) {
-  switch (strategy) {
-    case Strategy::kCrossReplica:
-    case Strategy::kCrossReplicaAndPartition: return NumReplicas(context);
-    case Strategy::kCrossPartition: return NumPartitions(context);
-    case Strategy::kFlattenedIds: return NumReplicas(context) * NumPartitions(context);
-  }
-  return 0;
+  return ir::CollectiveIdCount(NumReplicas(context), NumPartitions(context), strategy);
 }
 
 StatusOr<std::vector<std::vector<ProcessId>>> ProcessGroups(EvalContext& context, const ir::Operation& op,
                                                             Strategy strategy,
                                                             const std::vector<std::vector<int64_t>>& groups) {
-  const int64_t replicas = NumReplicas(context), partitions = NumPartitions(context);
-  const int64_t limit = IdCount(context, strategy);
-  std::set<int64_t> seen;
-  for (const auto& group : groups) {
-    for (int64_t id : group) {
-      if (id >= limit) {
-        return context.OpError(op, fmt::format("names id {} in a grid of {} replica(s) x {} partition(s)", id,
-                                               replicas, partitions));
-      }
-      if (!seen.insert(id).second) return context.OpError(op, fmt::format("names id {} twice in its groups", id));
-    }
-  }
+  auto expanded = ir::ExpandProcessGroups(groups, NumReplicas(context), NumPartitions(context), strategy);
+  if (!expanded.ok()) return context.OpError(op, expanded.status().message());
   std::vector<std::vector<ProcessId>> out;
-  switch (strategy) {
-    case Strategy::kCrossReplica:
-      for (const auto& group : groups) {
-        for (int64_t p = 0; p < partitions; ++p) {
-          std::vector<ProcessId> pg;
-          for (int64_t r : group) pg.push_back({r, p});
-          out.push_back(std::move(pg));
-        }
-      }
-      break;
-    case Strategy::kCrossPartition:
-      for (const auto& group : groups) {
-        for (int64_t r = 0; r < replicas; ++r) {
-          std::vector<ProcessId> pg;
-          for (int64_t p : group) pg.push_back({r, p});
-          out.push_back(std::move(pg));
-        }
-      }
-      break;
-    case Strategy::kCrossReplicaAndPartition:
-      for (const auto& group : groups) {
-        std::vector<ProcessId> pg;
-        for (int64_t p = 0; p < partitions; ++p) {
-          for (int64_t r : group) pg.push_back({r, p});
-        }
-        out.push_back(std::move(pg));
-      }
-      break;
-    case Strategy::kFlattenedIds:
-      for (const auto& group : groups) {
-        std::vector<ProcessId> pg;
-        for (int64_t id : group) pg.push_back({id / partitions, id % partitions});
-        out.push_back(std::move(pg));
-      }
-      break;
+  for (const auto& group : *expanded) {
+    std::vector<ProcessId> pg;
+    for (const ir::GridProcess& p : group) pg.push_back({p.replica, p.partition});
+    out.push_back(std::move(pg));
   }
   return out;
 }

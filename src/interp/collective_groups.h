@@ -8,12 +8,13 @@
 #include <vector>
 
 #include "interp/eval_context.h"
+#include "ir/process_groups.h"
 #include "interp/op_registry.h"
 #include "interp/process_grid.h"
 
 namespace vkhlo::interp::coll {
 
-enum class Strategy { kCrossReplica, kCrossPartition, kCrossReplicaAndPartition, kFlattenedIds };
+using Strategy = ir::CollectiveStrategy;  // ir/process_groups.h, shared with the runtime
 
 // The grid the op runs in: its ProcessGrid's size, or 1 x 1 outside interpreter.run_parallel.
 int64_t NumReplicas(const EvalContext& context);

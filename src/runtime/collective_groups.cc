@@ -41,13 +41,7 @@ Strategy ReplicaOrPartitionStrategy(const ir::Operation& op) {
 }
 
 int64_t IdCount(const Grid& grid, Strategy strategy) {
-  switch (strategy) {
-    case Strategy::kCrossReplica:
-    case Strategy::kCrossReplicaAndPartition: return grid.num_replicas;
-    case Strategy::kCrossPartition: return grid.num_partitions;
-    case Strategy::kFlattenedIds: return grid.num_replicas * grid.num_partitions;
-  }
-  return 0;
+  return ir::CollectiveIdCount(grid.num_replicas, grid.num_partitions, strategy);
 }
 
 namespace {
@@ -87,55 +81,14 @@ StatusOr<std::vector<std::vector<int64_t>>> IdGroups(const ir::Operation& op, in
 
 StatusOr<std::vector<std::vector<ProcessId>>> ProcessGroups(const ir::Operation& op, const Grid& grid,
                                                             Strategy strategy) {
-  const int64_t replicas = grid.num_replicas, partitions = grid.num_partitions;
-  const int64_t limit = IdCount(grid, strategy);
-  VKHLO_ASSIGN_OR_RETURN(auto groups, IdGroups(op, limit));
-  std::set<int64_t> seen;
-  for (const auto& group : groups) {
-    for (int64_t id : group) {
-      if (id >= limit) {
-        return InvalidArgumentError(
-            fmt::format("names id {} in a grid of {} replica(s) x {} partition(s)", id, replicas, partitions));
-      }
-      if (!seen.insert(id).second) return InvalidArgumentError(fmt::format("names id {} twice in its groups", id));
-    }
-  }
+  VKHLO_ASSIGN_OR_RETURN(auto groups, IdGroups(op, IdCount(grid, strategy)));
+  VKHLO_ASSIGN_OR_RETURN(auto expanded,
+                         ir::ExpandProcessGroups(groups, grid.num_replicas, grid.num_partitions, strategy));
   std::vector<std::vector<ProcessId>> out;
-  switch (strategy) {
-    case Strategy::kCrossReplica:
-      for (const auto& group : groups) {
-        for (int64_t p = 0; p < partitions; ++p) {
-          std::vector<ProcessId> pg;
-          for (int64_t r : group) pg.push_back({r, p});
-          out.push_back(std::move(pg));
-        }
-      }
-      break;
-    case Strategy::kCrossPartition:
-      for (const auto& group : groups) {
-        for (int64_t r = 0; r < replicas; ++r) {
-          std::vector<ProcessId> pg;
-          for (int64_t p : group) pg.push_back({r, p});
-          out.push_back(std::move(pg));
-        }
-      }
-      break;
-    case Strategy::kCrossReplicaAndPartition:
-      for (const auto& group : groups) {
-        std::vector<ProcessId> pg;
-        for (int64_t p = 0; p < partitions; ++p) {
-          for (int64_t r : group) pg.push_back({r, p});
-        }
-        out.push_back(std::move(pg));
-      }
-      break;
-    case Strategy::kFlattenedIds:
-      for (const auto& group : groups) {
-        std::vector<ProcessId> pg;
-        for (int64_t id : group) pg.push_back({id / partitions, id % partitions});
-        out.push_back(std::move(pg));
-      }
-      break;
+  for (const auto& group : expanded) {
+    std::vector<ProcessId> pg;
+    for (const ir::GridProcess& p : group) pg.push_back({p.replica, p.partition});
+    out.push_back(std::move(pg));
   }
   return out;
 }

@@ -9,11 +9,12 @@
 #include <vector>
 
 #include "ir/module.h"
+#include "ir/process_groups.h"
 #include "runtime/collective_transport.h"
 
 namespace vkhlo::runtime::coll {
 
-enum class Strategy { kCrossReplica, kCrossPartition, kCrossReplicaAndPartition, kFlattenedIds };
+using Strategy = ir::CollectiveStrategy;  // ir/process_groups.h, shared with the interpreter
 
 struct Grid {
   int64_t num_replicas = 1;
