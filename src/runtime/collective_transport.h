@@ -3,8 +3,10 @@
 //
 // The ops speak only of device tensors of the calling process: a contribution is the list of
 // tensors a process hands to a rendezvous, and what comes back are tensors it can read on its
-// own device. InProcessTransport (all processes in this process, one device) hands the
-// BufferStates themselves over — the data never leaves the device. A transport between machines
+// own device. InProcessTransport (all processes in this OS process) hands the BufferStates
+// themselves over; the receiving process reads them in place when they live on its device and
+// copies them through host memory when they do not (Execution::Localize: processes on clients of
+// their own, process_grid.h CreateProcessClients). A transport between machines
 // (MPI) would download the local contribution, send bytes, and upload what it receives into new
 // local buffers; the ops do not change.
 //
@@ -59,8 +61,8 @@ class CollectiveTransport {
   virtual void Abort(ProcessId process, const Status& error) = 0;
 };
 
-// All processes of the grid in this OS process, on one device (one barrier object per grid
-// execution).
+// All processes of the grid in this OS process, on one or several devices (one barrier object
+// per grid execution).
 class InProcessTransport final : public CollectiveTransport {
  public:
   explicit InProcessTransport(std::chrono::milliseconds timeout) : timeout_(timeout) {}

@@ -112,6 +112,11 @@ uint64_t BufferBytes(const ir::Type& type);
 // A new device tensor of `type` (contents undefined).
 StatusOr<std::shared_ptr<BufferState>> AllocateTensor(const std::shared_ptr<ClientState>& client, const ir::Type& type);
 
+// A copy of `tensor` (whose contents are complete) on `client`'s device, through host memory:
+// how tensors move between devices.
+StatusOr<std::shared_ptr<BufferState>> CopyThroughHost(const BufferState& tensor,
+                                                       const std::shared_ptr<ClientState>& client);
+
 TensorType ToTensorType(const ir::Type& type);
 StatusOr<ir::Type> FromTensorType(const TensorType& type);
 
