@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "runtime/state.h"
+#include "support/rendezvous.h"
 
 namespace vkhlo::runtime {
 
@@ -65,7 +66,7 @@ class CollectiveTransport {
 // per grid execution).
 class InProcessTransport final : public CollectiveTransport {
  public:
-  explicit InProcessTransport(std::chrono::milliseconds timeout) : timeout_(timeout) {}
+  explicit InProcessTransport(std::chrono::milliseconds timeout) : meeting_(timeout) {}
 
   StatusOr<std::vector<Contribution>> Exchange(const RendezvousKey& key, ProcessId self, Contribution mine) override;
   Status Send(std::string_view op_name, int64_t channel_id, Contribution values) override;
@@ -74,20 +75,7 @@ class InProcessTransport final : public CollectiveTransport {
   std::optional<Status> first_error() const;
 
  private:
-  struct Slot {
-    std::map<ProcessId, Contribution> values;
-    size_t readers = 0;
-  };
-  Status AbortedError(std::string_view op_name) const;  // mutex_ held
-
-  const std::chrono::milliseconds timeout_;
-  mutable std::mutex mutex_;
-  std::condition_variable changed_;
-  std::map<std::pair<RendezvousKey, ProcessId>, int64_t> calls_;
-  std::map<std::pair<RendezvousKey, int64_t>, Slot> slots_;
-  std::map<int64_t, std::deque<Contribution>> channels_;
-  std::optional<Status> first_error_;
-  std::string abort_reason_;
+  support::Rendezvous<Contribution> meeting_;  // the interpreter's grid uses the same rules
 };
 
 }  // namespace vkhlo::runtime
