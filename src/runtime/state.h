@@ -25,6 +25,7 @@
 #include "device/fft/fft_plan.h"
 #include "device/pipeline.h"
 #include "ir/module.h"
+#include "vkhlo/process_grid.h"
 #include "vkhlo/runtime.h"
 
 namespace vkhlo::runtime {
@@ -36,6 +37,9 @@ struct ClientState {
   std::unique_ptr<device::fft::FftPlanCache> fft_plans;
   codegen::TargetInfo target;
   std::unique_ptr<codegen::GlslCompiler> compiler;
+  // The feed queues of executions outside a process grid (Client::TransferToInfeed, ...).
+  std::shared_ptr<FeedQueue> infeed = std::make_shared<FeedQueue>();
+  std::shared_ptr<FeedQueue> outfeed = std::make_shared<FeedQueue>();
 };
 
 // Device memory for one tensor (or a scratch slot shared by several).
