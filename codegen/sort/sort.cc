@@ -15,8 +15,9 @@
 //      rank in its own run), ping-ponging between two scratch arrays (O(n log n) per pass).
 //   3. gather: each result element (or each word of packed narrow elements, so no two
 //      invocations write one word) copies the storage bits of its source element.
-// In all O(n log^2 n) comparisons. Rows of any length work; top_k's sort-then-slice on long
-// rows is the merge path.
+// In all O(n log^2 n) comparisons. Rows of any length work. A sort whose results are only
+// read through slices of their first k positions (top_k's sort-then-slice) takes the top-k
+// kernel instead when k is small (top_k.h): a selection, O(n k) at worst, O(n) typically.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -24,6 +25,7 @@
 #include "codegen/device_kernel.h"
 #include "codegen/elemental/types.h"
 #include "codegen/sort/sort_comparator.h"
+#include "codegen/sort/top_k.h"
 
 namespace vkhlo::codegen {
 namespace {
@@ -70,6 +72,9 @@ StatusOr<DeviceKernel> EmitSort(const Fusion& fusion, const TargetInfo& target, 
   const int64_t total = g.rows() * g.size;
 
   VKHLO_ASSIGN_OR_RETURN(SortComparatorSource cmp, EmitSortComparator(op, g, fusion.inputs, target, options));
+  if (std::optional<int64_t> k = SortedPrefixNeeded(op, dimension); k && TopKApplies(op, fusion, g, *k, target)) {
+    return EmitTopK(fusion, g, *k, cmp, target);
+  }
 
   // Block size of the local sort: a power of two covering the row, capped by the workgroup
   // limits (two positions per invocation) and shared memory (one uint per position).

@@ -61,9 +61,7 @@ StatusOr<SortComparatorSource> EmitSortComparator(const ir::Operation& sort, con
       "  if (a == 0xffffffffu) return false;\n"
       "  if (b == 0xffffffffu) return true;\n"
       "  uint la = row_base + a * {0}u, lb = row_base + b * {0}u;\n"
-      "  if (vkhlo_sort_cmp(la, lb)) return true;\n"
-      "  if (vkhlo_sort_cmp(lb, la)) return false;\n"
-      "  return a < b;\n"
+      "  return a < b ? !vkhlo_sort_cmp(lb, la) : vkhlo_sort_cmp(la, lb);\n"
       "}}\n",
       geometry.inner);
   return source;

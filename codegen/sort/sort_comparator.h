@@ -8,6 +8,10 @@
 // the comparator, equal elements (neither before the other) by position. For a comparator
 // that is a strict weak order (what the spec requires) this is a total order, and sorting by it
 // is a stable sort: is_stable = false is served by the stable sort, which the spec allows.
+// One comparator call decides it: for a < b, a is before b unless b is strictly before a
+// (!cmp(b, a)); for a > b, only when a is strictly before b (cmp(a, b)) — the interpreter's
+// merge rule (the right element first only when the comparator says so), at half the cost of
+// asking both ways.
 #pragma once
 
 #include <string>
