@@ -10,14 +10,16 @@
 //      the workgroup size, within shared memory) runs a bitonic sorting network in shared
 //      memory, padding the last block with "after everything" (O(B log^2 B) comparisons).
 //   2. merge passes while the sorted runs are shorter than the row: run width w doubles each
-//      pass (a push word, so every pass shares one pipeline); each position finds where its
-//      element lands by binary search in the other run of its pair (its rank there plus its
-//      rank in its own run), ping-ponging between two scratch arrays (O(n log n) per pass).
+//      pass (a push word, so every pass shares one pipeline); each invocation writes a chunk of
+//      8 consecutive outputs of a pair of runs: a binary search on the merge path's diagonal
+//      finds where the chunk starts in each run, then a sequential merge (O(n + n/8 log w) per
+//      pass), ping-ponging between two scratch arrays.
 //   3. gather: each result element (or each word of packed narrow elements, so no two
 //      invocations write one word) copies the storage bits of its source element.
-// In all O(n log^2 n) comparisons. Rows of any length work. A sort whose results are only
-// read through slices of their first k positions (top_k's sort-then-slice) takes the top-k
-// kernel instead when k is small (top_k.h): a selection, O(n k) at worst, O(n) typically.
+// In all O(n log^2 B + n log(n / B)) comparisons (B the block): O(n log n) on long rows. Rows
+// of any length work. A sort whose results are only read through slices of their first k
+// positions (top_k's sort-then-slice) takes the top-k kernel instead when k is small
+// (top_k.h): a selection, O(n k) at worst, O(n) typically.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -141,7 +143,14 @@ StatusOr<DeviceKernel> EmitSort(const Fusion& fusion, const TargetInfo& target, 
     k.dispatches.push_back(std::move(d));
   }
 
-  // 2. Merge passes.
+  // 2. Merge passes (merge path): each invocation writes `chunk` consecutive outputs of a pair
+  // of runs: one binary search finds how many of them come from each run (the split of the
+  // diagonal), then a sequential merge: one comparison per output instead of a binary search
+  // per element. Pair boundaries (multiples of 2w, w >= block >= chunk) are multiples of the
+  // chunk, so a chunk never straddles two pairs.
+  const uint32_t chunk = std::min<uint32_t>(8, block);
+  const int64_t chunks_per_row = (g.size + chunk - 1) / chunk;
+  const int64_t chunks = g.rows() * chunks_per_row;
   int current = 0;
   std::string merge_glsl;
   for (uint64_t width = block; width < static_cast<uint64_t>(g.size); width *= 2) {
@@ -149,7 +158,7 @@ StatusOr<DeviceKernel> EmitSort(const Fusion& fusion, const TargetInfo& target, 
     d.name = fusion.name + ".merge";
     d.summary = k.summary;
     d.bindings = compare_bindings(current, 1 - current);
-    d.grid = {static_cast<uint32_t>((total + group - 1) / group), 1, 1};
+    d.grid = {static_cast<uint32_t>((chunks + group - 1) / group), 1, 1};
     d.push_words = {static_cast<uint32_t>(width)};
     if (merge_glsl.empty()) {
       const std::string src = fmt::format("b{}", num_inputs), dst = fmt::format("b{}", num_inputs + 1);
@@ -159,24 +168,40 @@ StatusOr<DeviceKernel> EmitSort(const Fusion& fusion, const TargetInfo& target, 
                        "void main() {{\n"
                        "  {keep}\n"
                        "  uint id = vkhlo_workgroup_id(pc).x * {wg}u + gl_LocalInvocationID.x;\n"
-                       "  if (id >= {total}u) return;\n"
-                       "  uint row = id / {size}u, pos = id % {size}u, w = pc.width;\n"
-                       "  uint start = pos - pos % (2u * w);\n"
+                       "  if (id >= {chunks}u) return;\n"
+                       "  uint row = id / {cpr}u, o = (id % {cpr}u) * {chunk}u, w = pc.width;\n"
+                       "  uint start = o - o % (2u * w);\n"
                        "  uint mid = min(start + w, {size}u), end = min(start + 2u * w, {size}u);\n"
                        "  uint base = row * {size}u, row_base = {row_base};\n"
-                       "  uint x = {src}[base + pos];\n"
-                       "  uint lo = mid, hi = end, offset = pos - start;\n"
-                       "  if (pos >= mid) {{ lo = start; hi = mid; offset = pos - mid; }}\n"
-                       "  uint a = lo, b = hi;\n"
-                       "  while (a < b) {{\n"
-                       "    uint m = (a + b) >> 1u;\n"
-                       "    if (vkhlo_sort_before(row_base, {src}[base + m], x)) a = m + 1u; else b = m;\n"
+                       "  uint na = mid - start, nb = end - mid, diagonal = o - start;\n"
+                       "  // The first `diagonal` outputs take ia from run A: the least ia whose A[ia]\n"
+                       "  // is not before B[diagonal - 1 - ia].\n"
+                       "  uint lo = diagonal > nb ? diagonal - nb : 0u, hi = min(diagonal, na);\n"
+                       "  while (lo < hi) {{\n"
+                       "    uint m = (lo + hi) >> 1u;\n"
+                       "    if (vkhlo_sort_before(row_base, {src}[base + start + m], {src}[base + mid + diagonal - 1u - m])) lo = m + 1u;\n"
+                       "    else hi = m;\n"
                        "  }}\n"
-                       "  {dst}[base + start + offset + (a - lo)] = x;\n"
+                       "  uint ia = lo, ib = diagonal - lo, count = min({chunk}u, end - o);\n"
+                       "  // 0xffffffff: an exhausted run (after everything).\n"
+                       "  uint x = ia < na ? {src}[base + start + ia] : 0xffffffffu;\n"
+                       "  uint y = ib < nb ? {src}[base + mid + ib] : 0xffffffffu;\n"
+                       "  for (uint j = 0u; j < count; ++j) {{\n"
+                       "    if (vkhlo_sort_before(row_base, y, x)) {{\n"
+                       "      {dst}[base + o + j] = y;\n"
+                       "      ++ib;\n"
+                       "      y = ib < nb ? {src}[base + mid + ib] : 0xffffffffu;\n"
+                       "    }} else {{\n"
+                       "      {dst}[base + o + j] = x;\n"
+                       "      ++ia;\n"
+                       "      x = ia < na ? {src}[base + start + ia] : 0xffffffffu;\n"
+                       "    }}\n"
+                       "  }}\n"
                        "}}\n",
                        fmt::arg("keep", KeepBindingsStatement(d.bindings.size())), fmt::arg("wg", group),
-                       fmt::arg("total", total), fmt::arg("size", g.size), fmt::arg("row_base", RowBase(g, "row")),
-                       fmt::arg("src", src), fmt::arg("dst", dst));
+                       fmt::arg("chunks", chunks), fmt::arg("cpr", chunks_per_row), fmt::arg("chunk", chunk),
+                       fmt::arg("size", g.size), fmt::arg("row_base", RowBase(g, "row")), fmt::arg("src", src),
+                       fmt::arg("dst", dst));
     }
     d.glsl = merge_glsl;
     k.dispatches.push_back(std::move(d));
