@@ -3,6 +3,11 @@
 // `bool vkhlo_sort_cmp(uint la, uint lb)` evaluates the comparator region with its arguments
 // bound to every operand's elements at linear indices `la` and `lb` (the region is emitted by
 // the elemental emitter, as map.cc does; values it captures from outside are kernel inputs).
+// It reads the operands through `VkhloSortKey vkhlo_sort_key(uint l)` (a struct of the raw
+// elements at l of the operands the comparator reads) and `bool vkhlo_sort_cmp_keys(ka, kb)`,
+// so kernels can load an element's key once and compare it many times:
+// `vkhlo_sort_key_at(row_base, p)` (any key for padding) and
+// `vkhlo_sort_before_keys(a, ka, b, kb)`, the order below on positions with their keys.
 // `bool vkhlo_sort_before(uint row_base, uint a, uint b)` is the strict total order the kernels
 // sort by: positions `a` and `b` of a row (0xffffffff: padding, after everything) compared by
 // the comparator, equal elements (neither before the other) by position. For a comparator

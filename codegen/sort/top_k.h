@@ -24,7 +24,7 @@ bool TopKApplies(const ir::Operation& sort, const Fusion& fusion, const SortGeom
                  const TargetInfo& target);
 
 // The kernel: one workgroup per row; each invocation keeps the k first (by vkhlo_sort_before)
-// positions among those it scans (a sorted list, insertion), the workgroup merges the lists
+// positions among those it scans (a sorted list, binary insertion), the workgroup merges the lists
 // pairwise in shared memory, and k invocations copy the k winners' elements of every operand
 // into positions [0, k) of the results' rows. Positions >= k of the results are not written
 // (only the slices read them, and only below k). Exactly the first k of the stable sort.
