@@ -10,8 +10,10 @@
 namespace vkhlo::codegen {
 namespace {
 
-// The longest list an invocation keeps (a private array; longer k sort whole rows).
+// The longest list an invocation keeps (a private array; longer k sort whole rows), and the
+// longest kept in variables.
 constexpr int64_t kMaxK = 64;
+constexpr int64_t kMaxRegisterK = 16;
 
 uint32_t FloorPow2(uint32_t v) {
   uint32_t p = 1;
@@ -25,9 +27,11 @@ std::vector<int64_t> I64s(const ir::Operation& op, const char* name) {
   return a->AsI64Vector().value_or(std::vector<int64_t>{});
 }
 
-// Invocations per workgroup: lists of k positions for each in shared memory.
+// Invocations per workgroup: lists of k positions for each in shared memory. At most 64: the
+// lists of fewer invocations each see more elements, so fewer of them enter a list (about
+// G k (1 + ln(n / (G k))) of a row's n, in random order), and rows are many.
 uint32_t GroupSize(int64_t k, const TargetInfo& target) {
-  const uint32_t by_limits = FloorPow2(std::min({256u, target.max_workgroup_invocations, target.max_workgroup_size[0]}));
+  const uint32_t by_limits = FloorPow2(std::min({64u, target.max_workgroup_invocations, target.max_workgroup_size[0]}));
   const uint32_t by_shared = FloorPow2(std::max<uint32_t>(1, target.max_shared_memory_bytes / (4 * static_cast<uint32_t>(k))));
   return std::min(by_limits, by_shared);
 }
@@ -106,6 +110,52 @@ StatusOr<DeviceKernel> EmitTopK(const Fusion& fusion, const SortGeometry& g, int
                           it - fusion.inputs.begin());
     }
   }
+  // The scan. Most elements are not before the list's last: one key load and one comparison
+  // (the last's key is kept). Small k: the list is k variables (registers), and an element that
+  // enters replaces the last and bubbles up (k - 1 comparisons, no dynamic indexing, which
+  // lavapipe and some GPUs would turn into per-lane memory accesses). Larger k: an array with
+  // binary insertion.
+  std::string scan;
+  if (k <= kMaxRegisterK) {
+    for (int64_t j = 0; j < k; ++j) {
+      scan += fmt::format("  uint q{0} = 0xffffffffu;\n  VkhloSortKey kq{0} = vkhlo_sort_key_at(row_base, 0xffffffffu);\n", j);
+    }
+    scan += fmt::format(
+        "  for (uint p = t; p < {size}u; p += {G}u) {{\n"
+        "    VkhloSortKey kp = vkhlo_sort_key(row_base + p * {inner}u);\n"
+        "    if (!vkhlo_sort_before_keys(p, kp, q{last}, kq{last})) continue;\n"
+        "    q{last} = p;\n"
+        "    kq{last} = kp;\n",
+        fmt::arg("size", g.size), fmt::arg("G", group), fmt::arg("inner", g.inner), fmt::arg("last", k - 1));
+    for (int64_t j = k - 1; j >= 1; --j) {
+      scan += fmt::format(
+          "    if (vkhlo_sort_before_keys(q{0}, kq{0}, q{1}, kq{1})) {{\n"
+          "      uint tp = q{0}; q{0} = q{1}; q{1} = tp;\n"
+          "      VkhloSortKey tk = kq{0}; kq{0} = kq{1}; kq{1} = tk;\n"
+          "    }}\n",
+          j, j - 1);
+    }
+    scan += fmt::format("  }}\n  uint best[{}];\n", k);
+    for (int64_t j = 0; j < k; ++j) scan += fmt::format("  best[{0}] = q{0};\n", j);
+  } else {
+    scan = fmt::format(
+        "  uint best[{K}];\n"
+        "  for (uint j = 0u; j < {K}u; ++j) best[j] = 0xffffffffu;\n"
+        "  VkhloSortKey last = vkhlo_sort_key_at(row_base, 0xffffffffu);\n"
+        "  for (uint p = t; p < {size}u; p += {G}u) {{\n"
+        "    VkhloSortKey kp = vkhlo_sort_key(row_base + p * {inner}u);\n"
+        "    if (!vkhlo_sort_before_keys(p, kp, best[{K}u - 1u], last)) continue;\n"
+        "    uint lo = 0u, hi = {K}u - 1u;\n"
+        "    while (lo < hi) {{\n"
+        "      uint m = (lo + hi) >> 1u;\n"
+        "      if (vkhlo_sort_before_keys(p, kp, best[m], vkhlo_sort_key_at(row_base, best[m]))) hi = m; else lo = m + 1u;\n"
+        "    }}\n"
+        "    for (uint j = {K}u - 1u; j > lo; --j) best[j] = best[j - 1u];\n"
+        "    best[lo] = p;\n"
+        "    last = vkhlo_sort_key_at(row_base, best[{K}u - 1u]);\n"
+        "  }}\n",
+        fmt::arg("K", k), fmt::arg("size", g.size), fmt::arg("G", group), fmt::arg("inner", g.inner));
+  }
   d.glsl = DeviceKernelHeader(d.bindings, {group, 1, 1}, "", cmp.extensions) + defines + cmp.globals +
            fmt::format(
                "shared uint s[{G}u * {K}u];\n"
@@ -115,23 +165,7 @@ StatusOr<DeviceKernel> EmitTopK(const Fusion& fusion, const SortGeometry& g, int
                "  uint row_base = (row / {inner}u) * {plane}u + row % {inner}u;\n"
                "  uint t = gl_LocalInvocationID.x;\n"
                "  // This invocation's first K positions among p = t, t + G, ..., sorted.\n"
-               "  uint best[{K}];\n"
-               "  for (uint j = 0u; j < {K}u; ++j) best[j] = 0xffffffffu;\n"
-               "  // The last one's key, kept: most elements load their key and compare with it only.\n"
-               "  VkhloSortKey last = vkhlo_sort_key_at(row_base, 0xffffffffu);\n"
-               "  for (uint p = t; p < {size}u; p += {G}u) {{\n"
-               "    VkhloSortKey kp = vkhlo_sort_key(row_base + p * {inner}u);\n"
-               "    if (!vkhlo_sort_before_keys(p, kp, best[{K}u - 1u], last)) continue;\n"
-               "    // Binary search for p's place (log K comparisons), then shift the tail.\n"
-               "    uint lo = 0u, hi = {K}u - 1u;\n"
-               "    while (lo < hi) {{\n"
-               "      uint m = (lo + hi) >> 1u;\n"
-               "      if (vkhlo_sort_before_keys(p, kp, best[m], vkhlo_sort_key_at(row_base, best[m]))) hi = m; else lo = m + 1u;\n"
-               "    }}\n"
-               "    for (uint j = {K}u - 1u; j > lo; --j) best[j] = best[j - 1u];\n"
-               "    best[lo] = p;\n"
-               "    last = vkhlo_sort_key_at(row_base, best[{K}u - 1u]);\n"
-               "  }}\n"
+               "{scan}"
                "  for (uint j = 0u; j < {K}u; ++j) s[t * {K}u + j] = best[j];\n"
                "  barrier();\n"
                "  // Pairwise merges: list t takes the first K of lists t and t + stride.\n"
@@ -153,7 +187,7 @@ StatusOr<DeviceKernel> EmitTopK(const Fusion& fusion, const SortGeometry& g, int
                "}}\n",
                fmt::arg("G", group), fmt::arg("K", k), fmt::arg("keep", KeepBindingsStatement(d.bindings.size())),
                fmt::arg("inner", g.inner), fmt::arg("plane", g.size * g.inner), fmt::arg("size", g.size),
-               fmt::arg("copy", copy));
+               fmt::arg("copy", copy), fmt::arg("scan", scan));
   kernel.dispatches.push_back(std::move(d));
   return kernel;
 }
