@@ -1,7 +1,7 @@
 // Sort and top_k benchmarks, each beside its host baseline in the same run:
 //   BM_HostStableSortPairs   std::stable_sort of 1M (f32 key, s32 payload) pairs by key
 //   BM_SortPairs             the same on the device: a 2-operand stablehlo.sort, comparator LT
-//                            on the keys, is_stable (bitonic blocks, merge passes, gather)
+//                            on the keys, is_stable (runs of 8, merge passes, gather)
 //   BM_HostTopK/8            top 8 of each of 1024 rows of 32768 f32 with their indices:
 //                            std::partial_sort of (value, index) per row, largest first, ties
 //                            by index (chlo.top_k's order)
