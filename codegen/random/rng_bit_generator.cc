@@ -12,6 +12,7 @@
 
 #include "codegen/device_kernel.h"
 #include "codegen/elemental/types.h"
+#include "codegen/random/rng_kernels.h"
 
 namespace vkhlo::codegen {
 namespace {
@@ -168,6 +169,7 @@ StatusOr<DeviceKernel> EmitRngBitGenerator(const Fusion& fusion, const TargetInf
 
 void RegisterRandomKernels(DeviceKernelTable& table) {
   table.Register(ir::OpCode::kRngBitGenerator, {&EmitRngBitGenerator, &AcceptsRngBitGenerator});
+  RegisterRngKernel(table);
 }
 
 }  // namespace vkhlo::codegen

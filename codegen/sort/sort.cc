@@ -6,17 +6,22 @@
 // is stable). Then every result is gathered through the permutation. Sorting positions rather
 // than values makes one kernel serve any number and type of operands; the comparator reads the
 // operands' elements where they are.
-//   1. local: one workgroup per block of B positions of a row (B a power of two, at most twice
-//      the workgroup size, within shared memory) runs a bitonic sorting network in shared
-//      memory, padding the last block with "after everything" (O(B log^2 B) comparisons).
+//   1. runs: each invocation sorts 8 consecutive positions of a row in registers (an optimal
+//      sorting network with the keys loaded once, padding the row's end with "after
+//      everything"). No shared memory and no barriers, which cost much on lavapipe; a bitonic
+//      network over 512 positions in shared memory took about 4x the CPU time there of these
+//      runs plus the six extra merge passes they need.
 //   2. merge passes while the sorted runs are shorter than the row: run width w doubles each
-//      pass (a push word, so every pass shares one pipeline); each position finds where its
-//      element lands by binary search in the other run of its pair (its rank there plus its
-//      rank in its own run), ping-ponging between two scratch arrays (O(n log n) per pass).
+//      pass (push words, so every pass shares one pipeline); each invocation writes a chunk of
+//      up to 32 consecutive outputs of a pair of runs: a binary search on the merge path's
+//      diagonal finds where the chunk starts in each run, then a sequential merge that keeps
+//      both heads' keys in registers (O(n + n/32 log w) comparisons per pass), ping-ponging
+//      between two scratch arrays.
 //   3. gather: each result element (or each word of packed narrow elements, so no two
 //      invocations write one word) copies the storage bits of its source element.
-// In all O(n log^2 n) comparisons. Rows of any length work; top_k's sort-then-slice on long
-// rows is the merge path.
+// In all O(n log n) comparisons. Rows of any length work. A sort whose results are only read through slices of their first k
+// positions (top_k's sort-then-slice) takes the top-k kernel instead when k is small
+// (top_k.h): a selection, O(n k) at worst, O(n) typically.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -24,9 +29,17 @@
 #include "codegen/device_kernel.h"
 #include "codegen/elemental/types.h"
 #include "codegen/sort/sort_comparator.h"
+#include "codegen/sort/top_k.h"
 
 namespace vkhlo::codegen {
 namespace {
+
+// Runs sorted in registers before the merge passes, by an optimal 8-input sorting network (19
+// compare-exchanges, depth 6; checked on all 0-1 inputs): constant indices only.
+constexpr uint32_t kRun = 8;
+constexpr std::pair<uint32_t, uint32_t> kRunNetwork[] = {{0, 2}, {1, 3}, {4, 6}, {5, 7}, {0, 4}, {1, 5}, {2, 6},
+                                                         {3, 7}, {0, 1}, {2, 3}, {4, 5}, {6, 7}, {2, 4}, {3, 5},
+                                                         {1, 4}, {3, 6}, {1, 2}, {3, 4}, {5, 6}};
 
 uint32_t FloorPow2(uint32_t v) {
   uint32_t p = 1;
@@ -70,22 +83,18 @@ StatusOr<DeviceKernel> EmitSort(const Fusion& fusion, const TargetInfo& target, 
   const int64_t total = g.rows() * g.size;
 
   VKHLO_ASSIGN_OR_RETURN(SortComparatorSource cmp, EmitSortComparator(op, g, fusion.inputs, target, options));
+  if (std::optional<int64_t> k = SortedPrefixNeeded(op, dimension); k && TopKApplies(op, fusion, g, *k, target)) {
+    return EmitTopK(fusion, g, *k, cmp, target);
+  }
 
-  // Block size of the local sort: a power of two covering the row, capped by the workgroup
-  // limits (two positions per invocation) and shared memory (one uint per position).
-  // Workgroups of up to 256 invocations (merge and gather dispatches use the same size).
-  const uint32_t max_group =
-      FloorPow2(std::min({256u, target.max_workgroup_invocations, target.max_workgroup_size[0]}));
-  const uint32_t group = max_group;
-  const uint32_t max_block = std::min(2 * max_group, FloorPow2(target.max_shared_memory_bytes / 4));
-  uint32_t block = 2;
-  while (block < max_block && block < g.size) block *= 2;
-  const uint32_t local_group = std::max(1u, std::min(block / 2, max_group));
-  const int64_t blocks_per_row = (g.size + block - 1) / block;
+  // Workgroups of up to 256 invocations.
+  const uint32_t group = FloorPow2(std::min({256u, target.max_workgroup_invocations, target.max_workgroup_size[0]}));
+  const int64_t runs_per_row = (g.size + kRun - 1) / kRun;
+  const int64_t runs = g.rows() * runs_per_row;
 
   DeviceKernel k;
-  k.summary = fmt::format("sort of {} rows of {} (stride {}): bitonic blocks of {}, merge passes, gather",
-                          g.rows(), g.size, g.inner, block);
+  k.summary = fmt::format("sort of {} rows of {} (stride {}): runs of {} in registers, merge passes, gather",
+                          g.rows(), g.size, g.inner, kRun);
   const uint64_t perm_bytes = std::max<uint64_t>(4, static_cast<uint64_t>(total) * 4);
   k.scratch_bytes = {perm_bytes, perm_bytes};
   const size_t num_inputs = fusion.inputs.size();
@@ -96,82 +105,109 @@ StatusOr<DeviceKernel> EmitSort(const Fusion& fusion, const TargetInfo& target, 
     b.push_back(KernelBuffer::Scratch(dst, true));
     return b;
   };
-  const bool empty = total == 0;
 
-  {  // 1. Local bitonic sort.
+  {  // 1. Runs of kRun positions sorted in registers.
     KernelDispatch d;
-    d.name = fusion.name + ".sort_blocks";
+    d.name = fusion.name + ".sort_runs";
     d.summary = k.summary;
     d.bindings = compare_bindings(-1, 0);
-    d.grid = {empty ? 0u : static_cast<uint32_t>(g.rows() * blocks_per_row), 1, 1};
-    const std::string out = fmt::format("b{}", num_inputs);
-    d.glsl = DeviceKernelHeader(d.bindings, {local_group, 1, 1}, "", cmp.extensions) + InputNames(num_inputs) +
-             cmp.globals +
+    d.grid = {static_cast<uint32_t>((runs + group - 1) / group), 1, 1};
+    std::string body;
+    for (uint32_t i = 0; i < kRun; ++i) {
+      body += fmt::format(
+          "  uint r{0} = start + {0}u < {1}u ? start + {0}u : 0xffffffffu;\n"
+          "  VkhloSortKey rk{0} = vkhlo_sort_key_at(row_base, r{0});\n",
+          i, g.size);
+    }
+    for (const auto& [i, j] : kRunNetwork) {
+      body += fmt::format(
+          "  if (vkhlo_sort_before_keys(r{1}, rk{1}, r{0}, rk{0})) {{\n"
+          "    uint tp = r{0}; r{0} = r{1}; r{1} = tp;\n"
+          "    VkhloSortKey tk = rk{0}; rk{0} = rk{1}; rk{1} = tk;\n"
+          "  }}\n",
+          i, j);
+    }
+    for (uint32_t i = 0; i < kRun; ++i) {
+      body += fmt::format("  if (start + {0}u < {1}u) b{2}[row * {1}u + start + {0}u] = r{0};\n", i, g.size, num_inputs);
+    }
+    d.glsl = DeviceKernelHeader(d.bindings, {group, 1, 1}, "", cmp.extensions) + InputNames(num_inputs) + cmp.globals +
              fmt::format(
-                 "shared uint s[{B}];\n"
                  "void main() {{\n"
                  "  {keep}\n"
-                 "  uint g = vkhlo_workgroup_id(pc).x;\n"
-                 "  uint row = g / {bpr}u, start = (g % {bpr}u) * {B}u;\n"
+                 "  uint id = vkhlo_workgroup_id(pc).x * {wg}u + gl_LocalInvocationID.x;\n"
+                 "  if (id >= {runs}u) return;\n"
+                 "  uint row = id / {rpr}u, start = (id % {rpr}u) * {run}u;\n"
                  "  uint row_base = {row_base};\n"
-                 "  uint t = gl_LocalInvocationID.x;\n"
-                 "  for (uint e = t; e < {B}u; e += {wg}u) {{ uint p = start + e; s[e] = p < {size}u ? p : 0xffffffffu; }}\n"
-                 "  barrier();\n"
-                 "  for (uint k = 2u; k <= {B}u; k <<= 1u) {{\n"
-                 "    for (uint j = k >> 1u; j > 0u; j >>= 1u) {{\n"
-                 "      for (uint q = t; q < {half}u; q += {wg}u) {{\n"
-                 "        uint lo = ((q & ~(j - 1u)) << 1u) | (q & (j - 1u)), hi = lo + j;\n"
-                 "        uint a = s[lo], b = s[hi];\n"
-                 "        bool swap = (lo & k) == 0u ? vkhlo_sort_before(row_base, b, a) : vkhlo_sort_before(row_base, a, b);\n"
-                 "        if (swap) {{ s[lo] = b; s[hi] = a; }}\n"
-                 "      }}\n"
-                 "      barrier();\n"
-                 "    }}\n"
-                 "  }}\n"
-                 "  for (uint e = t; e < {B}u; e += {wg}u) {{ uint p = start + e; if (p < {size}u) {out}[row * {size}u + p] = s[e]; }}\n"
+                 "{body}"
                  "}}\n",
-                 fmt::arg("B", block), fmt::arg("half", block / 2), fmt::arg("keep", KeepBindingsStatement(d.bindings.size())),
-                 fmt::arg("bpr", blocks_per_row), fmt::arg("row_base", RowBase(g, "row")), fmt::arg("wg", local_group),
-                 fmt::arg("size", g.size), fmt::arg("out", out));
+                 fmt::arg("keep", KeepBindingsStatement(d.bindings.size())), fmt::arg("wg", group),
+                 fmt::arg("runs", runs), fmt::arg("rpr", runs_per_row), fmt::arg("run", kRun),
+                 fmt::arg("row_base", RowBase(g, "row")), fmt::arg("body", body));
     k.dispatches.push_back(std::move(d));
   }
 
-  // 2. Merge passes.
+  // 2. Merge passes (merge path): each invocation writes `chunk` consecutive outputs of a pair
+  // of runs: one binary search finds how many of them come from each run (the split of the
+  // diagonal), then a sequential merge: one comparison per output instead of a binary search
+  // per element. Pair boundaries (multiples of 2w) are multiples of the chunk (at most 2w), so
+  // a chunk never straddles two pairs.
   int current = 0;
   std::string merge_glsl;
-  for (uint64_t width = block; width < static_cast<uint64_t>(g.size); width *= 2) {
+  for (uint64_t width = kRun; width < static_cast<uint64_t>(g.size); width *= 2) {
+    const uint32_t chunk = static_cast<uint32_t>(std::min<uint64_t>(32, 2 * width));
+    const int64_t chunks = g.rows() * ((g.size + chunk - 1) / chunk);
     KernelDispatch d;
     d.name = fusion.name + ".merge";
     d.summary = k.summary;
     d.bindings = compare_bindings(current, 1 - current);
-    d.grid = {static_cast<uint32_t>((total + group - 1) / group), 1, 1};
-    d.push_words = {static_cast<uint32_t>(width)};
+    d.grid = {static_cast<uint32_t>((chunks + group - 1) / group), 1, 1};
+    d.push_words = {static_cast<uint32_t>(width), chunk, static_cast<uint32_t>(chunks)};
     if (merge_glsl.empty()) {
       const std::string src = fmt::format("b{}", num_inputs), dst = fmt::format("b{}", num_inputs + 1);
-      merge_glsl = DeviceKernelHeader(d.bindings, {group, 1, 1}, "uint width; ", cmp.extensions) +
+      merge_glsl = DeviceKernelHeader(d.bindings, {group, 1, 1}, "uint width; uint chunk; uint chunks; ", cmp.extensions) +
                    InputNames(num_inputs) + cmp.globals +
                    fmt::format(
                        "void main() {{\n"
                        "  {keep}\n"
                        "  uint id = vkhlo_workgroup_id(pc).x * {wg}u + gl_LocalInvocationID.x;\n"
-                       "  if (id >= {total}u) return;\n"
-                       "  uint row = id / {size}u, pos = id % {size}u, w = pc.width;\n"
-                       "  uint start = pos - pos % (2u * w);\n"
+                       "  if (id >= pc.chunks) return;\n"
+                       "  uint cpr = ({size}u + pc.chunk - 1u) / pc.chunk;\n"
+                       "  uint row = id / cpr, o = (id % cpr) * pc.chunk, w = pc.width;\n"
+                       "  uint start = o - o % (2u * w);\n"
                        "  uint mid = min(start + w, {size}u), end = min(start + 2u * w, {size}u);\n"
                        "  uint base = row * {size}u, row_base = {row_base};\n"
-                       "  uint x = {src}[base + pos];\n"
-                       "  uint lo = mid, hi = end, offset = pos - start;\n"
-                       "  if (pos >= mid) {{ lo = start; hi = mid; offset = pos - mid; }}\n"
-                       "  uint a = lo, b = hi;\n"
-                       "  while (a < b) {{\n"
-                       "    uint m = (a + b) >> 1u;\n"
-                       "    if (vkhlo_sort_before(row_base, {src}[base + m], x)) a = m + 1u; else b = m;\n"
+                       "  uint na = mid - start, nb = end - mid, diagonal = o - start;\n"
+                       "  // The first `diagonal` outputs take ia from run A: the least ia whose A[ia]\n"
+                       "  // is not before B[diagonal - 1 - ia].\n"
+                       "  uint lo = diagonal > nb ? diagonal - nb : 0u, hi = min(diagonal, na);\n"
+                       "  while (lo < hi) {{\n"
+                       "    uint m = (lo + hi) >> 1u;\n"
+                       "    if (vkhlo_sort_before(row_base, {src}[base + start + m], {src}[base + mid + diagonal - 1u - m])) lo = m + 1u;\n"
+                       "    else hi = m;\n"
                        "  }}\n"
-                       "  {dst}[base + start + offset + (a - lo)] = x;\n"
+                       "  uint ia = lo, ib = diagonal - lo, count = min(pc.chunk, end - o);\n"
+                       "  // 0xffffffff: an exhausted run (after everything).\n"
+                       "  // The two heads with their keys: each output loads one new key.\n"
+                       "  uint x = ia < na ? {src}[base + start + ia] : 0xffffffffu;\n"
+                       "  uint y = ib < nb ? {src}[base + mid + ib] : 0xffffffffu;\n"
+                       "  VkhloSortKey kx = vkhlo_sort_key_at(row_base, x), ky = vkhlo_sort_key_at(row_base, y);\n"
+                       "  for (uint j = 0u; j < count; ++j) {{\n"
+                       "    if (vkhlo_sort_before_keys(y, ky, x, kx)) {{\n"
+                       "      {dst}[base + o + j] = y;\n"
+                       "      ++ib;\n"
+                       "      y = ib < nb ? {src}[base + mid + ib] : 0xffffffffu;\n"
+                       "      ky = vkhlo_sort_key_at(row_base, y);\n"
+                       "    }} else {{\n"
+                       "      {dst}[base + o + j] = x;\n"
+                       "      ++ia;\n"
+                       "      x = ia < na ? {src}[base + start + ia] : 0xffffffffu;\n"
+                       "      kx = vkhlo_sort_key_at(row_base, x);\n"
+                       "    }}\n"
+                       "  }}\n"
                        "}}\n",
                        fmt::arg("keep", KeepBindingsStatement(d.bindings.size())), fmt::arg("wg", group),
-                       fmt::arg("total", total), fmt::arg("size", g.size), fmt::arg("row_base", RowBase(g, "row")),
-                       fmt::arg("src", src), fmt::arg("dst", dst));
+                       fmt::arg("size", g.size), fmt::arg("row_base", RowBase(g, "row")), fmt::arg("src", src),
+                       fmt::arg("dst", dst));
     }
     d.glsl = merge_glsl;
     k.dispatches.push_back(std::move(d));

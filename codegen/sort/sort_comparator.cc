@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "ir/walk.h"
+
 namespace vkhlo::codegen {
 
 StatusOr<SortComparatorSource> EmitSortComparator(const ir::Operation& sort, const SortGeometry& geometry,
@@ -33,14 +35,33 @@ StatusOr<SortComparatorSource> EmitSortComparator(const ir::Operation& sort, con
     return it->second;
   });
   em.set_source_name(options.source_name);
+  ElementalEmitter loads(target, prelude, [](const ir::Value*) -> std::optional<InputBinding> { return std::nullopt; });
+  // The operands the comparator reads (its arguments used anywhere in the region): the key.
+  std::vector<bool> read(n, false);
+  ir::WalkOps(sort.region(0), [&](ir::Operation& inner) {
+    for (size_t i = 0; i < inner.num_operands(); ++i) {
+      const ir::Value* v = inner.operand(i);
+      if (v->is_block_argument() && v->owner_block() == &block) read[static_cast<size_t>(v->index()) / 2] = true;
+    }
+  });
+  std::string fields, zero, fill;
   for (size_t k = 0; k < n; ++k) {
+    if (!read[k]) continue;
     const ir::Value* operand = sort.operand(k);
     const auto it = std::find(inputs.begin(), inputs.end(), operand);
     if (it == inputs.end()) return InternalError("sort: an operand is not among the kernel's inputs");
     const std::string array = fmt::format("in{}", it - inputs.begin());
     const ir::Type& type = operand->type();
-    em.Bind(block.argument(2 * k), em.LoadWords(array, type.element_type(), Index::Linear(type.dims(), "la")));
-    em.Bind(block.argument(2 * k + 1), em.LoadWords(array, type.element_type(), Index::Linear(type.dims(), "lb")));
+    const TypeFacts& facts = em.Facts(type.element_type());
+    fields += fmt::format(" {} k{};", facts.raw_glsl, k);
+    zero += std::string(zero.empty() ? "" : ", ") + fmt::format("{}(0u)", facts.raw_glsl);
+    fill += fmt::format("  key.k{} = {};\n", k, loads.LoadWords(array, type.element_type(), Index::Linear(type.dims(), "l")).code);
+    em.Bind(block.argument(2 * k), Expr{fmt::format("ka.k{}", k), type.element_type(), true});
+    em.Bind(block.argument(2 * k + 1), Expr{fmt::format("kb.k{}", k), type.element_type(), true});
+  }
+  if (fields.empty()) {  // a comparator that reads no operand
+    fields = " uint unused;";
+    zero = "0u";
   }
   VKHLO_ASSIGN_OR_RETURN(Expr result, em.Emit(terminator->operand(0), Index::Scalar()));
   VKHLO_ASSIGN_OR_RETURN(Expr value, em.Compute(result));
@@ -55,17 +76,27 @@ StatusOr<SortComparatorSource> EmitSortComparator(const ir::Operation& sort, con
   for (const std::string& file : prelude.includes()) g += fmt::format("#include \"{}\"\n", file);
   for (const std::string& helper : prelude.helpers()) g += helper + "\n";
   for (const std::string& global : prelude.globals()) g += global + "\n";
-  g += "bool vkhlo_sort_cmp(uint la, uint lb) {\n" + em.body() + fmt::format("  return {};\n}}\n", value.code);
+  g += "struct VkhloSortKey {" + fields + " };\n";
+  g += "VkhloSortKey vkhlo_sort_key(uint l) {\n" + loads.body() + "  VkhloSortKey key;\n" + fill + "  return key;\n}\n";
+  g += "bool vkhlo_sort_cmp_keys(VkhloSortKey ka, VkhloSortKey kb) {\n" + em.body() +
+       fmt::format("  return {};\n}}\n", value.code);
+  g += "bool vkhlo_sort_cmp(uint la, uint lb) { return vkhlo_sort_cmp_keys(vkhlo_sort_key(la), vkhlo_sort_key(lb)); }\n";
   g += fmt::format(
       "bool vkhlo_sort_before(uint row_base, uint a, uint b) {{\n"
       "  if (a == 0xffffffffu) return false;\n"
       "  if (b == 0xffffffffu) return true;\n"
       "  uint la = row_base + a * {0}u, lb = row_base + b * {0}u;\n"
-      "  if (vkhlo_sort_cmp(la, lb)) return true;\n"
-      "  if (vkhlo_sort_cmp(lb, la)) return false;\n"
-      "  return a < b;\n"
+      "  return a < b ? !vkhlo_sort_cmp(lb, la) : vkhlo_sort_cmp(la, lb);\n"
+      "}}\n"
+      "VkhloSortKey vkhlo_sort_key_at(uint row_base, uint p) {{\n"
+      "  return p == 0xffffffffu ? VkhloSortKey({1}) : vkhlo_sort_key(row_base + p * {0}u);\n"
+      "}}\n"
+      "bool vkhlo_sort_before_keys(uint a, VkhloSortKey ka, uint b, VkhloSortKey kb) {{\n"
+      "  if (a == 0xffffffffu) return false;\n"
+      "  if (b == 0xffffffffu) return true;\n"
+      "  return a < b ? !vkhlo_sort_cmp_keys(kb, ka) : vkhlo_sort_cmp_keys(ka, kb);\n"
       "}}\n",
-      geometry.inner);
+      geometry.inner, zero);
   return source;
 }
 

@@ -3,11 +3,20 @@
 // `bool vkhlo_sort_cmp(uint la, uint lb)` evaluates the comparator region with its arguments
 // bound to every operand's elements at linear indices `la` and `lb` (the region is emitted by
 // the elemental emitter, as map.cc does; values it captures from outside are kernel inputs).
+// It reads the operands through `VkhloSortKey vkhlo_sort_key(uint l)` (a struct of the raw
+// elements at l of the operands the comparator reads) and `bool vkhlo_sort_cmp_keys(ka, kb)`,
+// so kernels can load an element's key once and compare it many times:
+// `vkhlo_sort_key_at(row_base, p)` (any key for padding) and
+// `vkhlo_sort_before_keys(a, ka, b, kb)`, the order below on positions with their keys.
 // `bool vkhlo_sort_before(uint row_base, uint a, uint b)` is the strict total order the kernels
 // sort by: positions `a` and `b` of a row (0xffffffff: padding, after everything) compared by
 // the comparator, equal elements (neither before the other) by position. For a comparator
 // that is a strict weak order (what the spec requires) this is a total order, and sorting by it
 // is a stable sort: is_stable = false is served by the stable sort, which the spec allows.
+// One comparator call decides it: for a < b, a is before b unless b is strictly before a
+// (!cmp(b, a)); for a > b, only when a is strictly before b (cmp(a, b)) — the interpreter's
+// merge rule (the right element first only when the comparator says so), at half the cost of
+// asking both ways.
 #pragma once
 
 #include <string>

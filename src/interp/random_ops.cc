@@ -19,8 +19,19 @@
 //     (RngBitGeneratorExpander(RNG_PHILOX)); see kDefaultAlgorithm.
 // Float outputs take the generated bits as their bit pattern.
 //
-// rng (UNIFORM, NORMAL) is implementation-defined: deterministic values from Philox keyed by a
-// hash of the op's location and operands (so one op gives the same values for the same inputs).
+// rng (UNIFORM, NORMAL) is implementation-defined. Here, and on the device (codegen/random/rng.cc,
+// bit-exact for UNIFORM): seed = Mix of the op's location (line, column), the storage bits of
+// a and b and the element type; element i takes r = Philox-4x32(counter (i, 0, 0, 0), key seed),
+// four 32-bit words, so every element is a pure function of (seed, i).
+//   UNIFORM, floats of up to 32 bits: u = (r0 >> 8) 2^-24; v = u b + (1 - u) a in f32 (each
+//     product and the sum rounded to f32, no fused multiply-add), then rounded to the type; a
+//     value not below b after rounding (or NaN) is a. f64: u = ((r1:r0) >> 11) 2^-53, in f64.
+//   UNIFORM, integers and i1: [a, b): v = a + ((r0 range) >> 32), range = b - a (64-bit types:
+//     the high 64 bits of (r1:r0) range); b <= a gives a.
+//   NORMAL (Box-Muller): z = sqrt(-2 log u1) cos(2 pi u2), v = a + b z, with u1 = u + 2^-24 in
+//     (0, 1] from r0 and u2 from r2, in f32 for types up to 32 bits; f64 takes 53-bit u1 from
+//     (r1:r0) and u2 from (r3:r2), in f64. The device's log and cos are the elemental library's,
+//     within a few ulp of std::'s, so NORMAL agrees with the device to a tolerance.
 #include <fmt/format.h>
 
 #include <array>
@@ -181,6 +192,8 @@ StatusOr<InterpValues> EvalRngBitGenerator(EvalContext& context, const Operation
 }
 
 // --- rng ---
+//
+// The device kernel (codegen/random/rng.cc) computes the same function; keep the two in step.
 
 uint64_t Mix(uint64_t h, uint64_t v) {
   h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
@@ -190,6 +203,15 @@ uint64_t Mix(uint64_t h, uint64_t v) {
   return h;
 }
 
+// (hi:lo) of the 128-bit product a * b, high half.
+uint64_t MulHigh64(uint64_t a, uint64_t b) {
+  return static_cast<uint64_t>((static_cast<unsigned __int128>(a) * b) >> 64);
+}
+
+// Uniform in [0, 1) with 24 (f32) or 53 (f64) bits, exact in the type.
+inline float Unit24(uint32_t bits) { return static_cast<float>(bits >> 8) * 0x1.0p-24f; }
+inline double Unit53(uint32_t lo, uint32_t hi) { return static_cast<double>(Join(lo, hi) >> 11) * 0x1.0p-53; }
+
 StatusOr<InterpValues> EvalRng(EvalContext& context, const Operation& op, const InterpValues& operands) {
   VKHLO_ASSIGN_OR_RETURN(const ir::Literal* a, lib::TensorOperand(context, op, operands, 0));
   VKHLO_ASSIGN_OR_RETURN(const ir::Literal* b, lib::TensorOperand(context, op, operands, 1));
@@ -197,40 +219,76 @@ StatusOr<InterpValues> EvalRng(EvalContext& context, const Operation& op, const 
   if (a->num_elements() != 1 || b->num_elements() != 1) return context.OpError(op, "takes scalar bounds");
   const std::string distribution = lib::AttrEnum(op, "rng_distribution", "rng_distribution").value_or("UNIFORM");
   const ir::ElementType t = result_type.element_type();
+  // The seed: the op's location, its bounds' bits and the element type. One op gives the same
+  // values for the same bounds every time it runs; ops at other locations give other streams.
   uint64_t seed = Mix(op.location().line, op.location().column);
   seed = Mix(seed, a->GetBits(0));
   seed = Mix(seed, b->GetBits(0));
   seed = Mix(seed, static_cast<uint64_t>(t));
+  const std::array<uint32_t, 2> key = Split(seed);
   const int64_t n = result_type.num_elements();
-  // Two 64-bit random words per element.
-  Bits bits = PhiloxBits({seed, 0, 0}, 2 * n, 64);
-  auto unit = [&](int64_t i, int word) {  // uniform in [0, 1) with 53 bits
-    return static_cast<double>(bits.values[static_cast<size_t>(2 * i + word)] >> 11) * 0x1.0p-53;
+  // Element i's random words: one Philox-4x32 block, counter i.
+  auto block = [&](int64_t i) {
+    const auto c = Split(static_cast<uint64_t>(i));
+    return Philox4x32({c[0], c[1], 0, 0}, key);
   };
+  const bool wide = ir::BitWidth(t) > 32;
   VKHLO_ASSIGN_OR_RETURN(ir::Literal out, ir::Literal::Create(result_type));
   if (distribution == "NORMAL") {
     if (!ir::IsFloat(t)) return context.OpError(op, "NORMAL needs a floating-point type");
-    const double mean = a->GetFloat(0), stddev = b->GetFloat(0);
-    for (int64_t i = 0; i < n; ++i) {
-      const double u1 = 1.0 - unit(i, 0);  // (0, 1]
-      const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * unit(i, 1));
-      out.SetFloat(i, mean + stddev * z);
+    // Box-Muller: z = sqrt(-2 log u1) cos(2 pi u2) with u1 in (0, 1], u2 in [0, 1); f64 in
+    // double, narrower types in float (each step rounded to f32, as the device computes).
+    if (wide) {
+      const double mean = a->GetFloat(0), stddev = b->GetFloat(0);
+      for (int64_t i = 0; i < n; ++i) {
+        const auto r = block(i);
+        const double u1 = Unit53(r[0], r[1]) + 0x1.0p-53, u2 = Unit53(r[2], r[3]);
+        const double radius = std::sqrt(-2.0 * std::log(u1));
+        const double z = radius * std::cos(6.283185307179586 * u2);
+        out.SetFloat(i, mean + stddev * z);
+      }
+    } else {
+      const float mean = static_cast<float>(a->GetFloat(0)), stddev = static_cast<float>(b->GetFloat(0));
+      for (int64_t i = 0; i < n; ++i) {
+        const auto r = block(i);
+        const float u1 = Unit24(r[0]) + 0x1.0p-24f, u2 = Unit24(r[2]);
+        const float radius = std::sqrt(-2.0f * std::log(u1));
+        const float angle = 6.283185482025146484375f * u2;
+        const float z = radius * std::cos(angle);
+        const float scaled = stddev * z;
+        out.SetFloat(i, static_cast<double>(mean + scaled));
+      }
     }
   } else if (distribution == "UNIFORM") {
     if (ir::IsFloat(t)) {
+      // v = u b + (1 - u) a (never overflows for finite bounds), rounded to the type; a value
+      // that rounding took to b or beyond (or NaN) is a.
       const double lo = a->GetFloat(0), hi = b->GetFloat(0);
       for (int64_t i = 0; i < n; ++i) {
-        out.SetFloat(i, lo + (hi - lo) * unit(i, 0));
-        if (!(out.GetFloat(i) < hi)) out.SetFloat(i, lo);  // rounding reached the open end
+        const auto r = block(i);
+        double v;
+        if (wide) {
+          const double u = Unit53(r[0], r[1]), p = u * hi, q = (1.0 - u) * lo;
+          v = p + q;
+        } else {
+          const float u = Unit24(r[0]);
+          const float p = u * static_cast<float>(hi), q = (1.0f - u) * static_cast<float>(lo);
+          v = static_cast<double>(p + q);
+        }
+        out.SetFloat(i, v);
+        if (!(out.GetFloat(i) < hi)) out.SetFloat(i, lo);
       }
     } else if (ir::IsInteger(t) || ir::IsBoolean(t)) {
+      // [a, b): a + the high half of (random bits x (b - a)); b <= a gives a.
       const int64_t lo = a->GetInt(0), hi = b->GetInt(0);
-      const bool is_unsigned = ir::IsUnsignedInteger(t);
-      const bool empty = is_unsigned ? static_cast<uint64_t>(lo) >= static_cast<uint64_t>(hi) : lo >= hi;
+      const bool is_signed = ir::IsSignedInteger(t);
+      const bool empty = is_signed ? lo >= hi : static_cast<uint64_t>(lo) >= static_cast<uint64_t>(hi);
       const uint64_t range = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
       for (int64_t i = 0; i < n; ++i) {
-        const uint64_t r = empty ? 0 : bits.values[static_cast<size_t>(2 * i)] % range;
-        out.SetInt(i, static_cast<int64_t>(static_cast<uint64_t>(lo) + r));
+        const auto r = block(i);
+        uint64_t offset = 0;
+        if (!empty) offset = wide ? MulHigh64(Join(r[0], r[1]), range) : (uint64_t{r[0]} * range) >> 32;
+        out.SetInt(i, static_cast<int64_t>(static_cast<uint64_t>(lo) + offset));
       }
     } else {
       return context.OpError(op, "UNIFORM needs an integer, boolean or floating-point type");

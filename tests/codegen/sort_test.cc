@@ -1,13 +1,17 @@
 // stablehlo.sort on the device (codegen/sort) against the interpreter: comparators of several
 // shapes (ascending, descending, multi-key, total order with NaNs), payloads of every storage
 // width, any dimension, stability with many equal keys, rows longer than one local block
-// (merge passes), and sizes 0 and 1. Results must be bit-identical.
+// (merge passes), and sizes 0 and 1; top_k (slices of the first k of a sort) through the
+// selection kernel with ties, NaNs, other dimensions and k at the kernel's limit and beyond, and
+// which sorts take it. Results must be bit-identical.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <random>
 
+#include "codegen/sort/top_k.h"
 #include "frontend/parser.h"
+#include "ir/walk.h"
 #include "tests/codegen/runtime_test_util.h"
 
 namespace vkhlo {
@@ -163,6 +167,145 @@ func.func @main(%x: tensor<2x5000xf32>) -> (tensor<2x8xf32>, tensor<2x8xi32>) {
     std::string why;
     EXPECT_TRUE(testing::SameBits(both->vulkan[k], both->reference[k], &why)) << k << ": " << why;
   }
+}
+
+// chlo.top_k as the chlo pass decomposes it (src/passes/chlo/top_k.cc: iota, a stable sort of
+// (values, iota) by GT, TOTALORDER for floats, slices of the first k; the interpreter runs only
+// decomposed programs): keys with many ties (integers in a small range; the stable order keeps
+// the lower index first) or random bits with NaNs, infinities and signed zeros, several k (64
+// is the kernel's limit, 65 sorts whole rows), rank 1 and 3.
+void CheckTopK(const std::string& dims, const std::string& type, int64_t k, int key_range, uint64_t seed) {
+  const std::string in = fmt::format("tensor<{}x{}>", dims, type);
+  const std::string iota = fmt::format("tensor<{}xi32>", dims);
+  const size_t x_pos = dims.rfind('x');
+  const std::string out_dims = dims.substr(0, x_pos == std::string::npos ? 0 : x_pos + 1);
+  const std::string vals = fmt::format("tensor<{}{}x{}>", out_dims, k, type);
+  const std::string idx = fmt::format("tensor<{}{}xi32>", out_dims, k);
+  std::vector<int64_t> shape;
+  for (size_t p = 0; p != std::string::npos;) {
+    const size_t x = dims.find('x', p);
+    shape.push_back(std::stoll(dims.substr(p, x == std::string::npos ? x : x - p)));
+    p = x == std::string::npos ? x : x + 1;
+  }
+  std::vector<std::string> ranges;
+  for (size_t d = 0; d < shape.size(); ++d) ranges.push_back(fmt::format("0:{}", d + 1 == shape.size() ? k : shape[d]));
+  const std::string text = fmt::format(
+      "func.func @main(%x: {0}) -> ({1}, {2}) {{\n"
+      "  %i = stablehlo.iota dim = {3} : {4}\n"
+      "  %s:2 = \"stablehlo.sort\"(%x, %i) ({{\n"
+      "  ^bb0(%a: tensor<{5}>, %b: tensor<{5}>, %c: tensor<i32>, %d: tensor<i32>):\n"
+      "    %r = stablehlo.compare GT, %a, %b{6} : (tensor<{5}>, tensor<{5}>) -> tensor<i1>\n"
+      "    stablehlo.return %r : tensor<i1>\n"
+      "  }}) {{dimension = {3} : i64, is_stable = true}} : ({0}, {4}) -> ({0}, {4})\n"
+      "  %v = stablehlo.slice %s#0 [{7}] : ({0}) -> {1}\n"
+      "  %k = stablehlo.slice %s#1 [{7}] : ({4}) -> {2}\n"
+      "  func.return %v, %k : {1}, {2}\n}}\n",
+      in, vals, idx, shape.size() - 1, iota, type, type[0] == 'f' ? ", TOTALORDER" : "", fmt::join(ranges, ", "));
+  std::mt19937_64 rng(seed);
+  auto t = frontend::ParseType(in);
+  ASSERT_TRUE(t.ok());
+  ir::Literal x = testing::RandomLiteral(*t, rng);
+  if (key_range > 0) {
+    for (int64_t i = 0; i < x.num_elements(); ++i) {
+      const int64_t v = static_cast<int64_t>(rng() % static_cast<uint64_t>(key_range));
+      if (ir::IsFloat(t->element_type())) {
+        x.SetFloat(i, static_cast<double>(v) - key_range / 2);
+      } else {
+        x.SetInt(i, v - key_range / 2);
+      }
+    }
+  }
+  auto both = testing::RunOnBoth(text, {x});
+  ASSERT_TRUE(both.ok()) << both.status().ToString() << "\n" << text;
+  EXPECT_EQ(both->stats.host_evaluated_ops, 0u);
+  for (size_t r = 0; r < 2; ++r) {
+    std::string why;
+    EXPECT_TRUE(testing::SameBits(both->vulkan[r], both->reference[r], &why)) << r << ": " << why << "\n" << text;
+  }
+}
+
+TEST(SortTest, TopKSelectionEqualsTheStableSortsPrefix) {
+  CheckTopK("16x3000", "f32", 8, 0, 1);     // random bits: NaNs, infinities, zeros
+  CheckTopK("16x3000", "f32", 8, 5, 2);     // ties everywhere
+  CheckTopK("7x513", "i32", 1, 3, 3);
+  CheckTopK("4x1000", "f32", 64, 40, 4);    // the kernel's largest k
+  CheckTopK("4x1000", "f32", 65, 40, 5);    // beyond: whole rows sorted
+  CheckTopK("2x3x700", "i64", 5, 0, 6);
+  CheckTopK("20000", "f64", 3, 0, 7);
+  CheckTopK("9x40", "f16", 4, 6, 8);        // packed payload: whole rows sorted
+}
+
+// Slices of the first k along a dimension that is not the last, of some results only.
+TEST(SortTest, TopKAlongAnInnerDimension) {
+  const std::string text = R"(
+func.func @main(%x: tensor<900x5xf32>, %y: tensor<900x5xui64>) -> (tensor<3x5xf32>, tensor<7x5xui64>) {
+  %s:2 = "stablehlo.sort"(%x, %y) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<ui64>, %d: tensor<ui64>):
+    %r = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %r : tensor<i1>
+  }) {dimension = 0 : i64, is_stable = true} : (tensor<900x5xf32>, tensor<900x5xui64>) -> (tensor<900x5xf32>, tensor<900x5xui64>)
+  %v = stablehlo.slice %s#0 [0:3, 0:5] : (tensor<900x5xf32>) -> tensor<3x5xf32>
+  %k = stablehlo.slice %s#1 [0:7, 0:5] : (tensor<900x5xui64>) -> tensor<7x5xui64>
+  func.return %v, %k : tensor<3x5xf32>, tensor<7x5xui64>
+}
+)";
+  std::mt19937_64 rng(9);
+  std::vector<ir::Literal> inputs;
+  for (const char* t : {"tensor<900x5xf32>", "tensor<900x5xui64>"}) {
+    auto type = frontend::ParseType(t);
+    ASSERT_TRUE(type.ok());
+    inputs.push_back(testing::RandomLiteral(*type, rng));
+  }
+  for (int64_t i = 0; i < inputs[0].num_elements(); ++i) inputs[0].SetFloat(i, static_cast<double>(rng() % 50));
+  auto both = testing::RunOnBoth(text, inputs);
+  ASSERT_TRUE(both.ok()) << both.status().ToString();
+  for (size_t r = 0; r < 2; ++r) {
+    std::string why;
+    EXPECT_TRUE(testing::SameBits(both->vulkan[r], both->reference[r], &why)) << r << ": " << why;
+  }
+}
+
+// Which sorts may skip all but the first k: only those whose every use is such a slice.
+TEST(SortTest, SortedPrefixNeededOnlyForPrefixSlices) {
+  auto prefix = [](const std::string& uses, const std::string& results) -> std::optional<int64_t> {
+    const std::string text = fmt::format(R"(
+func.func @main(%x: tensor<4x50xf32>) -> ({1}) {{
+  %s = "stablehlo.sort"(%x) ({{
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %r = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %r : tensor<i1>
+  }}) {{dimension = 1 : i64}} : (tensor<4x50xf32>) -> tensor<4x50xf32>
+{0}
+}}
+)", uses, results);
+    auto module = frontend::ParseModule(text);
+    EXPECT_TRUE(module.ok()) << module.status().ToString() << text;
+    if (!module.ok()) return std::nullopt;
+    const ir::Operation* sort = nullptr;
+    ir::WalkOps(**module, [&](ir::Operation& op) {
+      if (op.code() == ir::OpCode::kSort) sort = &op;
+    });
+    EXPECT_NE(sort, nullptr);
+    return codegen::SortedPrefixNeeded(*sort, 1);
+  };
+  EXPECT_EQ(prefix("  %a = stablehlo.slice %s [0:4, 0:3] : (tensor<4x50xf32>) -> tensor<4x3xf32>\n"
+                   "  %b = stablehlo.slice %s [0:4, 0:9] : (tensor<4x50xf32>) -> tensor<4x9xf32>\n"
+                   "  func.return %a, %b : tensor<4x3xf32>, tensor<4x9xf32>",
+                   "tensor<4x3xf32>, tensor<4x9xf32>"),
+            std::optional<int64_t>(9));
+  // Not from 0, strided, part of another dimension, or the whole result returned: no.
+  EXPECT_EQ(prefix("  %a = stablehlo.slice %s [0:4, 1:3] : (tensor<4x50xf32>) -> tensor<4x2xf32>\n"
+                   "  func.return %a : tensor<4x2xf32>", "tensor<4x2xf32>"),
+            std::nullopt);
+  EXPECT_EQ(prefix("  %a = stablehlo.slice %s [0:4, 0:6:2] : (tensor<4x50xf32>) -> tensor<4x3xf32>\n"
+                   "  func.return %a : tensor<4x3xf32>", "tensor<4x3xf32>"),
+            std::nullopt);
+  EXPECT_EQ(prefix("  %a = stablehlo.slice %s [0:2, 0:3] : (tensor<4x50xf32>) -> tensor<2x3xf32>\n"
+                   "  func.return %a : tensor<2x3xf32>", "tensor<2x3xf32>"),
+            std::nullopt);
+  EXPECT_EQ(prefix("  %a = stablehlo.slice %s [0:4, 0:3] : (tensor<4x50xf32>) -> tensor<4x3xf32>\n"
+                   "  func.return %a, %s : tensor<4x3xf32>, tensor<4x50xf32>", "tensor<4x3xf32>, tensor<4x50xf32>"),
+            std::nullopt);
 }
 
 }  // namespace
