@@ -133,6 +133,65 @@ ir::Literal PositiveDefinite(const std::string& type_text, std::mt19937_64& rng)
   return a;
 }
 
+// Hermitian and diagonally dominant (so positive definite) in O(m^2): for large sizes.
+ir::Literal DominantHermitian(const std::string& type_text, std::mt19937_64& rng) {
+  ir::Literal a = Random(type_text, rng, true);
+  const int64_t m = a.type().dims().back();
+  const int64_t batch = a.num_elements() / std::max<int64_t>(1, m * m);
+  const bool complex = ir::IsComplex(a.element_type());
+  for (int64_t bi = 0; bi < batch; ++bi) {
+    for (int64_t i = 0; i < m; ++i) {
+      const int64_t d = bi * m * m + i * m + i;
+      if (complex) {
+        a.SetComplex(d, {std::abs(a.GetComplex(d).real()), 0});
+      } else {
+        a.SetFloat(d, std::abs(a.GetFloat(d)));
+      }
+      for (int64_t j = 0; j < i; ++j) {
+        const int64_t lo = bi * m * m + i * m + j, up = bi * m * m + j * m + i;
+        if (complex) {
+          a.SetComplex(up, std::conj(a.GetComplex(lo)));
+        } else {
+          a.SetFloat(up, a.GetFloat(lo));
+        }
+      }
+    }
+  }
+  return a;
+}
+
+std::string CholeskyProgram(const std::string& t, bool lower) {
+  return fmt::format(
+      "func.func @main(%a: {0}) -> {0} {{\n"
+      "  %l = \"stablehlo.cholesky\"(%a) {{lower = {1}}} : ({0}) -> {0}\n"
+      "  func.return %l : {0}\n}}\n",
+      t, lower);
+}
+
+// Sizes around the kernel's 64-column blocks (one block, a partial one, several, and one matrix
+// of more than 1000), lower and upper, real and complex, batches.
+TEST(LinalgTest, CholeskyBlockedSizes) {
+  std::mt19937_64 rng(8);
+  struct Case {
+    const char* shape;
+    const char* type;
+    bool lower;
+  };
+  for (const Case& c : {Case{"1x1", "f32", true}, Case{"2x3x3", "f32", false}, Case{"33x33", "complex<f32>", true},
+                        Case{"2x100x100", "f32", true}, Case{"100x100", "complex<f64>", false},
+                        Case{"300x300", "f32", false}, Case{"300x300", "f64", true}, Case{"65x65", "bf16", true},
+                        Case{"1030x1030", "f32", true}}) {
+    const std::string t = fmt::format("tensor<{}x{}>", c.shape, c.type);
+    SCOPED_TRACE(t);
+    Expect(CholeskyProgram(t, c.lower), {DominantHermitian(t, rng)}, 3);
+  }
+  // Not positive definite beyond the first block: NaN from the failing pivot on.
+  const std::string t = "tensor<150x150xf32>";
+  ir::Literal a = DominantHermitian(t, rng);
+  a.SetFloat(100 * 150 + 100, -1.0);
+  Expect(CholeskyProgram(t, true), {a}, 3);
+}
+
 TEST(LinalgTest, CholeskyLowerUpperBatched) {
   std::mt19937_64 rng(7);
   int variant = 0;
