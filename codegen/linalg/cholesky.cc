@@ -32,10 +32,56 @@ namespace vkhlo::codegen {
 namespace {
 
 constexpr uint32_t kGroup = 64;
-constexpr int64_t kBlock = 64;  // NB: the columns of one step (the diagonal block is NB x NB)
-// The update's register tile: each invocation of an 8 x 8 workgroup computes kTileRows rows
-// (8 apart, so that neighbouring invocations read neighbouring words) by NB / 8 columns.
-constexpr int64_t kTileRows = 4;
+// NB, the columns of one step (the diagonal block is NB x NB): 64 for f32 arithmetic, 32 for
+// the wider types (whose 8 x 8 tiles of complex or double accumulators would make large
+// shaders, slow to compile).
+int64_t BlockColumns(bool vec) { return vec ? 64 : 32; }
+// The update's register tile: each invocation of an 8 x 8 workgroup computes NB / 8 rows by
+// NB / 8 columns of the block column, so that the first workgroup's tile is the diagonal block.
+
+// The update's inner product as straight-line code, one variable per accumulator (llvmpipe
+// keeps private arrays in memory and indexes them lane by lane). With `vec` (T float) an
+// invocation's rows (and columns) are consecutive and read as two uvec4 each per k, through
+// the `wsv` view of the workspace (LD, the column stride, is a multiple of 8); otherwise they
+// are 8 apart, so that neighbouring invocations read neighbouring words.
+std::string UpdateBody(bool vec) {
+  const int kTile = static_cast<int>(BlockColumns(vec) / 8);
+  std::string g;
+  auto row = [&](int a) { return vec ? fmt::format("8u * x + {}u", a) : fmt::format("x + {}u", 8 * a); };
+  auto col = [&](int b) { return vec ? fmt::format("8u * y + {}u", b) : fmt::format("y + {}u", 8 * b); };
+  if (vec) {
+    // Tiles beyond LD read the last 8 rows instead (their results are never stored).
+    g += "    uint r0 = min(j0 + base + 8u * x, LD - 8u), c0 = min(j0 + 8u * y, LD - 8u);\n";
+  } else {
+    for (int a = 0; a < kTile; ++a) g += fmt::format("    uint r{0} = min(j0 + base + {1}, M - 1u);\n", a, row(a));
+    for (int b = 0; b < kTile; ++b) g += fmt::format("    uint c{0} = min(j0 + {1}, M - 1u);\n", b, col(b));
+  }
+  for (int a = 0; a < kTile; ++a) {
+    for (int b = 0; b < kTile; ++b) g += fmt::format("    T acc{}_{} = t_zero();\n", a, b);
+  }
+  g += "    for (uint kk = 0u; kk < j0; ++kk) {\n";
+  if (vec) {
+    g += "      uint ri = (wb + kk * LD + r0) >> 2u, ci = (wb + kk * LD + c0) >> 2u;\n"
+         "      uvec4 ra = wsv[ri], rb = wsv[ri + 1u], ca = wsv[ci], cb = wsv[ci + 1u];\n";
+    for (int a = 0; a < kTile; ++a) g += fmt::format("      T li{} = uintBitsToFloat(r{}[{}]);\n", a, a < 4 ? "a" : "b", a % 4);
+    for (int b = 0; b < kTile; ++b) g += fmt::format("      T lj{} = uintBitsToFloat(c{}[{}]);\n", b, b < 4 ? "a" : "b", b % 4);
+  } else {
+    for (int a = 0; a < kTile; ++a) g += fmt::format("      T li{0} = L(r{0}, kk);\n", a);
+    for (int b = 0; b < kTile; ++b) g += fmt::format("      T lj{0} = t_conj(L(c{0}, kk));\n", b);
+  }
+  for (int a = 0; a < kTile; ++a) {
+    for (int b = 0; b < kTile; ++b) g += fmt::format("      acc{0}_{1} = t_muladd(acc{0}_{1}, li{0}, lj{1});\n", a, b);
+  }
+  g += "    }\n";
+  for (int a = 0; a < kTile; ++a) {
+    g += fmt::format("    {{\n      uint i = j0 + base + {};\n", row(a));
+    for (int b = 0; b < kTile; ++b) {
+      g += fmt::format("      {{ uint j = j0 + {}; if (i < M && j < j1 && j <= i) SetL(i, j, acc{}_{}); }}\n", col(b), a, b);
+    }
+    g += "    }\n";
+  }
+  return g;
+}
 
 StatusOr<DeviceKernel> EmitCholesky(const Fusion& fusion, const TargetInfo& target, const KernelOptions& options) {
   const ir::Operation& op = *fusion.device_op;
@@ -51,22 +97,27 @@ StatusOr<DeviceKernel> EmitCholesky(const Fusion& fusion, const TargetInfo& targ
   VKHLO_ASSIGN_OR_RETURN(LinalgSource src, EmitLinalgPrelude(op, fusion.inputs, out, target, options));
   const int64_t n = m * m;
   const bool empty = batch * n == 0;
-  const uint64_t ws_bytes = static_cast<uint64_t>(batch * n) * static_cast<uint64_t>(src.words) * 4;
+  // The workspace: per matrix, m columns of LD elements (m rounded up to 8, so that an f32
+  // column's start is 32-byte aligned for the update's vector reads).
+  const bool vec = src.T == "float";
+  const int64_t ld = (m + 7) / 8 * 8;
+  const uint64_t ws_bytes = static_cast<uint64_t>(batch * ld * m) * static_cast<uint64_t>(src.words) * 4;
   if (ws_bytes > target.max_storage_buffer_range) {
     return ResourceExhaustedError(fmt::format(
         "'{}' on {} needs a {}-byte workspace, more than the device's maxStorageBufferRange = {}", op.name(),
         at.ToString(), ws_bytes, target.max_storage_buffer_range));
   }
+  const int64_t kBlock = BlockColumns(vec);
   const int64_t blocks = (m + kBlock - 1) / kBlock;
-  if (m > kBlock && batch > 65535) {
-    return ResourceExhaustedError(fmt::format("'{}' on {}: more than 65535 matrices larger than {}", op.name(),
-                                              at.ToString(), kBlock));
+  if (batch > 65535) {
+    return ResourceExhaustedError(fmt::format("'{}' on {}: more than 65535 matrices", op.name(), at.ToString()));
   }
 
   DeviceKernel k;
   k.summary = fmt::format("cholesky ({}) of {} items of {}x{}, blocked left-looking ({} blocks of {} columns)",
                           lower ? "lower" : "upper", batch, m, m, blocks, kBlock);
   k.scratch_bytes = {std::max<uint64_t>(4, ws_bytes)};
+  k.binding_alignment = 16;  // the update's uvec4 view
   const size_t num_inputs = fusion.inputs.size();
   std::string names;
   for (size_t i = 0; i < num_inputs; ++i) names += fmt::format("#define in{0} b{0}\n", i);
@@ -76,51 +127,38 @@ StatusOr<DeviceKernel> EmitCholesky(const Fusion& fusion, const TargetInfo& targ
   bindings.push_back(KernelBuffer::Scratch(0, true));
   const std::string common =
       names + src.globals +
-      fmt::format("#define M {}u\n#define LOWER {}\n#define NB {}u\n#define T {}\n#define R {}\n", m,
+      fmt::format("#define M {}u\n#define LD {}u\n#define LOWER {}\n#define NB {}u\n#define T {}\n#define R {}\n", m, ld,
                   lower ? "true" : "false", kBlock, src.T, src.real) +
       // l[i][j] of this matrix (column-major), and h(i, k), i >= k: the lower triangle of the
       // Hermitian matrix a stands for.
       "uint wb, a_base;\n"
-      "T L(uint i, uint j) { return ws_ld(wb + j * M + i); }\n"
-      "void SetL(uint i, uint j, T v) { ws_st(wb + j * M + i, v); }\n"
+      "T L(uint i, uint j) { return ws_ld(wb + j * LD + i); }\n"
+      "void SetL(uint i, uint j, T v) { ws_st(wb + j * LD + i, v); }\n"
       "T H(uint i, uint k) { return LOWER ? load_in0(a_base + i * M + k) : t_conj(load_in0(a_base + k * M + i)); }\n";
   const std::string push = "uint j0; uint j1;";
   auto main_start = [&](const char* batch_index) {
     return "void main() {\n  " + KeepBindingsStatement(bindings.size()) + "\n" +
-           fmt::format("  uint bi = {};\n  wb = bi * M * M; a_base = bi * M * M;\n  uint j0 = pc.j0, j1 = pc.j1;\n",
+           fmt::format("  uint bi = {};\n  wb = bi * LD * M; a_base = bi * M * M;\n  uint j0 = pc.j0, j1 = pc.j1;\n",
                        batch_index);
   };
 
-  const uint32_t tile_cols = static_cast<uint32_t>(kBlock / 8);
-  const std::string update_glsl =
-      DeviceKernelHeader(bindings, {8, 8, 1}, push, src.extensions) + common +
-      fmt::format("#define TM {}\n#define TN {}\n", kTileRows, tile_cols) + main_start("vkhlo_workgroup_id(pc).z") +
-      R"(  // Rows j0 + base + 8 a + x, columns j0 + 8 b + y: the dots over k < j0.
-  uint base = vkhlo_workgroup_id(pc).x * (8u * TM), x = gl_LocalInvocationID.x, y = gl_LocalInvocationID.y;
-  uint rows[TM], cols[TN];
-  for (int a = 0; a < TM; ++a) rows[a] = min(j0 + base + 8u * uint(a) + x, M - 1u);
-  for (int b = 0; b < TN; ++b) cols[b] = min(j0 + 8u * uint(b) + y, M - 1u);
-  T acc[TM][TN];
-  for (int a = 0; a < TM; ++a) for (int b = 0; b < TN; ++b) acc[a][b] = t_zero();
-  for (uint kk = 0u; kk < j0; ++kk) {
-    T li[TM], lj[TN];
-    for (int a = 0; a < TM; ++a) li[a] = L(rows[a], kk);
-    for (int b = 0; b < TN; ++b) lj[b] = t_conj(L(cols[b], kk));
-    for (int a = 0; a < TM; ++a) for (int b = 0; b < TN; ++b) acc[a][b] = t_muladd(acc[a][b], li[a], lj[b]);
-  }
-  for (int a = 0; a < TM; ++a) {
-    uint i = j0 + base + 8u * uint(a) + x;
-    for (int b = 0; b < TN; ++b) {
-      uint j = j0 + 8u * uint(b) + y;
-      if (i < M && j < j1 && j <= i) SetL(i, j, acc[a][b]);
-    }
-  }
-}
-)";
-  const std::string diag_glsl =
-      DeviceKernelHeader(bindings, {kGroup, 1, 1}, push, src.extensions) + common + main_start("vkhlo_workgroup_id(pc).x") +
-      fmt::format("  uint t = gl_LocalInvocationID.x;\n  const uint WG = {}u;\n", kGroup) +
-      R"(  // The diagonal block, column by column; w holds the dots over k < j0 there (j0 > 0).
+  // The update (and, in its first workgroup, the diagonal block): rows j0 + base + 8 a + x,
+  // columns j0 + 8 b + y of an 8 x 8 workgroup, so that the first workgroup's tile is the
+  // diagonal block.
+  std::string update_glsl =
+      DeviceKernelHeader(bindings, {8, 8, 1}, push, src.extensions) +
+      (vec ? fmt::format("layout(set = 0, binding = {}) restrict buffer WsVec {{ uvec4 wsv[]; }};\n", num_inputs) : "") +
+      common + main_start("vkhlo_workgroup_id(pc).z") +
+      R"(  uint base = vkhlo_workgroup_id(pc).x * NB, x = gl_LocalInvocationID.x, y = gl_LocalInvocationID.y;
+  if (j0 > 0u) {
+    // The dots over k < j0 of every element of the tile on or below the diagonal.
+UPDATE_BODY  }
+  if (vkhlo_workgroup_id(pc).x != 0u) return;
+  // The diagonal block, column by column, each dot continued over j0 <= k < j (w holds the
+  // part over k < j0 when j0 > 0).
+  memoryBarrierBuffer();
+  barrier();
+  uint t = gl_LocalInvocationIndex;
   for (uint j = j0; j < j1; ++j) {
     if (t == 0u) {
       T dot = j0 > 0u ? L(j, j) : t_zero();
@@ -131,7 +169,8 @@ StatusOr<DeviceKernel> EmitCholesky(const Fusion& fusion, const TargetInfo& targ
     memoryBarrierBuffer();
     barrier();
     T pivot = L(j, j);
-    for (uint i = j + 1u + t; i < j1; i += WG) {
+    uint i = j + 1u + t;
+    if (i < j1) {
       T row_dot = j0 > 0u ? L(i, j) : t_zero();
       for (uint kk = j0; kk < j; ++kk) row_dot = t_muladd(row_dot, L(i, kk), t_conj(L(j, kk)));
       precise T num = H(i, j) - row_dot;
@@ -142,16 +181,25 @@ StatusOr<DeviceKernel> EmitCholesky(const Fusion& fusion, const TargetInfo& targ
   }
 }
 )";
+  {
+    const size_t at_body = update_glsl.find("UPDATE_BODY");
+    // A single block has nothing to update (and its shader compiles faster without).
+    update_glsl.replace(at_body, 11, blocks > 1 ? UpdateBody(vec) : "");
+  }
   const std::string panel_glsl =
       DeviceKernelHeader(bindings, {kGroup, 1, 1}, push, src.extensions) + common + main_start("vkhlo_workgroup_id(pc).y") +
       fmt::format("  uint i = j1 + vkhlo_workgroup_id(pc).x * {}u + gl_LocalInvocationID.x;\n", kGroup) +
-      R"(  // Row i below the diagonal block: its columns j0..j1 in order, each dot continued.
+      R"(  // Row i below the diagonal block: its columns j0..j1 in order, each dot continued (the
+  // row's new elements kept in registers).
   if (i >= M) return;
+  T row[NB];
   for (uint j = j0; j < j1; ++j) {
     T row_dot = j0 > 0u ? L(i, j) : t_zero();
-    for (uint kk = j0; kk < j; ++kk) row_dot = t_muladd(row_dot, L(i, kk), t_conj(L(j, kk)));
+    for (uint kk = j0; kk < j; ++kk) row_dot = t_muladd(row_dot, row[kk - j0], t_conj(L(j, kk)));
     precise T num = H(i, j) - row_dot;
-    SetL(i, j, t_div(num, L(j, j)));
+    T v = t_div(num, L(j, j));
+    row[j - j0] = v;
+    SetL(i, j, v);
   }
 }
 )";
@@ -168,11 +216,9 @@ StatusOr<DeviceKernel> EmitCholesky(const Fusion& fusion, const TargetInfo& targ
       k.dispatches.push_back(std::move(d));
     };
     const uint32_t b = static_cast<uint32_t>(batch);
-    if (j0 > 0) {
-      dispatch("update", update_glsl,
-               {static_cast<uint32_t>((m - j0 + 8 * kTileRows - 1) / (8 * kTileRows)), 1, b});
-    }
-    dispatch("diag", diag_glsl, {b, 1, 1});
+    // The first step has nothing to update: its one workgroup per matrix factors the block.
+    dispatch("update", update_glsl,
+             {j0 == 0 ? 1u : static_cast<uint32_t>((m - j0 + kBlock - 1) / kBlock), 1, b});
     if (j1 < m) dispatch("panel", panel_glsl, {static_cast<uint32_t>((m - j1 + kGroup - 1) / kGroup), b, 1});
   }
 
@@ -187,10 +233,10 @@ StatusOr<DeviceKernel> EmitCholesky(const Fusion& fusion, const TargetInfo& targ
   const std::string x_at = fmt::format(
       "{T} x_at(uint l) {{\n"
       "  uint bi = l / {n}u, q = l - bi * {n}u, i = q / {m}u, j = q - i * {m}u;\n"
-      "  if ({lower}) return j <= i ? ws_ld(bi * {n}u + j * {m}u + i) : t_zero();\n"
-      "  return i <= j ? t_conj(ws_ld(bi * {n}u + i * {m}u + j)) : t_zero();\n"
+      "  if ({lower}) return j <= i ? ws_ld(bi * {pb}u + j * {ld}u + i) : t_zero();\n"
+      "  return i <= j ? t_conj(ws_ld(bi * {pb}u + i * {ld}u + j)) : t_zero();\n"
       "}}\n",
-      fmt::arg("T", src.T), fmt::arg("n", n), fmt::arg("m", m), fmt::arg("lower", lower ? "true" : "false"));
+      fmt::arg("T", src.T), fmt::arg("n", n), fmt::arg("m", m), fmt::arg("pb", ld * m), fmt::arg("ld", ld), fmt::arg("lower", lower ? "true" : "false"));
   write.glsl = DeviceKernelHeader(write.bindings, {kGroup, 1, 1}, "", src.extensions) + names + src.globals +
                LinalgWriteElements(src, batch * n, x_at, KeepBindingsStatement(write.bindings.size()));
   k.dispatches.push_back(std::move(write));

@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <ctime>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -29,6 +31,14 @@ using Clock = std::chrono::steady_clock;
 constexpr int64_t kRhs = 512;
 
 double Seconds(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// CPU seconds of the whole process (lavapipe's and OpenBLAS's threads included): the work
+// done, which a busy machine does not inflate as it does wall time.
+double CpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
 
 // Symmetric, diagonally dominant (so positive definite), `batch` matrices of n x n; with
 // `triangular` the upper triangle is zero.
@@ -51,6 +61,8 @@ std::vector<float> Matrix(int64_t batch, int64_t n, bool triangular, uint64_t se
 
 struct Timed {
   double device = 1e30, cpu = 1e30;
+  double device_cpu = 1e30, cpu_cpu = 1e30;  // CPU seconds of each
+  double max_diff = 0;  // largest |device - cpu| over the result (a sanity check, not a test)
 };
 
 int Run(int argc, char** argv) {
@@ -75,7 +87,7 @@ int Run(int argc, char** argv) {
   };
   // One program, its inputs, and a CPU baseline: the best time of each over `repeat` rounds.
   auto measure = [&](const std::string& program, const std::vector<std::pair<std::vector<float>, std::vector<int64_t>>>& inputs,
-                     auto cpu) -> StatusOr<Timed> {
+                     auto cpu, const std::vector<float>& cpu_result, bool lower_only) -> StatusOr<Timed> {
     VKHLO_ASSIGN_OR_RETURN(auto exe, (*client)->Compile(program));
     std::vector<Buffer> args;
     for (const auto& [host, dims] : inputs) {
@@ -85,12 +97,25 @@ int Run(int argc, char** argv) {
     Timed t;
     for (int r = 0; r <= repeat; ++r) {  // round 0 warms up (pipelines, page faults)
       auto start = Clock::now();
+      double cpu_start = CpuSeconds();
       VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> results, exe.Execute(args));
       VKHLO_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, results[0].ToHost());  // waits for the work
       if (r > 0) t.device = std::min(t.device, Seconds(start));
+      if (r > 0) t.device_cpu = std::min(t.device_cpu, CpuSeconds() - cpu_start);
       start = Clock::now();
+      cpu_start = CpuSeconds();
       cpu();
       if (r > 0) t.cpu = std::min(t.cpu, Seconds(start));
+      if (r > 0) t.cpu_cpu = std::min(t.cpu_cpu, CpuSeconds() - cpu_start);
+      if (r == repeat) {
+        const float* d = reinterpret_cast<const float*>(bytes.data());
+        const int64_t n = inputs[0].second.back();
+        for (size_t i = 0; i < cpu_result.size(); ++i) {
+          // spotrf leaves the other triangle as it was: compare the factor's triangle only.
+          if (lower_only && static_cast<int64_t>(i) % n > (static_cast<int64_t>(i) / n) % n) continue;
+          t.max_diff = std::max(t.max_diff, static_cast<double>(std::abs(d[i] - cpu_result[i])));
+        }
+      }
       std::this_thread::sleep_for(std::chrono::milliseconds(200));  // let OpenBLAS's threads go idle
     }
     return t;
@@ -101,8 +126,11 @@ int Run(int argc, char** argv) {
       return;
     }
     const double g = flops / t->device * 1e-9, c = flops / t->cpu * 1e-9;
-    std::printf("%-34s %8.3f s %7.2f GFLOP/s | %-12s %7.3f s %7.2f GFLOP/s | ratio %.3f\n", name.c_str(), t->device, g,
-                baseline, t->cpu, c, g / c);
+    // Per CPU-second: GFLOP / (CPU seconds), the figure a loaded machine skews least.
+    const double gc = flops / t->device_cpu * 1e-9, cc = flops / t->cpu_cpu * 1e-9;
+    std::printf("%-34s %7.3f s %7.2f GFLOP/s (%6.2f per CPU-s) | %-11s %7.3f s %7.2f GFLOP/s (%6.2f per CPU-s) | "
+                "ratio %.3f (per CPU-s %.3f) | max diff %.2g\n",
+                name.c_str(), t->device, g, gc, baseline, t->cpu, c, cc, g / c, gc / cc, t->max_diff);
     std::fflush(stdout);
   };
 
@@ -122,7 +150,7 @@ int Run(int argc, char** argv) {
         int info = 0;
         // Row-major lower is column-major upper.
         spotrf_("U", &ni, work.data(), &ni, &info, 1);
-      });
+      }, work, true);
       report(fmt::format("cholesky {}x{}", n, n), static_cast<double>(n) * n * n / 3, t, "spotrf");
     }
     {
@@ -142,7 +170,7 @@ int Run(int argc, char** argv) {
         work = b;
         cblas_strsm(CblasRowMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, ni, static_cast<int>(kRhs), 1.0f,
                     a.data(), ni, work.data(), static_cast<int>(kRhs));
-      });
+      }, work, false);
       report(fmt::format("triangular_solve {}x{} by {}x{}", n, n, n, kRhs), static_cast<double>(n) * n * kRhs, t, "cblas_strsm");
     }
   }
@@ -163,7 +191,7 @@ int Run(int argc, char** argv) {
         int info = 0;
         spotrf_("U", &n, work.data() + b * kN * kN, &n, &info, 1);
       }
-    });
+    }, work, true);
     report(fmt::format("cholesky {} x {}x{}", kBatch, kN, kN), static_cast<double>(kBatch) * kN * kN * kN / 3, t,
            "spotrf loop");
   }
