@@ -50,13 +50,20 @@ bool AttrBool(const ir::Operation& op, const char* name) {
 // K0 <= k < K1 of LHS(i, k) * RHS(k, j) in index order (t_fma chains), as straight-line code
 // with one variable per accumulator (llvmpipe keeps private arrays in memory). With `split`,
 // even and odd k go to two partial sums added at the end (XLA's last product). STORE(i, j, v)
-// receives each result.
-std::string TileBody(bool split) {
+// receives each result. An invocation's rows are 4 apart (the same for neighbouring
+// invocations: LHS reads are uniform); its columns are 16 apart, or with `vec` (T float) 4
+// consecutive ones read as one uvec4 RHS_VEC(k, j) (RHS rows are padded to 4 elements).
+std::string TileBody(bool split, bool vec) {
   std::string g =
       "  uint x = gl_LocalInvocationID.x, y = gl_LocalInvocationID.y;\n"
-      "  uint r0 = vkhlo_workgroup_id(pc).y * 16u + y, c0 = vkhlo_workgroup_id(pc).x * 64u + x;\n";
+      "  uint r0 = vkhlo_workgroup_id(pc).y * 16u + y;\n";
+  g += vec ? "  uint c0 = (vkhlo_workgroup_id(pc).x * 16u + x) * 4u, cv = min(c0, (OUT_COLS - 1u) & ~3u);\n"
+           : "  uint c0 = vkhlo_workgroup_id(pc).x * 64u + x;\n";
+  auto col = [&](int b) { return vec ? b : 16 * b; };
   for (int a = 0; a < kTile; ++a) g += fmt::format("  uint ti{0} = min(r0 + {1}u, OUT_ROWS - 1u);\n", a, 4 * a);
-  for (int b = 0; b < kTile; ++b) g += fmt::format("  uint tj{0} = min(c0 + {1}u, OUT_COLS - 1u);\n", b, 16 * b);
+  if (!vec) {
+    for (int b = 0; b < kTile; ++b) g += fmt::format("  uint tj{0} = min(c0 + {1}u, OUT_COLS - 1u);\n", b, col(b));
+  }
   const int lanes = split ? 2 : 1;
   for (int l = 0; l < lanes; ++l) {
     for (int a = 0; a < kTile; ++a) {
@@ -66,7 +73,12 @@ std::string TileBody(bool split) {
   auto step = [&](int l, const char* k) {
     std::string s;
     for (int a = 0; a < kTile; ++a) s += fmt::format("    T l{0} = LHS(ti{0}, {1});\n", a, k);
-    for (int b = 0; b < kTile; ++b) s += fmt::format("    T r{0} = RHS({1}, tj{0});\n", b, k);
+    if (vec) {
+      s += fmt::format("    uvec4 rv = RHS_VEC({}, cv);\n", k);
+      for (int b = 0; b < kTile; ++b) s += fmt::format("    T r{0} = uintBitsToFloat(rv[{0}]);\n", b);
+    } else {
+      for (int b = 0; b < kTile; ++b) s += fmt::format("    T r{0} = RHS({1}, tj{0});\n", b, k);
+    }
     for (int a = 0; a < kTile; ++a) {
       for (int b = 0; b < kTile; ++b) s += fmt::format("    acc{0}_{1}_{2} = t_fma(acc{0}_{1}_{2}, l{1}, r{2});\n", l, a, b);
     }
@@ -80,18 +92,20 @@ std::string TileBody(bool split) {
   }
   for (int a = 0; a < kTile; ++a) {
     for (int b = 0; b < kTile; ++b) {
-      g += fmt::format("  if (r0 + {0}u < OUT_ROWS && c0 + {1}u < OUT_COLS) {{\n", 4 * a, 16 * b);
+      g += fmt::format("  if (r0 + {0}u < OUT_ROWS && c0 + {1}u < OUT_COLS) {{\n", 4 * a, col(b));
       if (split) {
         g += fmt::format("    precise T sum = acc0_{0}_{1} + acc1_{0}_{1};\n    STORE(r0 + {2}u, c0 + {3}u, sum);\n", a, b, 4 * a,
-                         16 * b);
+                         col(b));
       } else {
-        g += fmt::format("    STORE(r0 + {2}u, c0 + {3}u, acc0_{0}_{1});\n", a, b, 4 * a, 16 * b);
+        g += fmt::format("    STORE(r0 + {2}u, c0 + {3}u, acc0_{0}_{1});\n", a, b, 4 * a, col(b));
       }
       g += "  }\n";
     }
   }
   return g + "}\n";
 }
+
+int64_t RoundUp4(int64_t v) { return (v + 3) / 4 * 4; }
 
 StatusOr<DeviceKernel> EmitTriangularSolve(const Fusion& fusion, const TargetInfo& target, const KernelOptions& options) {
   const ir::Operation& op = *fusion.device_op;
@@ -116,11 +130,17 @@ StatusOr<DeviceKernel> EmitTriangularSolve(const Fusion& fusion, const TargetInf
   const int64_t blocks = (m + kSolveBlock - 1) / kSolveBlock;
   const int64_t n = rows * cols;
   const bool empty = batch * n == 0 || m == 0;
-  // Workspaces per batch item, in T units: the inverted blocks (sb x sb each), the inversion's
-  // temporaries per block (scaled block, diagonal, row update), one step's remainder, x.
-  const int64_t inv_per = blocks * sb * sb, tmp_per = blocks * (sb * sb + 2 * sb);
-  const int64_t rem_per = left ? sb * cols : rows * sb, x_per = n;
-  const std::vector<int64_t> per = {inv_per, tmp_per, rem_per, x_per};
+  // Workspaces per batch item, in T units: per block its inverse (sb x sb) and op(inverse)
+  // (sb rows of SP), the inversion's temporaries per block (scaled block, diagonal, row
+  // update), one step's remainder, x (rows of XLD), op(a) (m rows of LDA). Rows that a tile
+  // reads as vectors are padded to multiples of 4 elements (SP, XLD, LDA) and start 4-aligned.
+  const bool vec = src.T == "float";
+  const int64_t sp = RoundUp4(sb), xld = RoundUp4(cols), lda = RoundUp4(m);
+  const int64_t inv_slot = RoundUp4(sb * sb) + sb * sp;
+  const int64_t inv_per = blocks * inv_slot, tmp_per = blocks * (sb * sb + 2 * sb);
+  const int64_t rem_ld = left ? xld : sp;
+  const int64_t rem_per = left ? sb * xld : rows * sp, x_per = rows * xld, opa_per = m * lda;
+  const std::vector<int64_t> per = {inv_per, tmp_per, rem_per, x_per, opa_per};
   DeviceKernel k;
   for (int64_t p : per) {
     const uint64_t bytes = static_cast<uint64_t>(batch * p) * static_cast<uint64_t>(src.words) * 4;
@@ -141,23 +161,37 @@ StatusOr<DeviceKernel> EmitTriangularSolve(const Fusion& fusion, const TargetInf
                           m, m, rows, cols, sb, blocks);
   std::vector<KernelBuffer> bindings;
   for (const ir::Value* v : fusion.inputs) bindings.push_back(KernelBuffer::Read(v));
-  for (int i = 0; i < 4; ++i) bindings.push_back(KernelBuffer::Scratch(i, true));
+  for (int i = 0; i < 5; ++i) bindings.push_back(KernelBuffer::Scratch(i, true));
   std::string names;
   for (size_t i = 0; i < num_inputs; ++i) names += fmt::format("#define in{0} b{0}\n", i);
   // ws (x) is what the write dispatch reads; the others have accessors of their own.
-  names += fmt::format("#define inv_buf b{}\n#define tmp_buf b{}\n#define rem_buf b{}\n#define ws b{}\n#define result_words b{}\n",
-                       num_inputs, num_inputs + 1, num_inputs + 2, num_inputs + 3, num_inputs + 4);
+  names += fmt::format(
+      "#define inv_buf b{}\n#define tmp_buf b{}\n#define rem_buf b{}\n#define ws b{}\n#define opa_buf b{}\n#define result_words b{}\n",
+      num_inputs, num_inputs + 1, num_inputs + 2, num_inputs + 3, num_inputs + 4, num_inputs + 5);
+  // uvec4 views of the workspaces the tiles read as vectors.
+  std::string views;
+  if (vec) {
+    for (const char* v : {"inv", "rem", "x", "opa"}) {
+      const size_t slot = std::string(v) == "inv" ? 0 : std::string(v) == "rem" ? 2 : std::string(v) == "x" ? 3 : 4;
+      views += fmt::format("layout(set = 0, binding = {}) restrict buffer View_{} {{ uvec4 {}_vec[]; }};\n", num_inputs + slot,
+                           v, v);
+    }
+    k.binding_alignment = 16;
+  }
   const std::string common =
       names + src.globals + LinalgAccessors(src, "inv", "inv_buf") + LinalgAccessors(src, "tmp", "tmp_buf") +
-      LinalgAccessors(src, "rem", "rem_buf") +
+      LinalgAccessors(src, "rem", "rem_buf") + LinalgAccessors(src, "opa", "opa_buf") +
       Defines({{"M", fmt::format("{}u", m)}, {"ROWS", fmt::format("{}u", rows)}, {"COLS", fmt::format("{}u", cols)},
                {"SB", fmt::format("{}u", kSolveBlock)}, {"SBS", fmt::format("{}u", sb)}, {"BLOCKS", fmt::format("{}u", blocks)},
                {"LEFT", left ? "true" : "false"}, {"LOWER", lower ? "true" : "false"}, {"UNIT", unit ? "true" : "false"},
                {"TRANS", transpose != "NO_TRANSPOSE" ? "true" : "false"},
                {"CONJ", transpose == "ADJOINT" ? "true" : "false"}, {"INV_PER", fmt::format("{}u", inv_per)},
                {"TMP_PER", fmt::format("{}u", tmp_per)}, {"REM_PER", fmt::format("{}u", rem_per)},
-               {"X_PER", fmt::format("{}u", x_per)}, {"WG", fmt::format("{}u", kGroup)}, {"T", src.T},
-               {"load_a", fmt::format("load_in{}", index_of(op.operand(0)))},
+               {"X_PER", fmt::format("{}u", x_per)}, {"OPA_PER", fmt::format("{}u", opa_per)},
+               {"SP", fmt::format("{}u", sp)}, {"XLD", fmt::format("{}u", xld)}, {"LDA", fmt::format("{}u", lda)},
+               {"REM_LD", fmt::format("{}u", rem_ld)}, {"INV_SLOT", fmt::format("{}u", inv_slot)},
+               {"OPINV_OFF", fmt::format("{}u", RoundUp4(sb * sb))}, {"WG", fmt::format("{}u", kGroup)}, {"T", src.T},
+               {"load_a", fmt::format("load_in{}", index_of(op.operand(0)))}, {"BATCH", fmt::format("{}u", batch)},
                {"load_b", fmt::format("load_in{}", index_of(op.operand(1)))}}) +
       R"(uint bi;  // the batch item
 // a's triangle that is read, with the unit diagonal when asked (the interpreter's copy of a).
@@ -165,13 +199,17 @@ T A(uint i, uint j) {
   if (LOWER ? j > i : j < i) return t_zero();
   return (i == j && UNIT) ? t_one() : load_a(bi * M * M + i * M + j);
 }
-T opA(uint r, uint c) {
+T opA_in(uint r, uint c) {
   if (!TRANS) return A(r, c);
   T v = A(c, r);
   return CONJ ? t_conj(v) : v;
 }
-T X(uint r, uint c) { return ws_ld(bi * X_PER + r * COLS + c); }
-void SetX(uint r, uint c, T v) { ws_st(bi * X_PER + r * COLS + c, v); }
+// op(a), copied once into the workspace (rows of LDA).
+uint opa_row(uint r) { return bi * OPA_PER + r * LDA; }
+T opA(uint r, uint c) { return opa_ld(opa_row(r) + c); }
+uint x_row(uint r) { return bi * X_PER + r * XLD; }
+T X(uint r, uint c) { return ws_ld(x_row(r) + c); }
+void SetX(uint r, uint c, T v) { ws_st(x_row(r) + c, v); }
 bool backward() { return LEFT ? (LOWER == TRANS) : (LOWER != TRANS); }
 // Block jb's rows/columns [j0, j1) and the part solved before it, [solved0, solved1).
 void BlockRange(uint step, out uint jb, out uint j0, out uint j1, out uint solved0, out uint solved1) {
@@ -189,7 +227,7 @@ void BlockRange(uint step, out uint jb, out uint j0, out uint j1, out uint solve
   bi = vkhlo_workgroup_id(pc).y;
   uint j0 = jb * SB, j1 = min(M, j0 + SB), s = j1 - j0;
   // Workspace slots are SBS = min(M, SB) on a side.
-  uint inv = bi * INV_PER + jb * SBS * SBS;  // this block's inverse, s x s
+  uint inv = bi * INV_PER + jb * INV_SLOT;  // this block's inverse, s x s, then op(inverse)
   uint sc = bi * TMP_PER + jb * (SBS * SBS + 2u * SBS), dg = sc + SBS * SBS, upd = dg + SBS;
   for (uint c = t; c < s; c += WG) {
     T d = A(j0 + c, j0 + c);
@@ -221,11 +259,30 @@ void BlockRange(uint step, out uint jb, out uint j0, out uint j1, out uint solve
     barrier();
   }
   for (uint q = t; q < s * s; q += WG) inv_st(inv + q, t_div(inv_ld(inv + q), tmp_ld(dg + q / s)));
+  memoryBarrierBuffer();
+  barrier();
+  // op(inverse) in rows of SP, for the apply step's (vector) reads.
+  for (uint q = t; q < s * s; q += WG) {
+    uint r = q / s, c = q % s;
+    T v = TRANS ? inv_ld(inv + c * s + r) : inv_ld(inv + q);
+    inv_st(inv + OPINV_OFF + r * SP + c, CONJ ? t_conj(v) : v);
+  }
+}
+)";
+  // op(a)'s read triangle into the workspace, once.
+  const std::string prepare_glsl =
+      DeviceKernelHeader(bindings, {kGroup, 1, 1}, "", src.extensions) + common + "void main() {\n" + keep +
+      R"(  uint l = vkhlo_workgroup_id(pc).x * WG + gl_LocalInvocationID.x;
+  bi = l / OPA_PER;
+  uint q = l - bi * OPA_PER, r = q / LDA, c = q - r * LDA;
+  if (bi >= BATCH) return;
+  opa_st(l, c < M ? opA_in(r, c) : t_zero());
 }
 )";
   // One step's remainder: b's block minus the coupling product with x's solved part.
   const std::string step_head =
-      DeviceKernelHeader(bindings, {kTileWx, kTileWy, 1}, "uint step;", src.extensions) + common + "void main() {\n" + keep +
+      DeviceKernelHeader(bindings, {kTileWx, kTileWy, 1}, "uint step;", src.extensions) + views + common + "void main() {\n" +
+      keep +
       "  bi = vkhlo_workgroup_id(pc).z;\n"
       "  uint jb, j0, j1, solved0, solved1;\n"
       "  BlockRange(pc.step, jb, j0, j1, solved0, solved1);\n"
@@ -240,22 +297,24 @@ void BlockRange(uint step, out uint jb, out uint j0, out uint j1, out uint solve
   #define LHS(i, k) (LEFT ? opA(j0 + (i), (k)) : X((i), (k)))
   #define RHS(k, j) (LEFT ? X((k), (j)) : opA((k), j0 + (j)))
   #define B_AT(i, j) (LEFT ? load_b(bi * ROWS * COLS + (j0 + (i)) * COLS + (j)) : load_b(bi * ROWS * COLS + (i) * COLS + j0 + (j)))
-  #define STORE(i, j, v) rem_st(bi * REM_PER + (i) * OUT_COLS + (j), pc.step == 0u ? B_AT(i, j) : B_AT(i, j) - (v))
-)" + TileBody(false);
+  #define RHS_VEC(k, j) (LEFT ? x_vec[(x_row(k) + (j)) >> 2u] : opa_vec[(opa_row(k) + j0 + (j)) >> 2u])
+  #define STORE(i, j, v) rem_st(bi * REM_PER + (i) * REM_LD + (j), pc.step == 0u ? B_AT(i, j) : B_AT(i, j) - (v))
+)" + TileBody(false, vec);
   // One step's solution: the inverted block times the remainder (two interleaved partial sums).
   const std::string apply_glsl =
       step_head +
-      R"(  uint inv = bi * INV_PER + jb * SBS * SBS;
+      R"(  uint inv = bi * INV_PER + jb * INV_SLOT;
   #define OUT_ROWS (LEFT ? s : ROWS)
   #define OUT_COLS (LEFT ? COLS : s)
   #define K0 0u
   #define K1 s
-  #define OPINV(r, c) (TRANS ? (CONJ ? t_conj(inv_ld(inv + (c) * s + (r))) : inv_ld(inv + (c) * s + (r))) : inv_ld(inv + (r) * s + (c)))
-  #define REM(r, c) rem_ld(bi * REM_PER + (r) * OUT_COLS + (c))
+  #define OPINV(r, c) inv_ld(inv + OPINV_OFF + (r) * SP + (c))
+  #define REM(r, c) rem_ld(bi * REM_PER + (r) * REM_LD + (c))
+  #define RHS_VEC(k, j) (LEFT ? rem_vec[(bi * REM_PER + (k) * REM_LD + (j)) >> 2u] : inv_vec[(inv + OPINV_OFF + (k) * SP + (j)) >> 2u])
   #define LHS(i, k) (LEFT ? OPINV((i), (k)) : REM((i), (k)))
   #define RHS(k, j) (LEFT ? REM((k), (j)) : OPINV((k), (j)))
   #define STORE(i, j, v) if (LEFT) SetX(j0 + (i), (j), (v)); else SetX((i), j0 + (j), (v))
-)" + TileBody(true);
+)" + TileBody(true, vec);
 
   const uint32_t b32 = static_cast<uint32_t>(batch);
   if (!empty) {
@@ -266,6 +325,13 @@ void BlockRange(uint step, out uint jb, out uint j0, out uint j1, out uint solve
     invert.glsl = invert_glsl;
     invert.grid = {static_cast<uint32_t>(blocks), b32, 1};
     k.dispatches.push_back(std::move(invert));
+    KernelDispatch prepare;
+    prepare.name = fusion.name + ".prepare_a";
+    prepare.summary = "op(a)'s triangle into the workspace";
+    prepare.bindings = bindings;
+    prepare.glsl = prepare_glsl;
+    prepare.grid = {static_cast<uint32_t>((batch * opa_per + kGroup - 1) / kGroup), 1, 1};
+    k.dispatches.push_back(std::move(prepare));
     for (int64_t step = 0; step < blocks; ++step) {
       const int64_t jb = (left ? lower == (transpose != "NO_TRANSPOSE") : lower != (transpose != "NO_TRANSPOSE"))
                              ? blocks - 1 - step
@@ -298,7 +364,12 @@ void BlockRange(uint step, out uint jb, out uint j0, out uint j1, out uint solve
   // No equations (m = 0): b has no rows or no columns, so the result is empty too.
   if (empty) write.grid = {0, 1, 1};
   write.glsl = DeviceKernelHeader(write.bindings, {kGroup, 1, 1}, "", src.extensions) + names + src.globals +
-               LinalgWriteOut(src, batch, n, static_cast<uint64_t>(x_per), 0, KeepBindingsStatement(write.bindings.size()));
+               LinalgWriteElements(src, batch * n,
+                                   fmt::format("{T} x_at(uint l) {{ uint bi = l / {n}u, q = l - bi * {n}u, r = q / {cols}u;\n"
+                                               "  return ws_ld(bi * {per}u + r * {xld}u + (q - r * {cols}u)); }}\n",
+                                               fmt::arg("T", src.T), fmt::arg("n", n), fmt::arg("cols", cols),
+                                               fmt::arg("per", x_per), fmt::arg("xld", xld)),
+                                   KeepBindingsStatement(write.bindings.size()));
   k.dispatches.push_back(std::move(write));
   return k;
 }

@@ -108,6 +108,47 @@ TEST(LinalgTest, TriangularSolveTypesAndBlocks) {
   Expect(text, {Random(a, rng, true), Random(b, rng, false)}, 3);
 }
 
+std::string SolveProgram(const std::string& a, const std::string& b, bool left, bool lower, bool unit,
+                         const char* transpose) {
+  return fmt::format(
+      "func.func @main(%a: {0}, %b: {1}) -> {1} {{\n"
+      "  %x = \"stablehlo.triangular_solve\"(%a, %b) {{left_side = {2}, lower = {3}, unit_diagonal = {4},"
+      " transpose_a = #stablehlo<transpose {5}>}} : ({0}, {1}) -> {1}\n"
+      "  func.return %x : {1}\n}}\n",
+      a, b, left, lower, unit, transpose);
+}
+
+// Sizes around the kernel's 128-row blocks and 16 x 64 tiles (1, 3, 33, 100, 300: one to three
+// blocks, partial tiles), every option combination spread over them, batches, and one system
+// of more than 1000 equations.
+TEST(LinalgTest, TriangularSolveBlockedSizes) {
+  std::mt19937_64 rng(9);
+  const int64_t sizes[] = {1, 3, 33, 100, 300};
+  int variant = 0;
+  for (bool left : {true, false}) {
+    for (bool lower : {true, false}) {
+      for (const char* transpose : {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"}) {
+        const int64_t m = sizes[variant % 5];
+        const int64_t other = 1 + (variant * 37) % 70;  // b's other dimension: 1..70
+        const bool unit = variant % 2 == 1;
+        const char* type = variant % 4 == 3 ? "complex<f32>" : variant % 4 == 1 ? "f64" : "f32";
+        const std::string batch = variant % 3 == 0 ? "2x" : "";
+        ++variant;
+        const std::string a = fmt::format("tensor<{}{}x{}x{}>", batch, m, m, type);
+        const std::string b = left ? fmt::format("tensor<{}{}x{}x{}>", batch, m, other, type)
+                                   : fmt::format("tensor<{}{}x{}x{}>", batch, other, m, type);
+        const std::string text = SolveProgram(a, b, left, lower, unit, transpose);
+        SCOPED_TRACE(text);
+        Expect(text, {Random(a, rng, true), Random(b, rng, false)}, 3);
+      }
+    }
+  }
+  const std::string a = "tensor<1030x1030xf32>", b = "tensor<1030x40xf32>";
+  const std::string text = SolveProgram(a, b, true, false, false, "TRANSPOSE");
+  SCOPED_TRACE(text);
+  Expect(text, {Random(a, rng, true), Random(b, rng, false)}, 3);
+}
+
 // a = g g^H + m I: Hermitian positive definite.
 ir::Literal PositiveDefinite(const std::string& type_text, std::mt19937_64& rng) {
   ir::Literal g = Random(type_text, rng, false);
