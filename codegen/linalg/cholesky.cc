@@ -32,6 +32,7 @@ namespace vkhlo::codegen {
 namespace {
 
 constexpr uint32_t kGroup = 64;
+constexpr int64_t kSmall = 16;  // matrices up to this size: one invocation each
 // NB, the columns of one step (the diagonal block is NB x NB): 64 for f32 arithmetic, 32 for
 // the wider types (whose 8 x 8 tiles of complex or double accumulators would make large
 // shaders, slow to compile).
@@ -203,7 +204,39 @@ UPDATE_BODY  }
   }
 }
 )";
-  for (int64_t jb = 0; jb < blocks && !empty; ++jb) {
+  // Small matrices (m <= kSmall): one invocation per matrix, column by column without
+  // barriers (a workgroup per matrix would spend its time at them).
+  const bool small = m <= kSmall;
+  const std::string small_glsl =
+      DeviceKernelHeader(bindings, {kGroup, 1, 1}, push, src.extensions) + common +
+      main_start(fmt::format("vkhlo_workgroup_id(pc).x * {}u + gl_LocalInvocationID.x", kGroup).c_str()) +
+      fmt::format("  if (bi >= {}u) return;\n", batch) +
+      R"(  for (uint j = 0u; j < M; ++j) {
+    T dot = t_zero();
+    for (uint kk = 0u; kk < j; ++kk) { T v = L(j, kk); dot = t_muladd(dot, v, t_conj(v)); }
+    precise R d = t_re(H(j, j)) - t_re(dot);
+    T pivot = t_real(hlo_sqrt(d));
+    SetL(j, j, pivot);
+    for (uint i = j + 1u; i < M; ++i) {
+      T row_dot = t_zero();
+      for (uint kk = 0u; kk < j; ++kk) row_dot = t_muladd(row_dot, L(i, kk), t_conj(L(j, kk)));
+      precise T num = H(i, j) - row_dot;
+      SetL(i, j, t_div(num, pivot));
+    }
+  }
+}
+)";
+  if (small && !empty) {
+    KernelDispatch d;
+    d.name = fusion.name + ".cholesky_small";
+    d.summary = "cholesky, one invocation per matrix";
+    d.bindings = bindings;
+    d.glsl = small_glsl;
+    d.grid = {static_cast<uint32_t>((batch + kGroup - 1) / kGroup), 1, 1};
+    d.push_words = {0, static_cast<uint32_t>(m)};
+    k.dispatches.push_back(std::move(d));
+  }
+  for (int64_t jb = 0; jb < blocks && !empty && !small; ++jb) {
     const uint32_t j0 = static_cast<uint32_t>(jb * kBlock), j1 = static_cast<uint32_t>(std::min(m, (jb + 1) * kBlock));
     auto dispatch = [&](const char* what, const std::string& glsl, std::array<uint32_t, 3> grid) {
       KernelDispatch d;

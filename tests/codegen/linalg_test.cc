@@ -209,8 +209,9 @@ std::string CholeskyProgram(const std::string& t, bool lower) {
       t, lower);
 }
 
-// Sizes around the kernel's 64-column blocks (one block, a partial one, several, and one matrix
-// of more than 1000), lower and upper, real and complex, batches.
+// Sizes around the kernel's paths and 64-column blocks (one invocation per small matrix, one
+// block, a partial one, several, and one matrix of more than 1000), lower and upper, real and
+// complex, batches.
 TEST(LinalgTest, CholeskyBlockedSizes) {
   std::mt19937_64 rng(8);
   struct Case {
@@ -218,7 +219,7 @@ TEST(LinalgTest, CholeskyBlockedSizes) {
     const char* type;
     bool lower;
   };
-  for (const Case& c : {Case{"1x1", "f32", true}, Case{"2x3x3", "f32", false}, Case{"33x33", "complex<f32>", true},
+  for (const Case& c : {Case{"1x1", "f32", true}, Case{"2x3x3", "f32", false}, Case{"33x33", "complex<f32>", true}, Case{"3x40x40", "f32", false},
                         Case{"2x100x100", "f32", true}, Case{"100x100", "complex<f64>", false},
                         Case{"300x300", "f32", false}, Case{"300x300", "f64", true}, Case{"65x65", "bf16", true},
                         Case{"1030x1030", "f32", true}}) {
