@@ -76,6 +76,36 @@ std::string TypedHelpers(const LinalgSource& s, bool complex, bool has_f64) {
 
 }  // namespace
 
+std::string LinalgAccessors(const LinalgSource& s, const std::string& prefix, const std::string& buffer) {
+  std::string g;
+  if (s.T == "float") {
+    g = "float P_ld(uint i) { return uintBitsToFloat(B[i]); }\n"
+        "void P_st(uint i, float v) { B[i] = floatBitsToUint(v); }\n";
+  } else if (s.T == "double") {
+    g = "double P_ld(uint i) { return packDouble2x32(uvec2(B[2u * i], B[2u * i + 1u])); }\n"
+        "void P_st(uint i, double v) { uvec2 w = unpackDouble2x32(v); B[2u * i] = w.x; B[2u * i + 1u] = w.y; }\n";
+  } else if (s.T == "vec2") {
+    g = "vec2 P_ld(uint i) { return vec2(uintBitsToFloat(B[2u * i]), uintBitsToFloat(B[2u * i + 1u])); }\n"
+        "void P_st(uint i, vec2 v) { B[2u * i] = floatBitsToUint(v.x); B[2u * i + 1u] = floatBitsToUint(v.y); }\n";
+  } else {
+    g = "dvec2 P_ld(uint i) { return dvec2(packDouble2x32(uvec2(B[4u * i], B[4u * i + 1u])),\n"
+        "                               packDouble2x32(uvec2(B[4u * i + 2u], B[4u * i + 3u]))); }\n"
+        "void P_st(uint i, dvec2 v) { uvec2 a = unpackDouble2x32(v.x), b = unpackDouble2x32(v.y);\n"
+        "  B[4u * i] = a.x; B[4u * i + 1u] = a.y; B[4u * i + 2u] = b.x; B[4u * i + 3u] = b.y; }\n";
+  }
+  std::string out;
+  for (size_t i = 0; i < g.size(); ++i) {
+    if (g[i] == 'P' && i + 1 < g.size() && g[i + 1] == '_') {
+      out += prefix;
+    } else if (g[i] == 'B' && i + 1 < g.size() && g[i + 1] == '[') {
+      out += buffer;
+    } else {
+      out += g[i];
+    }
+  }
+  return out;
+}
+
 StatusOr<LinalgSource> EmitLinalgPrelude(const ir::Operation& op, const std::vector<const ir::Value*>& inputs,
                                          const ir::Value* output, const TargetInfo& target,
                                          const KernelOptions& options) {
@@ -131,16 +161,22 @@ StatusOr<LinalgSource> EmitLinalgPrelude(const ir::Operation& op, const std::vec
 
 std::string LinalgWriteOut(const LinalgSource& s, int64_t batch, int64_t n, uint64_t per_batch, uint64_t x_offset,
                            const std::string& keep) {
+  return LinalgWriteElements(
+      s, batch * n,
+      fmt::format("{T} x_at(uint l) {{ uint bi = l / {n}u; return ws_ld(bi * {per_batch}u + {x}u + (l - bi * {n}u)); }}\n",
+                  fmt::arg("T", s.T), fmt::arg("n", n), fmt::arg("per_batch", per_batch), fmt::arg("x", x_offset)),
+      keep);
+}
+
+std::string LinalgWriteElements(const LinalgSource& s, int64_t total, const std::string& x_at, const std::string& keep) {
   // One invocation per output word (or element of 32 bits and more).
   const int storage = s.out_storage_bits;
   const uint32_t per = storage < 32 ? static_cast<uint32_t>(32 / storage) : 1;
-  const int64_t total = batch * n;
-  std::string code = fmt::format(
-      "{T} x_at(uint l) {{ uint bi = l / {n}u; return ws_ld(bi * {per_batch}u + {x}u + (l - bi * {n}u)); }}\n"
+  std::string code = x_at + fmt::format(
       "void main() {{\n"
       "  {keep}\n"
       "  uint id = vkhlo_workgroup_id(pc).x * 64u + gl_LocalInvocationID.x;\n",
-      fmt::arg("T", s.T), fmt::arg("n", n), fmt::arg("per_batch", per_batch), fmt::arg("x", x_offset), fmt::arg("keep", keep));
+      fmt::arg("keep", keep));
   if (storage < 32) {
     code += fmt::format(
         "  if (id >= {words}u) return;\n"

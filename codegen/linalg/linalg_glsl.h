@@ -42,4 +42,12 @@ StatusOr<LinalgSource> EmitLinalgPrelude(const ir::Operation& op, const std::vec
 std::string LinalgWriteOut(const LinalgSource& s, int64_t batch, int64_t n, uint64_t per_batch, uint64_t x_offset,
                            const std::string& keep);
 
+// The same with the element function given: `x_at` defines `T x_at(uint l)` (element l of the
+// `total` result elements, row-major over the batch).
+std::string LinalgWriteElements(const LinalgSource& s, int64_t total, const std::string& x_at, const std::string& keep);
+
+// Accessors `T <prefix>_ld(uint i)` / `void <prefix>_st(uint i, T v)` of a `uint[]` binding
+// named `buffer`, in T units (as ws_ld / ws_st for `ws`).
+std::string LinalgAccessors(const LinalgSource& s, const std::string& prefix, const std::string& buffer);
+
 }  // namespace vkhlo::codegen

@@ -7,9 +7,16 @@
 // x is solved block by block, each block's remainder b - (coupling) x_solved multiplied by the
 // inverted block with the last product in two interleaved partial sums; the same operations in
 // the same order, so results round as the interpreter's do (bit for bit where the device's fma
-// is fused). One workgroup per batch item; its invocations share each step's independent
-// elements (a row of the inverse, the elements of a block of x) and meet at barriers between
-// steps. The matrices live in a scratch workspace in the arithmetic type.
+// is fused). Spread over the device as
+//   invert     one workgroup per diagonal block (all blocks at once): XLA's InvertDiagonalBlocks
+//              row by row, the workgroup's invocations sharing each row;
+//   remainder  per block step, a GEMM-like dispatch of register tiles: the block's rows (left
+//              side) or columns (right side) of b minus the coupling product with the part of
+//              x solved before, each dot in index order;
+//   apply      per block step, likewise: x's block = the inverted block times the remainder;
+// then one dispatch writes x in the result type. The block step's index is a push word, so
+// every step shares its two pipelines. Workspaces (scratch, in the arithmetic type): the
+// inverted blocks, the inversion's temporaries, the remainder of one step, and x.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -22,6 +29,11 @@ namespace {
 
 constexpr int64_t kSolveBlock = 128;  // XLA's TriangularSolveExpander default, as the interpreter
 constexpr uint32_t kGroup = 64;
+// Register tiles of the remainder and apply dispatches: a 16 x 4 workgroup, each invocation
+// kTile rows (4 apart) by kTile columns (16 apart, so that neighbouring invocations read
+// neighbouring words): 16 rows by 64 columns per workgroup.
+constexpr int kTile = 4;
+constexpr uint32_t kTileWx = 16, kTileWy = 4;
 
 std::string Defines(const std::vector<std::pair<std::string, std::string>>& names) {
   std::string s;
@@ -33,6 +45,67 @@ bool AttrBool(const ir::Operation& op, const char* name) {
   const ir::Attribute* a = op.attribute(name);
   return a != nullptr && a->AsBool().value_or(false);
 }
+
+// The body of a tile dispatch: out(i, j) for i < OUT_ROWS, j < OUT_COLS of the dot over
+// K0 <= k < K1 of LHS(i, k) * RHS(k, j) in index order (t_fma chains), as straight-line code
+// with one variable per accumulator (llvmpipe keeps private arrays in memory). With `split`,
+// even and odd k go to two partial sums added at the end (XLA's last product). STORE(i, j, v)
+// receives each result. An invocation's rows are 4 apart (the same for neighbouring
+// invocations: LHS reads are uniform); its columns are 16 apart, or with `vec` (T float) 4
+// consecutive ones read as one uvec4 RHS_VEC(k, j) (RHS rows are padded to 4 elements).
+std::string TileBody(bool split, bool vec) {
+  std::string g =
+      "  uint x = gl_LocalInvocationID.x, y = gl_LocalInvocationID.y;\n"
+      "  uint r0 = vkhlo_workgroup_id(pc).y * 16u + y;\n";
+  g += vec ? "  uint c0 = (vkhlo_workgroup_id(pc).x * 16u + x) * 4u, cv = min(c0, (OUT_COLS - 1u) & ~3u);\n"
+           : "  uint c0 = vkhlo_workgroup_id(pc).x * 64u + x;\n";
+  auto col = [&](int b) { return vec ? b : 16 * b; };
+  for (int a = 0; a < kTile; ++a) g += fmt::format("  uint ti{0} = min(r0 + {1}u, OUT_ROWS - 1u);\n", a, 4 * a);
+  if (!vec) {
+    for (int b = 0; b < kTile; ++b) g += fmt::format("  uint tj{0} = min(c0 + {1}u, OUT_COLS - 1u);\n", b, col(b));
+  }
+  const int lanes = split ? 2 : 1;
+  for (int l = 0; l < lanes; ++l) {
+    for (int a = 0; a < kTile; ++a) {
+      for (int b = 0; b < kTile; ++b) g += fmt::format("  T acc{}_{}_{} = t_zero();\n", l, a, b);
+    }
+  }
+  auto step = [&](int l, const char* k) {
+    std::string s;
+    for (int a = 0; a < kTile; ++a) s += fmt::format("    T l{0} = LHS(ti{0}, {1});\n", a, k);
+    if (vec) {
+      s += fmt::format("    uvec4 rv = RHS_VEC({}, cv);\n", k);
+      for (int b = 0; b < kTile; ++b) s += fmt::format("    T r{0} = uintBitsToFloat(rv[{0}]);\n", b);
+    } else {
+      for (int b = 0; b < kTile; ++b) s += fmt::format("    T r{0} = RHS({1}, tj{0});\n", b, k);
+    }
+    for (int a = 0; a < kTile; ++a) {
+      for (int b = 0; b < kTile; ++b) s += fmt::format("    acc{0}_{1}_{2} = t_fma(acc{0}_{1}_{2}, l{1}, r{2});\n", l, a, b);
+    }
+    return s;
+  };
+  if (split) {
+    g += "  for (uint k = K0; k < K1; k += 2u) {\n  {\n" + step(0, "k") + "  }\n  if (k + 1u < K1) {\n" + step(1, "k + 1u") +
+         "  }\n  }\n";
+  } else {
+    g += "  for (uint k = K0; k < K1; ++k) {\n" + step(0, "k") + "  }\n";
+  }
+  for (int a = 0; a < kTile; ++a) {
+    for (int b = 0; b < kTile; ++b) {
+      g += fmt::format("  if (r0 + {0}u < OUT_ROWS && c0 + {1}u < OUT_COLS) {{\n", 4 * a, col(b));
+      if (split) {
+        g += fmt::format("    precise T sum = acc0_{0}_{1} + acc1_{0}_{1};\n    STORE(r0 + {2}u, c0 + {3}u, sum);\n", a, b, 4 * a,
+                         col(b));
+      } else {
+        g += fmt::format("    STORE(r0 + {2}u, c0 + {3}u, acc0_{0}_{1});\n", a, b, 4 * a, col(b));
+      }
+      g += "  }\n";
+    }
+  }
+  return g + "}\n";
+}
+
+int64_t RoundUp4(int64_t v) { return (v + 3) / 4 * 4; }
 
 StatusOr<DeviceKernel> EmitTriangularSolve(const Fusion& fusion, const TargetInfo& target, const KernelOptions& options) {
   const ir::Operation& op = *fusion.device_op;
@@ -53,160 +126,250 @@ StatusOr<DeviceKernel> EmitTriangularSolve(const Fusion& fusion, const TargetInf
   const ir::Value* out = fusion.outputs.at(0);
   VKHLO_ASSIGN_OR_RETURN(LinalgSource src, EmitLinalgPrelude(op, fusion.inputs, out, target, options));
 
-  const int64_t s = std::min(m, kSolveBlock);
+  const int64_t sb = std::min(m, kSolveBlock);
   const int64_t blocks = (m + kSolveBlock - 1) / kSolveBlock;
-  // Workspace per batch item, in T units.
-  const uint64_t off_a = 0, off_sc = off_a + m * m, off_inv = off_sc + s * s, off_rem = off_inv + s * s;
-  const uint64_t off_x = off_rem + std::max(s * cols, rows * s), off_upd = off_x + rows * cols, off_diag = off_upd + s;
-  const uint64_t per_batch = off_diag + s;
   const int64_t n = rows * cols;
-  const bool empty = batch * n == 0;
+  const bool empty = batch * n == 0 || m == 0;
+  // Workspaces per batch item, in T units: per block its inverse (sb x sb) and op(inverse)
+  // (sb rows of SP), the inversion's temporaries per block (scaled block, diagonal, row
+  // update), one step's remainder, x (rows of XLD), op(a) (m rows of LDA). Rows that a tile
+  // reads as vectors are padded to multiples of 4 elements (SP, XLD, LDA) and start 4-aligned.
+  const bool vec = src.T == "float";
+  const int64_t sp = RoundUp4(sb), xld = RoundUp4(cols), lda = RoundUp4(m);
+  const int64_t inv_slot = RoundUp4(sb * sb) + sb * sp;
+  const int64_t inv_per = blocks * inv_slot, tmp_per = blocks * (sb * sb + 2 * sb);
+  const int64_t rem_ld = left ? xld : sp;
+  const int64_t rem_per = left ? sb * xld : rows * sp, x_per = rows * xld, opa_per = m * lda;
+  const std::vector<int64_t> per = {inv_per, tmp_per, rem_per, x_per, opa_per};
+  DeviceKernel k;
+  for (int64_t p : per) {
+    const uint64_t bytes = static_cast<uint64_t>(batch * p) * static_cast<uint64_t>(src.words) * 4;
+    if (bytes > target.max_storage_buffer_range) {
+      return ResourceExhaustedError(fmt::format(
+          "'{}' on {} and {} needs a {}-byte workspace, more than the device's maxStorageBufferRange = {}", op.name(),
+          at.ToString(), bt.ToString(), bytes, target.max_storage_buffer_range));
+    }
+    k.scratch_bytes.push_back(std::max<uint64_t>(4, bytes));
+  }
+  if (batch > 65535) {
+    return ResourceExhaustedError(fmt::format("'{}' on {}: more than 65535 matrices", op.name(), at.ToString()));
+  }
 
   auto index_of = [&](const ir::Value* v) { return std::find(fusion.inputs.begin(), fusion.inputs.end(), v) - fusion.inputs.begin(); };
   const size_t num_inputs = fusion.inputs.size();
-  DeviceKernel k;
-  k.summary = fmt::format("triangular_solve of {} items: {}x{} a, {}x{} b, blocks of {} (inverted, as XLA)", batch, m, m,
-                          rows, cols, s);
-  k.scratch_bytes = {std::max<uint64_t>(4, static_cast<uint64_t>(batch) * per_batch * src.words * 4)};
+  k.summary = fmt::format("triangular_solve of {} items: {}x{} a, {}x{} b, blocks of {} (inverted, as XLA), {} steps", batch,
+                          m, m, rows, cols, sb, blocks);
+  std::vector<KernelBuffer> bindings;
+  for (const ir::Value* v : fusion.inputs) bindings.push_back(KernelBuffer::Read(v));
+  for (int i = 0; i < 5; ++i) bindings.push_back(KernelBuffer::Scratch(i, true));
   std::string names;
   for (size_t i = 0; i < num_inputs; ++i) names += fmt::format("#define in{0} b{0}\n", i);
-  names += fmt::format("#define ws b{}\n#define result_words b{}\n", num_inputs, num_inputs + 1);
-
-  KernelDispatch solve;
-  solve.name = fusion.name + ".triangular_solve";
-  solve.summary = k.summary;
-  for (const ir::Value* v : fusion.inputs) solve.bindings.push_back(KernelBuffer::Read(v));
-  solve.bindings.push_back(KernelBuffer::Scratch(0, true));
-  solve.grid = {empty || m == 0 ? 0u : static_cast<uint32_t>(batch), 1, 1};
-  const std::string defines = Defines({
-      {"M", fmt::format("{}u", m)}, {"ROWS", fmt::format("{}u", rows)}, {"COLS", fmt::format("{}u", cols)},
-      {"SB", fmt::format("{}u", kSolveBlock)}, {"BLOCKS", fmt::format("{}u", blocks)},
-      {"LEFT", left ? "true" : "false"}, {"LOWER", lower ? "true" : "false"}, {"UNIT", unit ? "true" : "false"},
-      {"TRANS", transpose != "NO_TRANSPOSE" ? "true" : "false"}, {"CONJ", transpose == "ADJOINT" ? "true" : "false"},
-      {"PER_BATCH", fmt::format("{}u", per_batch)}, {"OFF_A", fmt::format("{}u", off_a)},
-      {"OFF_SC", fmt::format("{}u", off_sc)}, {"OFF_INV", fmt::format("{}u", off_inv)},
-      {"OFF_REM", fmt::format("{}u", off_rem)}, {"OFF_X", fmt::format("{}u", off_x)},
-      {"OFF_UPD", fmt::format("{}u", off_upd)}, {"OFF_DIAG", fmt::format("{}u", off_diag)},
-      {"WG", fmt::format("{}u", kGroup)}, {"T", src.T},
-      {"load_a", fmt::format("load_in{}", index_of(op.operand(0)))},
-      {"load_b", fmt::format("load_in{}", index_of(op.operand(1)))}});
-  solve.glsl = DeviceKernelHeader(solve.bindings, {kGroup, 1, 1}, "", src.extensions) + names + src.globals + defines +
-               "uint wb;  // this item's workspace\n"
-               "T W(uint off, uint i) { return ws_ld(wb + off + i); }\n"
-               "void S(uint off, uint i, T v) { ws_st(wb + off + i, v); }\n"
-               "// op(matrix)[r][c] of a size x size matrix at `off`\n"
-               "T opm(uint off, uint size, uint r, uint c) {\n"
-               "  if (!TRANS) return W(off, r * size + c);\n"
-               "  T v = W(off, c * size + r);\n"
-               "  return CONJ ? t_conj(v) : v;\n"
-               "}\n"
-               "void main() {\n  " + KeepBindingsStatement(solve.bindings.size()) + "\n" +
-               R"(  uint bi = vkhlo_workgroup_id(pc).x, t = gl_LocalInvocationID.x;
-  wb = bi * PER_BATCH;
-  uint a_base = bi * M * M, b_base = bi * ROWS * COLS;
-  // The triangle of a that is read, with the unit diagonal when asked.
-  for (uint q = t; q < M * M; q += WG) {
-    uint i = q / M, j = q % M;
-    T v = t_zero();
-    if (!(LOWER ? j > i : j < i)) v = (i == j && UNIT) ? t_one() : load_a(a_base + q);
-    S(OFF_A, q, v);
+  // ws (x) is what the write dispatch reads; the others have accessors of their own.
+  names += fmt::format(
+      "#define inv_buf b{}\n#define tmp_buf b{}\n#define rem_buf b{}\n#define ws b{}\n#define opa_buf b{}\n#define result_words b{}\n",
+      num_inputs, num_inputs + 1, num_inputs + 2, num_inputs + 3, num_inputs + 4, num_inputs + 5);
+  // uvec4 views of the workspaces the tiles read as vectors.
+  std::string views;
+  if (vec) {
+    for (const char* v : {"inv", "rem", "x", "opa"}) {
+      const size_t slot = std::string(v) == "inv" ? 0 : std::string(v) == "rem" ? 2 : std::string(v) == "x" ? 3 : 4;
+      views += fmt::format("layout(set = 0, binding = {}) restrict buffer View_{} {{ uvec4 {}_vec[]; }};\n", num_inputs + slot,
+                           v, v);
+    }
+    k.binding_alignment = 16;
   }
+  const std::string common =
+      names + src.globals + LinalgAccessors(src, "inv", "inv_buf") + LinalgAccessors(src, "tmp", "tmp_buf") +
+      LinalgAccessors(src, "rem", "rem_buf") + LinalgAccessors(src, "opa", "opa_buf") +
+      Defines({{"M", fmt::format("{}u", m)}, {"ROWS", fmt::format("{}u", rows)}, {"COLS", fmt::format("{}u", cols)},
+               {"SB", fmt::format("{}u", kSolveBlock)}, {"SBS", fmt::format("{}u", sb)}, {"BLOCKS", fmt::format("{}u", blocks)},
+               {"LEFT", left ? "true" : "false"}, {"LOWER", lower ? "true" : "false"}, {"UNIT", unit ? "true" : "false"},
+               {"TRANS", transpose != "NO_TRANSPOSE" ? "true" : "false"},
+               {"CONJ", transpose == "ADJOINT" ? "true" : "false"}, {"INV_PER", fmt::format("{}u", inv_per)},
+               {"TMP_PER", fmt::format("{}u", tmp_per)}, {"REM_PER", fmt::format("{}u", rem_per)},
+               {"X_PER", fmt::format("{}u", x_per)}, {"OPA_PER", fmt::format("{}u", opa_per)},
+               {"SP", fmt::format("{}u", sp)}, {"XLD", fmt::format("{}u", xld)}, {"LDA", fmt::format("{}u", lda)},
+               {"REM_LD", fmt::format("{}u", rem_ld)}, {"INV_SLOT", fmt::format("{}u", inv_slot)},
+               {"OPINV_OFF", fmt::format("{}u", RoundUp4(sb * sb))}, {"WG", fmt::format("{}u", kGroup)}, {"T", src.T},
+               {"load_a", fmt::format("load_in{}", index_of(op.operand(0)))}, {"BATCH", fmt::format("{}u", batch)},
+               {"load_b", fmt::format("load_in{}", index_of(op.operand(1)))}}) +
+      R"(uint bi;  // the batch item
+// a's triangle that is read, with the unit diagonal when asked (the interpreter's copy of a).
+T A(uint i, uint j) {
+  if (LOWER ? j > i : j < i) return t_zero();
+  return (i == j && UNIT) ? t_one() : load_a(bi * M * M + i * M + j);
+}
+T opA_in(uint r, uint c) {
+  if (!TRANS) return A(r, c);
+  T v = A(c, r);
+  return CONJ ? t_conj(v) : v;
+}
+// op(a), copied once into the workspace (rows of LDA).
+uint opa_row(uint r) { return bi * OPA_PER + r * LDA; }
+T opA(uint r, uint c) { return opa_ld(opa_row(r) + c); }
+uint x_row(uint r) { return bi * X_PER + r * XLD; }
+T X(uint r, uint c) { return ws_ld(x_row(r) + c); }
+void SetX(uint r, uint c, T v) { ws_st(x_row(r) + c, v); }
+bool backward() { return LEFT ? (LOWER == TRANS) : (LOWER != TRANS); }
+// Block jb's rows/columns [j0, j1) and the part solved before it, [solved0, solved1).
+void BlockRange(uint step, out uint jb, out uint j0, out uint j1, out uint solved0, out uint solved1) {
+  jb = backward() ? BLOCKS - 1u - step : step;
+  j0 = jb * SB; j1 = min(M, j0 + SB);
+  solved0 = backward() ? j1 : 0u; solved1 = backward() ? M : j0;
+}
+)";
+  const std::string keep = "  " + KeepBindingsStatement(bindings.size()) + "\n";
+
+  // Invert one diagonal block per workgroup (XLA's InvertDiagonalBlocks, as the interpreter).
+  const std::string invert_glsl =
+      DeviceKernelHeader(bindings, {kGroup, 1, 1}, "", src.extensions) + common + "void main() {\n" + keep +
+      R"(  uint jb = vkhlo_workgroup_id(pc).x, t = gl_LocalInvocationID.x;
+  bi = vkhlo_workgroup_id(pc).y;
+  uint j0 = jb * SB, j1 = min(M, j0 + SB), s = j1 - j0;
+  // Workspace slots are SBS = min(M, SB) on a side.
+  uint inv = bi * INV_PER + jb * INV_SLOT;  // this block's inverse, s x s, then op(inverse)
+  uint sc = bi * TMP_PER + jb * (SBS * SBS + 2u * SBS), dg = sc + SBS * SBS, upd = dg + SBS;
+  for (uint c = t; c < s; c += WG) {
+    T d = A(j0 + c, j0 + c);
+    tmp_st(dg + c, d == t_zero() ? t_one() : d);
+  }
+  memoryBarrierBuffer();
   barrier();
-  bool backward = LEFT ? (LOWER == TRANS) : (LOWER != TRANS);
-  for (uint step = 0u; step < BLOCKS; ++step) {
-    uint jb = backward ? BLOCKS - 1u - step : step;
-    uint j0 = jb * SB, j1 = min(M, j0 + SB), s = j1 - j0;
-    uint solved0 = backward ? j1 : 0u, solved1 = backward ? M : j0;
-    // Invert the diagonal block (XLA's InvertDiagonalBlocks).
+  uint corner = LOWER ? 0u : s - 1u;
+  for (uint q = t; q < s * s; q += WG) {
+    uint r = q / s, c = q % s;
+    T v = t_zero();
+    if (!(LOWER ? c > r : c < r)) v = t_div(A(j0 + r, j0 + c), tmp_ld(dg + c));
+    tmp_st(sc + q, v);
+    inv_st(inv + q, r == c ? (r == corner ? t_one() : -t_one()) : t_zero());
+  }
+  memoryBarrierBuffer();
+  barrier();
+  for (uint i = 1u; i < s; ++i) {
+    uint j = LOWER ? i : s - 1u - i;
     for (uint c = t; c < s; c += WG) {
-      T d = W(OFF_A, (j0 + c) * M + j0 + c);
-      S(OFF_DIAG, c, d == t_zero() ? t_one() : d);
+      T dot = t_zero();
+      for (uint kk = 0u; kk < s; ++kk) dot = t_fma(dot, tmp_ld(sc + j * s + kk), inv_ld(inv + kk * s + c));
+      tmp_st(upd + c, -dot);
     }
+    memoryBarrierBuffer();
     barrier();
-    for (uint q = t; q < s * s; q += WG) {
-      uint r = q / s, c = q % s;
-      T v = t_zero();
-      if (!(LOWER ? c > r : c < r)) v = t_div(W(OFF_A, (j0 + r) * M + j0 + c), W(OFF_DIAG, c));
-      S(OFF_SC, q, v);
-      uint corner = LOWER ? 0u : s - 1u;
-      S(OFF_INV, q, r == c ? (r == corner ? t_one() : -t_one()) : t_zero());
-    }
+    for (uint c = t; c < s; c += WG) inv_st(inv + j * s + c, tmp_ld(upd + c));
+    memoryBarrierBuffer();
     barrier();
-    for (uint i = 1u; i < s; ++i) {
-      uint j = LOWER ? i : s - 1u - i;
-      for (uint c = t; c < s; c += WG) {
-        T dot = t_zero();
-        for (uint kk = 0u; kk < s; ++kk) dot = t_fma(dot, W(OFF_SC, j * s + kk), W(OFF_INV, kk * s + c));
-        S(OFF_UPD, c, -dot);
-      }
-      barrier();
-      for (uint c = t; c < s; c += WG) S(OFF_INV, j * s + c, W(OFF_UPD, c));
-      barrier();
-    }
-    for (uint q = t; q < s * s; q += WG) S(OFF_INV, q, t_div(W(OFF_INV, q), W(OFF_DIAG, q / s)));
-    barrier();
-    if (LEFT) {
-      // op(a) x = b: rows j0..j1 of x.
-      for (uint q = t; q < s * COLS; q += WG) {
-        uint r = j0 + q / COLS, c = q % COLS;
-        T dot = t_zero();
-        for (uint kk = solved0; kk < solved1; ++kk) dot = t_fma(dot, opm(OFF_A, M, r, kk), W(OFF_X, kk * COLS + c));
-        T bv = load_b(b_base + r * COLS + c);
-        S(OFF_REM, q, step == 0u ? bv : bv - dot);
-      }
-      barrier();
-      for (uint q = t; q < s * COLS; q += WG) {
-        uint r = q / COLS, c = q % COLS;
-        T dot = t_zero(), dot2 = t_zero();
-        for (uint kk = 0u; kk < s; ++kk) {
-          if ((kk & 1u) == 0u) dot = t_fma(dot, opm(OFF_INV, s, r, kk), W(OFF_REM, kk * COLS + c));
-          else dot2 = t_fma(dot2, opm(OFF_INV, s, r, kk), W(OFF_REM, kk * COLS + c));
-        }
-        precise T sum = dot + dot2;
-        S(OFF_X, (j0 + r) * COLS + c, sum);
-      }
-      barrier();
-    } else {
-      // x op(a) = b: columns j0..j1 of x.
-      for (uint q = t; q < ROWS * s; q += WG) {
-        uint r = q / s, c = j0 + q % s;
-        T dot = t_zero();
-        for (uint kk = solved0; kk < solved1; ++kk) dot = t_fma(dot, W(OFF_X, r * COLS + kk), opm(OFF_A, M, kk, c));
-        T bv = load_b(b_base + r * COLS + c);
-        S(OFF_REM, q, step == 0u ? bv : bv - dot);
-      }
-      barrier();
-      for (uint q = t; q < ROWS * s; q += WG) {
-        uint r = q / s, c = q % s;
-        T dot = t_zero(), dot2 = t_zero();
-        for (uint kk = 0u; kk < s; ++kk) {
-          if ((kk & 1u) == 0u) dot = t_fma(dot, W(OFF_REM, r * s + kk), opm(OFF_INV, s, kk, c));
-          else dot2 = t_fma(dot2, W(OFF_REM, r * s + kk), opm(OFF_INV, s, kk, c));
-        }
-        precise T sum = dot + dot2;
-        S(OFF_X, r * COLS + j0 + c, sum);
-      }
-      barrier();
-    }
+  }
+  for (uint q = t; q < s * s; q += WG) inv_st(inv + q, t_div(inv_ld(inv + q), tmp_ld(dg + q / s)));
+  memoryBarrierBuffer();
+  barrier();
+  // op(inverse) in rows of SP, for the apply step's (vector) reads.
+  for (uint q = t; q < s * s; q += WG) {
+    uint r = q / s, c = q % s;
+    T v = TRANS ? inv_ld(inv + c * s + r) : inv_ld(inv + q);
+    inv_st(inv + OPINV_OFF + r * SP + c, CONJ ? t_conj(v) : v);
   }
 }
 )";
-  k.dispatches.push_back(std::move(solve));
+  // op(a)'s read triangle into the workspace, once.
+  const std::string prepare_glsl =
+      DeviceKernelHeader(bindings, {kGroup, 1, 1}, "", src.extensions) + common + "void main() {\n" + keep +
+      R"(  uint l = vkhlo_workgroup_id(pc).x * WG + gl_LocalInvocationID.x;
+  bi = l / OPA_PER;
+  uint q = l - bi * OPA_PER, r = q / LDA, c = q - r * LDA;
+  if (bi >= BATCH) return;
+  opa_st(l, c < M ? opA_in(r, c) : t_zero());
+}
+)";
+  // One step's remainder: b's block minus the coupling product with x's solved part.
+  const std::string step_head =
+      DeviceKernelHeader(bindings, {kTileWx, kTileWy, 1}, "uint step;", src.extensions) + views + common + "void main() {\n" +
+      keep +
+      "  bi = vkhlo_workgroup_id(pc).z;\n"
+      "  uint jb, j0, j1, solved0, solved1;\n"
+      "  BlockRange(pc.step, jb, j0, j1, solved0, solved1);\n"
+      "  uint s = j1 - j0;\n";
+  const std::string rem_glsl =
+      step_head +
+      R"(  // Left: rows j0 + i of op(a) x = b, columns j of x. Right: row i of x op(a) = b, columns j0 + j.
+  #define OUT_ROWS (LEFT ? s : ROWS)
+  #define OUT_COLS (LEFT ? COLS : s)
+  #define K0 solved0
+  #define K1 solved1
+  #define LHS(i, k) (LEFT ? opA(j0 + (i), (k)) : X((i), (k)))
+  #define RHS(k, j) (LEFT ? X((k), (j)) : opA((k), j0 + (j)))
+  #define B_AT(i, j) (LEFT ? load_b(bi * ROWS * COLS + (j0 + (i)) * COLS + (j)) : load_b(bi * ROWS * COLS + (i) * COLS + j0 + (j)))
+  #define RHS_VEC(k, j) (LEFT ? x_vec[(x_row(k) + (j)) >> 2u] : opa_vec[(opa_row(k) + j0 + (j)) >> 2u])
+  #define STORE(i, j, v) rem_st(bi * REM_PER + (i) * REM_LD + (j), pc.step == 0u ? B_AT(i, j) : B_AT(i, j) - (v))
+)" + TileBody(false, vec);
+  // One step's solution: the inverted block times the remainder (two interleaved partial sums).
+  const std::string apply_glsl =
+      step_head +
+      R"(  uint inv = bi * INV_PER + jb * INV_SLOT;
+  #define OUT_ROWS (LEFT ? s : ROWS)
+  #define OUT_COLS (LEFT ? COLS : s)
+  #define K0 0u
+  #define K1 s
+  #define OPINV(r, c) inv_ld(inv + OPINV_OFF + (r) * SP + (c))
+  #define REM(r, c) rem_ld(bi * REM_PER + (r) * REM_LD + (c))
+  #define RHS_VEC(k, j) (LEFT ? rem_vec[(bi * REM_PER + (k) * REM_LD + (j)) >> 2u] : inv_vec[(inv + OPINV_OFF + (k) * SP + (j)) >> 2u])
+  #define LHS(i, k) (LEFT ? OPINV((i), (k)) : REM((i), (k)))
+  #define RHS(k, j) (LEFT ? REM((k), (j)) : OPINV((k), (j)))
+  #define STORE(i, j, v) if (LEFT) SetX(j0 + (i), (j), (v)); else SetX((i), j0 + (j), (v))
+)" + TileBody(true, vec);
+
+  const uint32_t b32 = static_cast<uint32_t>(batch);
+  if (!empty) {
+    KernelDispatch invert;
+    invert.name = fusion.name + ".invert_blocks";
+    invert.summary = "invert the diagonal blocks";
+    invert.bindings = bindings;
+    invert.glsl = invert_glsl;
+    invert.grid = {static_cast<uint32_t>(blocks), b32, 1};
+    k.dispatches.push_back(std::move(invert));
+    KernelDispatch prepare;
+    prepare.name = fusion.name + ".prepare_a";
+    prepare.summary = "op(a)'s triangle into the workspace";
+    prepare.bindings = bindings;
+    prepare.glsl = prepare_glsl;
+    prepare.grid = {static_cast<uint32_t>((batch * opa_per + kGroup - 1) / kGroup), 1, 1};
+    k.dispatches.push_back(std::move(prepare));
+    for (int64_t step = 0; step < blocks; ++step) {
+      const int64_t jb = (left ? lower == (transpose != "NO_TRANSPOSE") : lower != (transpose != "NO_TRANSPOSE"))
+                             ? blocks - 1 - step
+                             : step;
+      const int64_t s = std::min(m, (jb + 1) * kSolveBlock) - jb * kSolveBlock;
+      const int64_t out_rows = left ? s : rows, out_cols = left ? cols : s;
+      const std::array<uint32_t, 3> grid = {static_cast<uint32_t>((out_cols + 63) / 64),
+                                            static_cast<uint32_t>((out_rows + 15) / 16), b32};
+      for (const auto& [what, glsl] : {std::pair<const char*, const std::string*>{"remainder", &rem_glsl},
+                                       std::pair<const char*, const std::string*>{"apply", &apply_glsl}}) {
+        KernelDispatch d;
+        d.name = fusion.name + ".solve_" + what;
+        d.summary = fmt::format("{} of block {} (step {})", what, jb, step);
+        d.bindings = bindings;
+        d.glsl = *glsl;
+        d.grid = grid;
+        d.push_words = {static_cast<uint32_t>(step)};
+        k.dispatches.push_back(std::move(d));
+      }
+    }
+  }
 
   KernelDispatch write;
   write.name = fusion.name + ".write";
   write.summary = k.summary;
-  for (const ir::Value* v : fusion.inputs) write.bindings.push_back(KernelBuffer::Read(v));
-  write.bindings.push_back(KernelBuffer::Scratch(0, true));  // read-write: ws_st is declared
+  write.bindings = bindings;
   write.bindings.push_back(KernelBuffer::Write(out));
-  const uint32_t per = src.out_storage_bits < 32 ? static_cast<uint32_t>(32 / src.out_storage_bits) : 1;
-  write.grid = {static_cast<uint32_t>(((batch * n + per - 1) / per + kGroup - 1) / kGroup), 1, 1};
-  if (m == 0) {
-    // No equations: x = b (an empty a means b has no rows or no columns).
-    write.grid = {0, 1, 1};
-  }
+  const uint32_t per_word = src.out_storage_bits < 32 ? static_cast<uint32_t>(32 / src.out_storage_bits) : 1;
+  write.grid = {static_cast<uint32_t>(((batch * n + per_word - 1) / per_word + kGroup - 1) / kGroup), 1, 1};
+  // No equations (m = 0): b has no rows or no columns, so the result is empty too.
+  if (empty) write.grid = {0, 1, 1};
   write.glsl = DeviceKernelHeader(write.bindings, {kGroup, 1, 1}, "", src.extensions) + names + src.globals +
-               LinalgWriteOut(src, batch, n, per_batch, off_x, KeepBindingsStatement(write.bindings.size()));
+               LinalgWriteElements(src, batch * n,
+                                   fmt::format("{T} x_at(uint l) {{ uint bi = l / {n}u, q = l - bi * {n}u, r = q / {cols}u;\n"
+                                               "  return ws_ld(bi * {per}u + r * {xld}u + (q - r * {cols}u)); }}\n",
+                                               fmt::arg("T", src.T), fmt::arg("n", n), fmt::arg("cols", cols),
+                                               fmt::arg("per", x_per), fmt::arg("xld", xld)),
+                                   KeepBindingsStatement(write.bindings.size()));
   k.dispatches.push_back(std::move(write));
   return k;
 }

@@ -108,6 +108,47 @@ TEST(LinalgTest, TriangularSolveTypesAndBlocks) {
   Expect(text, {Random(a, rng, true), Random(b, rng, false)}, 3);
 }
 
+std::string SolveProgram(const std::string& a, const std::string& b, bool left, bool lower, bool unit,
+                         const char* transpose) {
+  return fmt::format(
+      "func.func @main(%a: {0}, %b: {1}) -> {1} {{\n"
+      "  %x = \"stablehlo.triangular_solve\"(%a, %b) {{left_side = {2}, lower = {3}, unit_diagonal = {4},"
+      " transpose_a = #stablehlo<transpose {5}>}} : ({0}, {1}) -> {1}\n"
+      "  func.return %x : {1}\n}}\n",
+      a, b, left, lower, unit, transpose);
+}
+
+// Sizes around the kernel's 128-row blocks and 16 x 64 tiles (1, 3, 33, 100, 300: one to three
+// blocks, partial tiles), every option combination spread over them, batches, and one system
+// of more than 1000 equations.
+TEST(LinalgTest, TriangularSolveBlockedSizes) {
+  std::mt19937_64 rng(9);
+  const int64_t sizes[] = {1, 3, 33, 100, 300};
+  int variant = 0;
+  for (bool left : {true, false}) {
+    for (bool lower : {true, false}) {
+      for (const char* transpose : {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"}) {
+        const int64_t m = sizes[variant % 5];
+        const int64_t other = 1 + (variant * 37) % 70;  // b's other dimension: 1..70
+        const bool unit = variant % 2 == 1;
+        const char* type = variant % 4 == 3 ? "complex<f32>" : variant % 4 == 1 ? "f64" : "f32";
+        const std::string batch = variant % 3 == 0 ? "2x" : "";
+        ++variant;
+        const std::string a = fmt::format("tensor<{}{}x{}x{}>", batch, m, m, type);
+        const std::string b = left ? fmt::format("tensor<{}{}x{}x{}>", batch, m, other, type)
+                                   : fmt::format("tensor<{}{}x{}x{}>", batch, other, m, type);
+        const std::string text = SolveProgram(a, b, left, lower, unit, transpose);
+        SCOPED_TRACE(text);
+        Expect(text, {Random(a, rng, true), Random(b, rng, false)}, 3);
+      }
+    }
+  }
+  const std::string a = "tensor<1030x1030xf32>", b = "tensor<1030x40xf32>";
+  const std::string text = SolveProgram(a, b, true, false, false, "TRANSPOSE");
+  SCOPED_TRACE(text);
+  Expect(text, {Random(a, rng, true), Random(b, rng, false)}, 3);
+}
+
 // a = g g^H + m I: Hermitian positive definite.
 ir::Literal PositiveDefinite(const std::string& type_text, std::mt19937_64& rng) {
   ir::Literal g = Random(type_text, rng, false);
@@ -131,6 +172,66 @@ ir::Literal PositiveDefinite(const std::string& type_text, std::mt19937_64& rng)
     }
   }
   return a;
+}
+
+// Hermitian and diagonally dominant (so positive definite) in O(m^2): for large sizes.
+ir::Literal DominantHermitian(const std::string& type_text, std::mt19937_64& rng) {
+  ir::Literal a = Random(type_text, rng, true);
+  const int64_t m = a.type().dims().back();
+  const int64_t batch = a.num_elements() / std::max<int64_t>(1, m * m);
+  const bool complex = ir::IsComplex(a.element_type());
+  for (int64_t bi = 0; bi < batch; ++bi) {
+    for (int64_t i = 0; i < m; ++i) {
+      const int64_t d = bi * m * m + i * m + i;
+      if (complex) {
+        a.SetComplex(d, {std::abs(a.GetComplex(d).real()), 0});
+      } else {
+        a.SetFloat(d, std::abs(a.GetFloat(d)));
+      }
+      for (int64_t j = 0; j < i; ++j) {
+        const int64_t lo = bi * m * m + i * m + j, up = bi * m * m + j * m + i;
+        if (complex) {
+          a.SetComplex(up, std::conj(a.GetComplex(lo)));
+        } else {
+          a.SetFloat(up, a.GetFloat(lo));
+        }
+      }
+    }
+  }
+  return a;
+}
+
+std::string CholeskyProgram(const std::string& t, bool lower) {
+  return fmt::format(
+      "func.func @main(%a: {0}) -> {0} {{\n"
+      "  %l = \"stablehlo.cholesky\"(%a) {{lower = {1}}} : ({0}) -> {0}\n"
+      "  func.return %l : {0}\n}}\n",
+      t, lower);
+}
+
+// Sizes around the kernel's paths and 64-column blocks (one invocation per small matrix, one
+// block, a partial one, several, and one matrix of more than 1000), lower and upper, real and
+// complex, batches.
+TEST(LinalgTest, CholeskyBlockedSizes) {
+  std::mt19937_64 rng(8);
+  struct Case {
+    const char* shape;
+    const char* type;
+    bool lower;
+  };
+  for (const Case& c : {Case{"1x1", "f32", true}, Case{"2x3x3", "f32", false}, Case{"33x33", "complex<f32>", true}, Case{"3x40x40", "f32", false},
+                        Case{"2x100x100", "f32", true}, Case{"100x100", "complex<f64>", false},
+                        Case{"300x300", "f32", false}, Case{"300x300", "f64", true}, Case{"65x65", "bf16", true},
+                        Case{"1030x1030", "f32", true}}) {
+    const std::string t = fmt::format("tensor<{}x{}>", c.shape, c.type);
+    SCOPED_TRACE(t);
+    Expect(CholeskyProgram(t, c.lower), {DominantHermitian(t, rng)}, 3);
+  }
+  // Not positive definite beyond the first block: NaN from the failing pivot on.
+  const std::string t = "tensor<150x150xf32>";
+  ir::Literal a = DominantHermitian(t, rng);
+  a.SetFloat(100 * 150 + 100, -1.0);
+  Expect(CholeskyProgram(t, true), {a}, 3);
 }
 
 TEST(LinalgTest, CholeskyLowerUpperBatched) {
