@@ -365,11 +365,12 @@ func.func @main(%buf: tensor<{0}x{1}xf32>, %row: tensor<1x{1}xf32>) -> tensor<{0
     state.SkipWithError(exe.status().ToString().c_str());
     return;
   }
-  Buffer buf = Filled(kRows * kCols, 0.0f);
+  auto buf = SharedClient().BufferFromHost({"f32", {kRows, kCols}}, std::vector<uint8_t>(kRows * kCols * 4, 0));
+  if (!buf.ok()) std::abort();
   auto row = SharedClient().BufferFromHost({"f32", {1, kCols}}, std::vector<uint8_t>(kCols * 4, 0));
   if (!row.ok()) std::abort();
   for (auto _ : state) {
-    auto results = exe->Execute({buf, *row});
+    auto results = exe->Execute({*buf, *row});
     if (!results.ok()) {
       state.SkipWithError(results.status().ToString().c_str());
       return;
