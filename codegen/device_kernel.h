@@ -59,6 +59,17 @@ struct KernelDispatch {
   std::vector<KernelBuffer> bindings;
   std::vector<uint32_t> push_words;       // push constants after the 16-byte workgroup base
   uint32_t required_subgroup_size = 0;    // 0: the driver's choice
+  // It only copies inputs to the outputs that may share their buffers (DeviceKernel::in_place):
+  // skipped when the runtime made every such output share its input's buffer.
+  bool skip_in_place = false;
+};
+
+// An output that may be written into an input's buffer (codegen/in_place.h): indices into the
+// fusion's outputs and inputs; `bytes_written` is what the dispatches that still run write to it.
+struct InPlaceOutput {
+  int output = 0;
+  int input = 0;
+  uint64_t bytes_written = 0;
 };
 
 struct DeviceKernel {
@@ -67,6 +78,7 @@ struct DeviceKernel {
   std::vector<KernelDispatch> dispatches;
   // Every bound buffer's offset must be a multiple of this (vector loads need more than 4).
   uint32_t binding_alignment = 4;
+  std::vector<InPlaceOutput> in_place;
 };
 
 using DeviceKernelEmitFn = StatusOr<DeviceKernel> (*)(const Fusion& fusion, const TargetInfo& target,

@@ -9,6 +9,7 @@
 
 #include "codegen/device_kernel.h"
 #include "codegen/elemental/op_emitters.h"
+#include "codegen/in_place.h"
 
 namespace vkhlo::codegen {
 
@@ -172,7 +173,8 @@ class Planner {
       if (epilogue != epilogues_.end()) {
         for (const ir::Value* v : epilogue->second.inputs) AddUse(v, *op, false);
       }
-      const bool elemental = IsElementalOp(*op);
+      // An in-place dynamic_update_slice (in_place.h) runs as a device kernel though it could fuse.
+      const bool elemental = IsElementalOp(*op) && !(options_.in_place && DynamicUpdateSliceRunsInPlace(*op));
       elemental_[op.get()] = elemental;
       // A device op that computes its operands' producers itself (a prologue) reads its
       // operands like an elemental user: the cost rule decides which producers join it.

@@ -80,6 +80,7 @@ struct BlockPlan {
 
 struct FusionOptions {
   bool fuse = true;  // false: one kernel per elemental op (for measuring what fusion saves)
+  bool in_place = true;  // false: dynamic_update_slice always fuses (in_place.h)
   int64_t inline_constant_bytes = 256;
   // Names are "<prefix><n>"; the runtime numbers fusions across all blocks of an executable.
   std::string name_prefix = "fusion_";

@@ -18,6 +18,8 @@ struct Allocator::Block {
   std::byte* mapped = nullptr;
   bool host_coherent = true;
   bool dedicated = false;
+  bool pooled = false;     // a free dedicated block kept for reuse
+  uint64_t pooled_at = 0;  // pool_clock_ when pooled: the oldest go first
   uint64_t used = 0;
   std::map<uint64_t, uint64_t> free_ranges;  // offset -> size, coalesced
 };
@@ -93,7 +95,7 @@ void Buffer::Reset() {
   size_ = bound_size_ = 0;
 }
 
-StatusOr<std::unique_ptr<Allocator>> Allocator::Create(Device& device, uint64_t block_bytes) {
+StatusOr<std::unique_ptr<Allocator>> Allocator::Create(Device& device, const AllocatorOptions& options) {
   std::unique_ptr<Allocator> allocator(new Allocator(device));
   const DeviceCapabilities& caps = device.capabilities();
 
@@ -124,12 +126,21 @@ StatusOr<std::unique_ptr<Allocator>> Allocator::Create(Device& device, uint64_t 
   if (!staging.host_coherent) alignment = std::max(alignment, caps.limits.non_coherent_atom_size);
   allocator->alignment_ = alignment;
 
-  // Blocks: the requested size, but no more than an eighth of the smallest heap used, nor than
-  // the largest single allocation the driver allows.
-  uint64_t block = block_bytes;
-  for (uint32_t type : allocator->memory_type_for_) {
-    block = std::min(block, caps.memory_heaps[caps.memory_types[type].heap_index].size / 8);
+  allocator->heap_limit_.resize(caps.memory_heaps.size());
+  for (size_t h = 0; h < caps.memory_heaps.size(); ++h) {
+    const uint64_t size = caps.memory_heaps[h].size;
+    allocator->heap_limit_[h] = options.budget_bytes != 0 ? std::min(size, options.budget_bytes) : size;
   }
+  // Blocks: the requested size, but no more than an eighth of the smallest heap used, nor than
+  // the largest single allocation the driver allows. The pool: at most a quarter of it.
+  uint64_t block = options.block_bytes;
+  uint64_t pool = options.free_block_pool_bytes;
+  for (uint32_t type : allocator->memory_type_for_) {
+    const uint64_t heap = allocator->heap_limit_[caps.memory_types[type].heap_index];
+    block = std::min(block, heap / 8);
+    pool = std::min(pool, heap / 4);
+  }
+  allocator->pool_limit_ = pool;
   if (caps.limits.max_memory_allocation_size != 0) {
     block = std::min(block, caps.limits.max_memory_allocation_size);
   }
@@ -171,7 +182,7 @@ void Allocator::RemoveBlockDestroyedListener(uint64_t id) {
 std::optional<uint64_t> Allocator::VkBufferBytes(VkBuffer buffer) const {
   std::lock_guard<std::mutex> lock(mutex_);
   for (const auto& [id, block] : blocks_) {
-    if (block->buffer == buffer) return block->size;
+    if (block->buffer == buffer && !block->pooled) return block->size;
   }
   return std::nullopt;
 }
@@ -179,15 +190,104 @@ std::optional<uint64_t> Allocator::VkBufferBytes(VkBuffer buffer) const {
 std::string Allocator::HeapDescription(uint32_t memory_type) const {
   const DeviceCapabilities& caps = device_.capabilities();
   uint32_t heap = caps.memory_types[memory_type].heap_index;
-  return fmt::format("heap {} ({} of {} in use by vkhlo)", heap, Bytes(heap_reserved_[heap]),
-                     Bytes(caps.memory_heaps[heap].size));
+  std::string text = fmt::format("heap {} ({} of {} in use by vkhlo", heap, Bytes(heap_reserved_[heap]),
+                                 Bytes(caps.memory_heaps[heap].size));
+  if (heap_limit_[heap] < caps.memory_heaps[heap].size) text += fmt::format(", budget {}", Bytes(heap_limit_[heap]));
+  return text + ")";
 }
 
+// A dedicated block's size: `rounded` up to a sixteenth of its power of two (at most 6.25% more),
+// so requests of nearby sizes reuse each other's pooled blocks. Blocks too large to pool, or
+// whose bucket the driver would refuse, keep their exact size.
+uint64_t Allocator::BucketBytes(uint64_t rounded) const {
+  if (rounded > pool_limit_ / 2) return rounded;
+  uint64_t power = 1;
+  while (power <= rounded / 2) power *= 2;
+  const uint64_t step = std::max(power / 16, alignment_);
+  const uint64_t bucket = RoundUp(rounded, step);
+  const DeviceLimits& limits = device_.capabilities().limits;
+  if ((limits.max_buffer_size != 0 && bucket > limits.max_buffer_size) ||
+      (limits.max_memory_allocation_size != 0 && bucket > limits.max_memory_allocation_size)) {
+    return rounded;
+  }
+  return bucket;
+}
+
+StatusOr<Allocator::Block*> Allocator::DedicatedBlockLocked(uint32_t memory_type, uint64_t rounded) {
+  const uint64_t bucket = BucketBytes(rounded);
+  auto it = pool_.find({bucket, memory_type});
+  if (it != pool_.end() && !it->second.empty()) {
+    // The most recently pooled: its pages are the likeliest still resident and cached.
+    const uint32_t id = it->second.back();
+    it->second.pop_back();
+    if (it->second.empty()) pool_.erase(it);
+    Block& block = *blocks_.at(id);
+    block.pooled = false;
+    stats_.pooled_bytes -= block.size;
+    stats_.pooled_blocks--;
+    stats_.pool_hits++;
+    return &block;
+  }
+  return CreateBlockLocked(memory_type, bucket, /*dedicated=*/true);
+}
+
+// A freed dedicated block: kept for reuse if it fits the pool, the oldest pooled blocks
+// released to make room. Listeners learn now that the block's buffer is gone.
+void Allocator::PoolBlockLocked(Block& block) {
+  if (block.size > pool_limit_ / 2) {  // one block never fills the pool
+    DestroyBlockLocked(block.id);
+    return;
+  }
+  for (const auto& [id, listener] : block_destroyed_listeners_) listener(block.buffer);
+  block.free_ranges.clear();
+  block.free_ranges[0] = block.size;
+  block.pooled = true;
+  block.pooled_at = ++pool_clock_;
+  pool_[{block.size, block.memory_type}].push_back(block.id);
+  stats_.pooled_bytes += block.size;
+  stats_.pooled_blocks++;
+  while (stats_.pooled_bytes > pool_limit_) {
+    uint32_t oldest = 0;
+    uint64_t oldest_at = UINT64_MAX;
+    for (const auto& [key, ids] : pool_) {
+      for (uint32_t id : ids) {
+        if (blocks_.at(id)->pooled_at < oldest_at) {
+          oldest_at = blocks_.at(id)->pooled_at;
+          oldest = id;
+        }
+      }
+    }
+    DestroyBlockLocked(oldest);
+  }
+}
+
+void Allocator::TrimLocked() {
+  if (pool_.empty()) return;
+  std::vector<uint32_t> ids;
+  for (const auto& [key, list] : pool_) ids.insert(ids.end(), list.begin(), list.end());
+  for (uint32_t id : ids) DestroyBlockLocked(id);
+  stats_.pool_trims++;
+}
+
+void Allocator::Trim() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  TrimLocked();
+}
+
+// A new block; when there is no room for it, the pool is emptied and it is tried once more.
 StatusOr<Allocator::Block*> Allocator::CreateBlockLocked(uint32_t memory_type, uint64_t size,
                                                          bool dedicated) {
+  auto block = CreateBlockOnceLocked(memory_type, size, dedicated);
+  if (block.ok() || pool_.empty() || !device_.CheckAlive().ok()) return block;
+  TrimLocked();
+  return CreateBlockOnceLocked(memory_type, size, dedicated);
+}
+
+StatusOr<Allocator::Block*> Allocator::CreateBlockOnceLocked(uint32_t memory_type, uint64_t size,
+                                                             bool dedicated) {
   const DeviceCapabilities& caps = device_.capabilities();
   const MemoryType& type = caps.memory_types[memory_type];
-  const uint64_t heap_size = caps.memory_heaps[type.heap_index].size;
+  const uint64_t heap_size = heap_limit_[type.heap_index];
   if (heap_reserved_[type.heap_index] + size > heap_size) {
     return ResourceExhaustedError(fmt::format(
         "out of device memory: a block of {} does not fit in {}", Bytes(size),
@@ -246,8 +346,19 @@ void Allocator::DestroyBlockLocked(uint32_t block_id) {
   auto it = blocks_.find(block_id);
   if (it == blocks_.end()) return;
   Block& block = *it->second;
+  if (block.pooled) {
+    // Listeners heard of it when it was pooled.
+    auto list = pool_.find({block.size, block.memory_type});
+    if (list != pool_.end()) {
+      std::erase(list->second, block.id);
+      if (list->second.empty()) pool_.erase(list);
+    }
+    stats_.pooled_bytes -= block.size;
+    stats_.pooled_blocks--;
+  } else {
+    for (const auto& [id, listener] : block_destroyed_listeners_) listener(block.buffer);
+  }
   if (on_block_destroyed_) on_block_destroyed_(block.buffer);
-  for (const auto& [id, listener] : block_destroyed_listeners_) listener(block.buffer);
   VkDevice dev = device_.handle();
   if (block.mapped != nullptr) vkUnmapMemory(dev, block.memory);
   vkDestroyBuffer(dev, block.buffer, nullptr);
@@ -278,7 +389,7 @@ StatusOr<Buffer> Allocator::Allocate(uint64_t size, MemoryKind kind) {
   Block* chosen = nullptr;
   uint64_t offset = 0;
   if (rounded > block_bytes_ / 2) {
-    auto block = CreateBlockLocked(memory_type, rounded, /*dedicated=*/true);
+    auto block = DedicatedBlockLocked(memory_type, rounded);
     if (!block.ok()) return block.status().WithContext(fmt::format("allocating {}", Bytes(size)));
     chosen = *block;
   } else {
@@ -338,7 +449,7 @@ void Allocator::Free(Buffer& buffer) {
   block.used -= size;
 
   if (block.dedicated) {
-    DestroyBlockLocked(block.id);
+    PoolBlockLocked(block);
     return;
   }
   // Insert and coalesce with the neighbours.

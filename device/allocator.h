@@ -1,9 +1,17 @@
 // The device memory allocator: buffers carved out of large VkDeviceMemory blocks.
 //
 // Small and medium buffers share blocks (default 64 MiB, smaller on small heaps) with best-fit
-// placement and coalescing on free; a request over half a block gets a dedicated block, released
-// as soon as it is freed. At most one empty shared block is kept per memory type, so
-// allocate/free cycles do not grow memory. Every offset is aligned to the device's
+// placement and coalescing on free; a request over half a block gets a dedicated block. At most
+// one empty shared block is kept per memory type, so allocate/free cycles do not grow memory.
+//
+// Freed dedicated blocks go to a bounded pool of free blocks (sizes rounded up to buckets of a
+// sixteenth of a power of two, so nearby sizes share them) for the next request of their bucket:
+// repeated executions allocate and free the same large results and scratch buffers, and a fresh
+// block costs a large allocation plus a page fault per page on first touch (lavapipe: host
+// memory). The pool keeps at most `free_block_pool_bytes` (the oldest blocks go first; a block
+// over half of that is never kept), is
+// emptied before an allocation would fail for lack of memory (then retried), and by Trim() and
+// the allocator's destruction. Every offset is aligned to the device's
 // minStorageBufferOffsetAlignment, so any buffer can be bound directly.
 //
 // Running out of memory is an ordinary error (RESOURCE_EXHAUSTED naming the request and the
@@ -29,6 +37,14 @@ namespace vkhlo::device {
 
 class Device;
 
+struct AllocatorOptions {
+  uint64_t block_bytes = 64ull << 20;
+  // Most bytes of freed dedicated blocks kept for reuse (at most a quarter of the heap); 0 keeps none.
+  uint64_t free_block_pool_bytes = 1ull << 30;
+  // Most bytes reserved per heap; 0: the heap's size.
+  uint64_t budget_bytes = 0;
+};
+
 struct AllocatorStats {
   uint64_t bytes_in_use = 0;        // by live buffers (rounded to the allocation granularity)
   uint64_t peak_bytes_in_use = 0;
@@ -37,11 +53,15 @@ struct AllocatorStats {
   uint64_t live_buffers = 0;
   uint64_t blocks = 0;
   uint64_t total_allocations = 0;   // buffers ever allocated
+  uint64_t pooled_bytes = 0;        // in free dedicated blocks kept for reuse (part of bytes_reserved)
+  uint64_t pooled_blocks = 0;
+  uint64_t pool_hits = 0;           // dedicated blocks reused from the pool
+  uint64_t pool_trims = 0;          // times the pool was emptied to make room (or by Trim())
 };
 
 class Allocator {
  public:
-  static StatusOr<std::unique_ptr<Allocator>> Create(Device& device, uint64_t block_bytes);
+  static StatusOr<std::unique_ptr<Allocator>> Create(Device& device, const AllocatorOptions& options);
   ~Allocator();
   Allocator(const Allocator&) = delete;
   Allocator& operator=(const Allocator&) = delete;
@@ -50,6 +70,8 @@ class Allocator {
   StatusOr<Buffer> Allocate(uint64_t size, MemoryKind kind = MemoryKind::kDevice);
 
   AllocatorStats stats() const;
+  // Releases every pooled free block.
+  void Trim();
   // The granularity every buffer is rounded up to (and aligned at).
   uint64_t alignment() const { return alignment_; }
   // Whether buffers of `kind` are host-visible (mapped() is non-null).
@@ -58,14 +80,16 @@ class Allocator {
   // Called (under the allocator's lock) just before a block's VkBuffer is destroyed, so caches
   // keyed by VkBuffer handles can forget it before the handle value is reused.
   void SetBlockDestroyedCallback(std::function<void(VkBuffer)> callback);
-  // More such callbacks, for caches above the device layer (FFT plans bound to VkBuffers).
-  // Called under the allocator's lock: they must not call back into the allocator. Returns an
-  // id for RemoveBlockDestroyedListener.
+  // More such callbacks, for caches above the device layer (FFT plans bound to VkBuffers). They
+  // also fire when a dedicated block is released to the pool (its VkBuffer lives on, but the
+  // next buffer carved from it is a different one): a block's users see it go when its last
+  // buffer does, pooled or not. Called under the allocator's lock: they must not call back into
+  // the allocator. Returns an id for RemoveBlockDestroyedListener.
   uint64_t AddBlockDestroyedListener(std::function<void(VkBuffer)> listener);
   void RemoveBlockDestroyedListener(uint64_t id);
 
   // Size of the VkBuffer that views of this allocator's buffers point into (the whole block),
-  // or nullopt if `buffer` is not one of its blocks. For libraries that bind a VkBuffer from its
+  // or nullopt if `buffer` is not one of its blocks in use (pooled blocks are not). For libraries that bind a VkBuffer from its
   // start and address tensors by offset (VkFFT).
   std::optional<uint64_t> VkBufferBytes(VkBuffer buffer) const;
 
@@ -76,18 +100,29 @@ class Allocator {
   explicit Allocator(Device& device);
   void Free(Buffer& buffer);
   StatusOr<Block*> CreateBlockLocked(uint32_t memory_type, uint64_t size, bool dedicated);
+  StatusOr<Block*> CreateBlockOnceLocked(uint32_t memory_type, uint64_t size, bool dedicated);
   void DestroyBlockLocked(uint32_t block_id);
+  // A dedicated block for `rounded` bytes: a pooled one of its bucket, else a new one.
+  StatusOr<Block*> DedicatedBlockLocked(uint32_t memory_type, uint64_t rounded);
+  void PoolBlockLocked(Block& block);
+  void TrimLocked();
+  uint64_t BucketBytes(uint64_t rounded) const;
   std::string HeapDescription(uint32_t memory_type) const;
 
   Device& device_;
   uint64_t block_bytes_ = 0;
+  uint64_t pool_limit_ = 0;
   uint64_t alignment_ = 16;
   uint32_t memory_type_for_[2] = {0, 0};  // indexed by MemoryKind
   std::vector<uint64_t> heap_reserved_;
+  std::vector<uint64_t> heap_limit_;
 
   mutable std::mutex mutex_;
   std::map<uint32_t, std::unique_ptr<Block>> blocks_;
   uint32_t next_block_id_ = 1;
+  // Pooled dedicated blocks: (bucket bytes, memory type) -> block ids, oldest first.
+  std::map<std::pair<uint64_t, uint32_t>, std::vector<uint32_t>> pool_;
+  uint64_t pool_clock_ = 0;
   AllocatorStats stats_;
   std::function<void(VkBuffer)> on_block_destroyed_;
   std::map<uint64_t, std::function<void(VkBuffer)>> block_destroyed_listeners_;

@@ -83,7 +83,11 @@ Status Device::Open(DeviceOptions options) {
   }
 
   VKHLO_ASSIGN_OR_RETURN(queue_, Queue::Create(*this, queue_info.queueFamilyIndex));
-  VKHLO_ASSIGN_OR_RETURN(allocator_, Allocator::Create(*this, options_.memory_block_bytes));
+  AllocatorOptions allocator_options;
+  allocator_options.block_bytes = options_.memory_block_bytes;
+  allocator_options.free_block_pool_bytes = options_.free_block_pool_bytes;
+  allocator_options.budget_bytes = options_.memory_budget_bytes;
+  VKHLO_ASSIGN_OR_RETURN(allocator_, Allocator::Create(*this, allocator_options));
   descriptors_ = std::make_unique<DescriptorCache>(*this);
   allocator_->SetBlockDestroyedCallback(
       [descriptors = descriptors_.get()](VkBuffer buffer) { descriptors->ForgetBuffer(buffer); });

@@ -43,6 +43,10 @@ struct DeviceOptions {
   uint64_t staging_ring_bytes = 32ull << 20;
   // Default size of the VkDeviceMemory blocks the allocator carves buffers from.
   uint64_t memory_block_bytes = 64ull << 20;
+  // Freed large (dedicated) blocks kept for reuse, in bytes (allocator.h AllocatorOptions).
+  uint64_t free_block_pool_bytes = 1ull << 30;
+  // Most device memory vkhlo reserves per heap; 0: the heap's size.
+  uint64_t memory_budget_bytes = 0;
   // On devices whose tensor memory is host-visible (integrated GPUs, lavapipe) transfers copy
   // straight into the mapping; false forces the staging ring everywhere (tests, benchmarks).
   bool direct_host_transfers = true;

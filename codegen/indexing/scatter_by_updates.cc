@@ -7,6 +7,7 @@
 
 #include "codegen/elemental/emit_util.h"
 #include "codegen/elemental/index_util.h"
+#include "codegen/in_place.h"
 #include "codegen/indexing/element_dispatch.h"
 
 namespace vkhlo::codegen {
@@ -85,6 +86,7 @@ StatusOr<std::optional<DeviceKernel>> EmitScatterByUpdates(const Fusion& fusion,
       body += fmt::format("  if (i < {}u) in{}[i] = in{}[i];\n", words, first_output + k, input_binding.at(op.operand(k)));
     }
     KernelDispatch copy;
+    copy.skip_in_place = true;  // when every result takes its input's buffer (below)
     copy.name = fusion.name + ".scatter_copy";
     copy.summary = "results = inputs";
     copy.bindings = bindings;
@@ -201,6 +203,17 @@ StatusOr<std::optional<DeviceKernel>> EmitScatterByUpdates(const Fusion& fusion,
                               fmt::format("vkhlo scatter {} over {} update elements", fusion.name, total), em.body(),
                               word_types);
   kernel.dispatches.push_back(std::move(apply));
+  // In place (codegen/in_place.h): each input that dies here may hold its result, and then
+  // only the updated elements are written.
+  for (size_t k = 0; k < n; ++k) {
+    auto it = input_binding.find(op.operand(k));
+    bool distinct = true;  // an input given twice cannot become two results
+    for (size_t j = 0; j < n; ++j) distinct = distinct && (j == k || op.operand(j) != op.operand(k));
+    if (it == input_binding.end() || !distinct || !OperandDiesAt(op, k)) continue;
+    const ir::Type& update_type = op.operand(n + 1 + k)->type();
+    kernel.in_place.push_back(InPlaceOutput{static_cast<int>(k), it->second,
+                                            StorageByteSize(update_type.element_type(), update_type.num_elements())});
+  }
   return std::optional<DeviceKernel>(std::move(kernel));
 }
 

@@ -89,6 +89,9 @@ struct CompileOptions {
   // Write every kernel's GLSL (.comp) and SPIR-V assembly (.spvasm) here.
   std::string dump_kernels_dir;
   bool fuse = true;  // false: one kernel per element-wise op (to measure fusion)
+  // false: dynamic_update_slice and scatter never write into their operand's buffer (to measure
+  // what in-place updates save; codegen/in_place.h).
+  bool in_place_updates = true;
   uint32_t elements_per_invocation = 0;  // 0: the device's loop config
 };
 
@@ -101,6 +104,7 @@ struct ExecutionStats {
   uint64_t predicate_readbacks = 0; // control-flow predicates read by the host
   uint64_t host_evaluated_ops = 0;  // tensor ops evaluated on the host: always 0
   uint64_t peak_scratch_bytes = 0;  // intermediate buffers (reused by liveness)
+  uint64_t in_place_updates = 0;    // dynamic_update_slice / scatter results written into their operand's buffer
 };
 
 struct CompileStats {

@@ -126,6 +126,7 @@ class Compiler {
     program->block = &block;
     codegen::FusionOptions fusion_options;
     fusion_options.fuse = options_.fuse;
+    fusion_options.in_place = options_.in_place_updates;
     fusion_options.first_index = static_cast<int>(kernels_);
     auto plan = codegen::PlanBlock(block, exe_.client->target, fusion_options);
     if (!plan.ok()) return plan.status().WithContext(exe_.module->source_name());
@@ -139,6 +140,7 @@ class Compiler {
     }
     for (const codegen::Fusion& fusion : program->plan.fusions) {
       VKHLO_ASSIGN_OR_RETURN(CompiledKernel kernel, CompileKernel(fusion));
+      if (!options_.in_place_updates && kernel.device) kernel.device->in_place.clear();
       program->kernels.push_back(std::move(kernel));
     }
     AssignSlots(*program);
@@ -424,6 +426,14 @@ class Compiler {
         captured(*steps[s].op);
       }
     }
+    std::unordered_set<const ir::Value*> in_place_inputs;
+    for (size_t f = 0; f < program.kernels.size(); ++f) {
+      if (!program.kernels[f].device) continue;
+      for (const codegen::InPlaceOutput& p : program.kernels[f].device->in_place) {
+        const auto& inputs = program.plan.fusions[f].inputs;
+        if (p.input >= 0 && static_cast<size_t>(p.input) < inputs.size()) in_place_inputs.insert(inputs[static_cast<size_t>(p.input)]);
+      }
+    }
     struct Slot {
       uint64_t bytes = 0;
       int free_after = -1;  // free for outputs of steps > free_after
@@ -431,9 +441,19 @@ class Compiler {
     std::vector<Slot> slots;
     for (size_t s = 0; s < steps.size(); ++s) {
       if (steps[s].fusion < 0) continue;
-      for (const ir::Value* out : program.plan.fusions[static_cast<size_t>(steps[s].fusion)].outputs) {
+      const auto& outputs = program.plan.fusions[static_cast<size_t>(steps[s].fusion)].outputs;
+      const CompiledKernel& kernel = program.kernels[static_cast<size_t>(steps[s].fusion)];
+      for (size_t o = 0; o < outputs.size(); ++o) {
+        const ir::Value* out = outputs[o];
         auto read = last_read.find(out);
         if (escapes.count(out) || read == last_read.end()) continue;
+        // A value an in-place update may take over, or its result (which the next update may
+        // take over in turn), gets a buffer of its own: a slot is shared, so never taken.
+        bool in_place = in_place_inputs.count(out) != 0;
+        for (const codegen::InPlaceOutput& p : kernel.device ? kernel.device->in_place : std::vector<codegen::InPlaceOutput>{}) {
+          in_place = in_place || p.output == static_cast<int>(o);
+        }
+        if (in_place) continue;
         const uint64_t bytes = BufferBytes(out->type());
         // The smallest free slot that holds it, else the largest free one (it grows).
         int best = -1;

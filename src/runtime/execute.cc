@@ -15,13 +15,14 @@ namespace vkhlo::runtime {
 
 using ir::OpCode;
 
-StatusOr<std::vector<RtValue>> Execution::RunBlock(const BlockProgram& program, const std::vector<RtValue>& arguments,
+StatusOr<std::vector<RtValue>> Execution::RunBlock(const BlockProgram& program, std::vector<RtValue> arguments,
                                         const Environment* parent) {
   Environment env;
   env.parent = parent;
   const ir::Block& block = *program.block;
   if (arguments.size() != block.num_arguments()) return InternalError("block argument count mismatch");
-  for (size_t i = 0; i < arguments.size(); ++i) env.values[block.argument(i)] = arguments[i];
+  for (size_t i = 0; i < arguments.size(); ++i) env.values[block.argument(i)] = std::move(arguments[i]);
+  arguments.clear();
 
   std::vector<std::shared_ptr<BufferState>> slots;
   uint64_t scratch = 0;
@@ -116,21 +117,45 @@ Status Execution::RunKernel(const BlockProgram& program, const CompiledKernel& k
     read += bytes;
     keep.push_back(value.storage);
   }
-  for (const ir::Value* out : source.outputs) {
+  size_t aliased = 0;  // in-place outputs given their input's buffer
+  for (size_t o = 0; o < source.outputs.size(); ++o) {
+    const ir::Value* out = source.outputs[o];
     std::shared_ptr<BufferState> storage;
-    auto slot = program.slot_of.find(out);
-    if (slot != program.slot_of.end()) {
-      storage = slots[static_cast<size_t>(slot->second)];
-    } else {
-      VKHLO_ASSIGN_OR_RETURN(storage, AllocateTensor(client_, out->type()));
+    uint64_t bytes = BufferBytes(out->type());
+    uint64_t bytes_written = bytes;
+    if (kernel.device) {
+      for (const codegen::InPlaceOutput& in_place : kernel.device->in_place) {
+        if (in_place.output != static_cast<int>(o) || in_place.input < 0 ||
+            static_cast<size_t>(in_place.input) >= keep.size()) {
+          continue;
+        }
+        const ir::Value* in = source.inputs[static_cast<size_t>(in_place.input)];
+        const std::shared_ptr<BufferState>& candidate = keep[static_cast<size_t>(in_place.input)];
+        if (!Exclusive(candidate, in, env, keep)) continue;
+        storage = candidate;
+        env.values.erase(in);  // dead (its only use is this op): the buffer is the result's now
+        bytes_written = in_place.bytes_written;
+        aliased++;
+        break;
+      }
     }
-    const uint64_t bytes = BufferBytes(out->type());
+    auto slot = program.slot_of.find(out);
+    if (!storage && slot != program.slot_of.end()) {
+      storage = slots[static_cast<size_t>(slot->second)];
+    } else if (!storage) {
+      VKHLO_ASSIGN_OR_RETURN(storage, AllocateTensor(client_, out->type()));
+      storage->transient = true;
+    }
     bindings.push_back({view(storage->buffer, bytes), device::Access::kWrite});
-    written += bytes;
+    written += bytes_written;
     env.values[out] = RtValue::Tensor(storage, out->type());
     keep.push_back(std::move(storage));
   }
-  if (kernel.device) return RecordDeviceKernel(kernel, bindings, keep, read, written);
+  if (kernel.device) {
+    const bool in_place = !kernel.device->in_place.empty() && aliased == kernel.device->in_place.size();
+    stats_.in_place_updates += aliased;
+    return RecordDeviceKernel(kernel, bindings, keep, read, written, in_place);
+  }
   if (source.workgroups == 0) return OkStatus();  // nothing to compute (a zero-size shape)
   VKHLO_ASSIGN_OR_RETURN(device::CommandList * list, List());
   const uint32_t zero[4] = {0, 0, 0, 0};
@@ -146,7 +171,8 @@ Status Execution::RunKernel(const BlockProgram& program, const CompiledKernel& k
 // A device kernel's dispatches in order. `values` are the bindings of the fusion's inputs then
 // outputs (RunKernel's order); scratch buffers live until the work recorded so far is done.
 Status Execution::RecordDeviceKernel(const CompiledKernel& kernel, const std::vector<device::Binding>& values,
-                          std::vector<std::shared_ptr<BufferState>>& keep, uint64_t read, uint64_t written) {
+                          std::vector<std::shared_ptr<BufferState>>& keep, uint64_t read, uint64_t written,
+                          bool in_place) {
   const codegen::DeviceKernel& dk = *kernel.device;
   const codegen::KernelSource& source = kernel.source;
   std::unordered_map<const ir::Value*, size_t> position;
@@ -162,6 +188,7 @@ Status Execution::RecordDeviceKernel(const CompiledKernel& kernel, const std::ve
     const codegen::KernelDispatch& dispatch = dk.dispatches[d];
     const device::Pipeline* pipeline = kernel.device_pipelines[d].get();
     if (pipeline == nullptr) continue;  // an empty grid
+    if (in_place && dispatch.skip_in_place) continue;  // the outputs already hold their inputs
     std::vector<device::Binding> bindings;
     for (const codegen::KernelBuffer& b : dispatch.bindings) {
       const device::Access access = b.written ? device::Access::kReadWrite : device::Access::kRead;
@@ -193,6 +220,20 @@ Status Execution::RecordDeviceKernel(const CompiledKernel& kernel, const std::ve
   Retire(scratch);
   Retire(keep);
   return OkStatus();
+}
+
+bool Execution::Exclusive(const std::shared_ptr<BufferState>& storage, const ir::Value* value, const Environment& env,
+                          const std::vector<std::shared_ptr<BufferState>>& keep) const {
+  if (!storage || !storage->transient) return false;
+  auto it = env.values.find(value);
+  if (it == env.values.end() || it->second.kind != RtValue::Kind::kTensor || it->second.storage != storage) return false;
+  // The references we know of: the value's entry, this kernel's own, and work in flight (which
+  // the command list orders before the update). Any other (another value, a tuple, an outer
+  // block, the caller) means someone may still read it.
+  long known = 1;
+  for (const auto& k : keep) known += k == storage ? 1 : 0;
+  for (const auto& r : retired_) known += r == storage ? 1 : 0;
+  return storage.use_count() == known;
 }
 
 // The integer value of a scalar predicate/index tensor, read back from the device.
@@ -282,7 +323,7 @@ Status Execution::RunOp(const BlockProgram& program, const ir::Operation& op, En
         if (condition.size() != 1) return InternalError("while condition must return one value");
         VKHLO_ASSIGN_OR_RETURN(int64_t predicate, ReadScalar(condition[0]));
         if (predicate == 0) break;
-        VKHLO_ASSIGN_OR_RETURN(state, RunBlock(*regions()[1], state, &env));
+        VKHLO_ASSIGN_OR_RETURN(state, RunBlock(*regions()[1], std::move(state), &env));
       }
       return set_results(std::move(state));
     }
@@ -317,6 +358,7 @@ void Flatten(const RtValue& value, std::vector<Buffer>& out) {
   if (value.kind == RtValue::Kind::kTuple) {
     for (const RtValue& e : value.elements) Flatten(e, out);
   } else if (value.kind == RtValue::Kind::kTensor) {
+    value.storage->transient = false;  // the caller's now
     out.push_back(Buffer(value.storage));
   }
 }

@@ -48,7 +48,9 @@ class Execution {
   Execution(const ExecutableState& exe, ProcessContext process = {})
       : exe_(exe), client_(exe.client), process_(process) {}
 
-  StatusOr<std::vector<RtValue>> RunBlock(const BlockProgram& program, const std::vector<RtValue>& arguments,
+  // `arguments` are taken over, so that a block holds the only references to values handed to
+  // it (a while body's loop-carried buffers can then be updated in place).
+  StatusOr<std::vector<RtValue>> RunBlock(const BlockProgram& program, std::vector<RtValue> arguments,
                                           const Environment* parent);
   // Submits what is recorded and waits; buffers retired before now may then be freed.
   Status Flush();
@@ -65,7 +67,13 @@ class Execution {
   Status RunKernel(const BlockProgram& program, const CompiledKernel& kernel,
                    const std::vector<std::shared_ptr<BufferState>>& slots, Environment& env);
   Status RecordDeviceKernel(const CompiledKernel& kernel, const std::vector<device::Binding>& values,
-                            std::vector<std::shared_ptr<BufferState>>& keep, uint64_t read, uint64_t written);
+                            std::vector<std::shared_ptr<BufferState>>& keep, uint64_t read, uint64_t written,
+                            bool in_place = false);
+  // Whether `storage`, the buffer of `value` (an input of the kernel being recorded, in `env`
+  // and `keep`), may be written by an in-place update: made by this execution and referred to
+  // by nothing else.
+  bool Exclusive(const std::shared_ptr<BufferState>& storage, const ir::Value* value, const Environment& env,
+                 const std::vector<std::shared_ptr<BufferState>>& keep) const;
   StatusOr<int64_t> ReadScalar(const RtValue& value);
   Status RunOp(const BlockProgram& program, const ir::Operation& op, Environment& env);
 

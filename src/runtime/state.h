@@ -48,6 +48,10 @@ struct BufferState {
   ir::Type type;
   TensorType public_type;
   device::Buffer buffer;
+  // Made by an execution for a kernel's result and never handed out (not an argument, constant,
+  // scratch slot or returned result): an in-place update may write it when nothing else refers
+  // to it (codegen/in_place.h, execute.cc).
+  bool transient = false;
   ~BufferState() { buffer.Reset(); }
 };
 

@@ -12,6 +12,10 @@
 //   BM_ReduceRows               reduce(add) of 4096x4096 f32 over its rows (one workgroup tree per row)
 //   BM_ReduceAll                reduce(add) of 16M f32 to a scalar (two passes through scratch);
 //                               both count the 64 MiB read, to compare with BM_HostMemcpy
+//   BM_DusLoop/1,0              a while loop writing one 16 KiB row per iteration into a carried
+//                               16 MiB f32 buffer (dynamic_update_slice), 64 iterations: in place
+//                               (/1: only the rows are written) vs the fused elemental update (/0:
+//                               the whole buffer per iteration); time per loop
 //   BM_CompileCold/Warm         compiling the 8-op chain: fresh caches (first glslang use in the
 //                               process included on the first iteration) vs warm caches
 // Run: build/bin/vkhlo-codegen-bench [--benchmark_filter=...].
@@ -333,6 +337,49 @@ func.func @main(%x: tensor<{0}xf32>) -> tensor<{1}f32> {{
   state.counters["kernels"] = static_cast<double>(exe->last_stats().kernels_dispatched);
 }
 
+void BM_DusLoop(benchmark::State& state) {
+  constexpr int64_t kRows = 1024, kCols = 4096, kIterations = 64;
+  CompileOptions options;
+  options.in_place_updates = state.range(0) != 0;
+  auto exe = SharedClient().Compile(fmt::format(R"(
+func.func @main(%buf: tensor<{0}x{1}xf32>, %row: tensor<1x{1}xf32>) -> tensor<{0}x{1}xf32> {{
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %r0, %r1 = stablehlo.while(%i = %zero, %b = %buf) : tensor<i32>, tensor<{0}x{1}xf32>
+  cond {{
+    %n = stablehlo.constant dense<{2}> : tensor<i32>
+    %c = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }} do {{
+    %z = stablehlo.constant dense<0> : tensor<i32>
+    %nb = stablehlo.dynamic_update_slice %b, %row, %i, %z : (tensor<{0}x{1}xf32>, tensor<1x{1}xf32>, tensor<i32>, tensor<i32>) -> tensor<{0}x{1}xf32>
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %next = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %next, %nb : tensor<i32>, tensor<{0}x{1}xf32>
+  }}
+  return %r1 : tensor<{0}x{1}xf32>
+}}
+)",
+                                                kRows, kCols, kIterations),
+                                    options);
+  if (!exe.ok()) {
+    state.SkipWithError(exe.status().ToString().c_str());
+    return;
+  }
+  auto buf = SharedClient().BufferFromHost({"f32", {kRows, kCols}}, std::vector<uint8_t>(kRows * kCols * 4, 0));
+  if (!buf.ok()) std::abort();
+  auto row = SharedClient().BufferFromHost({"f32", {1, kCols}}, std::vector<uint8_t>(kCols * 4, 0));
+  if (!row.ok()) std::abort();
+  for (auto _ : state) {
+    auto results = exe->Execute({*buf, *row});
+    if (!results.ok()) {
+      state.SkipWithError(results.status().ToString().c_str());
+      return;
+    }
+  }
+  state.counters["in_place"] = static_cast<double>(exe->last_stats().in_place_updates);
+  state.counters["MiB_written"] = static_cast<double>(exe->last_stats().bytes_written) / (1 << 20);
+}
+
 void BM_ReduceRows(benchmark::State& state) { RunReduce(state, {4096, 4096}, "4096x4096", "4096x", "1"); }
 void BM_ReduceAll(benchmark::State& state) { RunReduce(state, {kChainElements}, "16777216", "", "0"); }
 
@@ -343,6 +390,7 @@ BENCHMARK(BM_Chain8KernelOnly)->Unit(benchmark::kMillisecond)->UseRealTime()->Mi
 BENCHMARK(BM_Chain8Unfused)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(BM_ReduceRows)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(BM_ReduceAll)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+BENCHMARK(BM_DusLoop)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(BM_Execute1Op)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_DispatchOverhead)->Arg(1)->Arg(64)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_CompileCold)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(5);

@@ -111,5 +111,89 @@ TEST_F(AllocatorTest, BuffersLargerThanMaxStorageBufferRange) {
   EXPECT_EQ(b.size(), size);
 }
 
+
+// ---- The pool of freed dedicated blocks ----
+
+class AllocatorPoolTest : public ::testing::Test {
+ protected:
+  void Open(uint64_t budget, uint64_t pool) {
+    device::DeviceOptions options = testing::TestDeviceOptions();
+    options.memory_budget_bytes = budget;
+    options.free_block_pool_bytes = pool;
+    device_ = testing::OpenTestDevice(options);
+    ASSERT_NE(device_, nullptr);
+  }
+  Allocator& allocator() { return device_->allocator(); }
+  std::unique_ptr<Device> device_;
+};
+
+TEST_F(AllocatorPoolTest, FreedLargeBlocksAreReusedAndListenersHearOfEachRelease) {
+  Open(0, 256ull << 20);
+  std::vector<VkBuffer> released;
+  const uint64_t id = allocator().AddBlockDestroyedListener([&](VkBuffer b) { released.push_back(b); });
+  const uint64_t big = (40ull << 20) + 12345;  // over half a 64 MiB block: dedicated; bucket (40, 42] MiB
+  VkBuffer first = VK_NULL_HANDLE;
+  const AllocatorStats before = allocator().stats();
+  for (int round = 0; round < 5; ++round) {
+    // Nearby sizes share a bucket.
+    ASSERT_OK_AND_ASSIGN(Buffer b, allocator().Allocate(big + uint64_t(round) * 4096));
+    if (round == 0) first = b.vk_buffer();
+    EXPECT_EQ(b.vk_buffer(), first) << "round " << round;
+    EXPECT_EQ(b.offset(), 0u);
+    ASSERT_TRUE(allocator().VkBufferBytes(b.vk_buffer()).has_value());
+  }
+  AllocatorStats after = allocator().stats();
+  EXPECT_EQ(after.pool_hits - before.pool_hits, 4u);
+  EXPECT_EQ(after.blocks, before.blocks + 1);
+  EXPECT_EQ(after.pooled_blocks, 1u);
+  EXPECT_EQ(after.bytes_in_use, before.bytes_in_use);
+  // Every release told the listeners, pooled or not; a pooled block is not in use.
+  EXPECT_EQ(released, std::vector<VkBuffer>(5, first));
+  EXPECT_FALSE(allocator().VkBufferBytes(first).has_value());
+  allocator().Trim();
+  after = allocator().stats();
+  EXPECT_EQ(after.pooled_blocks, 0u);
+  EXPECT_EQ(after.bytes_reserved, before.bytes_reserved);
+  EXPECT_EQ(released.size(), 5u) << "a pooled block's destruction is not announced twice";
+  allocator().RemoveBlockDestroyedListener(id);
+}
+
+TEST_F(AllocatorPoolTest, PoolIsBoundedOldestFirst) {
+  Open(0, 120ull << 20);
+  std::vector<Buffer> live;
+  for (uint64_t mib : {40, 48, 56}) {
+    ASSERT_OK_AND_ASSIGN(Buffer b, allocator().Allocate(mib << 20));
+    live.push_back(std::move(b));
+  }
+  const VkBuffer newest = live.back().vk_buffer();
+  live.clear();  // frees 40, 48, 56 in turn: pooling 56 pushes out 40
+  const AllocatorStats stats = allocator().stats();
+  EXPECT_EQ(stats.pooled_bytes, 104ull << 20);
+  EXPECT_EQ(stats.pooled_blocks, 2u);
+  ASSERT_OK_AND_ASSIGN(Buffer again, allocator().Allocate(56ull << 20));
+  EXPECT_EQ(again.vk_buffer(), newest);
+}
+
+TEST_F(AllocatorPoolTest, FullBudgetTrimsThePoolBeforeFailing) {
+  Open(512ull << 20, 128ull << 20);  // the pool: at most a quarter of the budget
+  {
+    ASSERT_OK_AND_ASSIGN(Buffer a, allocator().Allocate(60ull << 20));
+    ASSERT_OK_AND_ASSIGN(Buffer b, allocator().Allocate(60ull << 20));
+  }
+  const AllocatorStats pooled = allocator().stats();
+  EXPECT_EQ(pooled.pooled_blocks, 2u);
+  // Fits only once the pool is released.
+  const uint64_t room = (512ull << 20) - (pooled.bytes_reserved - pooled.pooled_bytes);
+  ASSERT_OK_AND_ASSIGN(Buffer big, allocator().Allocate(room - (16ull << 20)));
+  AllocatorStats after = allocator().stats();
+  EXPECT_EQ(after.pooled_blocks, 0u);
+  EXPECT_EQ(after.pool_trims, pooled.pool_trims + 1);
+  // Beyond the budget: a clear error, not a crash.
+  auto more = allocator().Allocate(64ull << 20);
+  ASSERT_FALSE(more.ok());
+  EXPECT_EQ(more.status().code(), StatusCode::kResourceExhausted);
+  EXPECT_NE(more.status().message().find("budget"), std::string::npos) << more.status().ToString();
+}
+
 }  // namespace
 }  // namespace vkhlo::device

@@ -248,6 +248,7 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
     options.totals->command_buffers += s.command_buffers;
     options.totals->bytes_read += s.bytes_read;
     options.totals->bytes_written += s.bytes_written;
+    options.totals->in_place_updates += s.in_place_updates;
     options.totals->predicate_readbacks += s.predicate_readbacks;
     options.totals->host_evaluated_ops += s.host_evaluated_ops;
   }

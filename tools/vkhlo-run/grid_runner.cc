@@ -138,6 +138,7 @@ class GridTest {
     options_.totals->command_buffers += s.command_buffers;
     options_.totals->bytes_read += s.bytes_read;
     options_.totals->bytes_written += s.bytes_written;
+    options_.totals->in_place_updates += s.in_place_updates;
     options_.totals->predicate_readbacks += s.predicate_readbacks;
   }
 

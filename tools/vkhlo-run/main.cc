@@ -95,6 +95,7 @@ StatusOr<interp::InterpValues> RunEntry(std::unique_ptr<ir::Module> module, cons
     settings.totals->command_buffers += s.command_buffers;
     settings.totals->bytes_read += s.bytes_read;
     settings.totals->bytes_written += s.bytes_written;
+    settings.totals->in_place_updates += s.in_place_updates;
     settings.totals->predicate_readbacks += s.predicate_readbacks;
     settings.totals->host_evaluated_ops += s.host_evaluated_ops;
   }
@@ -116,6 +117,7 @@ void PrintStats(const std::optional<Client>& client, const ExecutionStats& s) {
   std::printf("command buffers: %llu\n", static_cast<unsigned long long>(s.command_buffers));
   std::printf("bytes read: %llu\n", static_cast<unsigned long long>(s.bytes_read));
   std::printf("bytes written: %llu\n", static_cast<unsigned long long>(s.bytes_written));
+  std::printf("in-place updates: %llu\n", static_cast<unsigned long long>(s.in_place_updates));
   std::printf("predicates read back: %llu\n", static_cast<unsigned long long>(s.predicate_readbacks));
   std::printf("host-evaluated ops: %llu\n", static_cast<unsigned long long>(s.host_evaluated_ops));
 }
