@@ -60,8 +60,12 @@ StatusOr<LibraryDispatch> EmitRegisterTiled(const MatmulProblem& p, const Epilog
   } else {
     body += "  uint b = wg.z;\n  uint kbeg = 0u, kend = K;\n";
   }
-  body += fmt::format("  uint m0 = (wg.y * {}u + gl_LocalInvocationID.y) * {}u;\n", c.wg_y, tm);
-  body += fmt::format("  uint n0 = (wg.x * {}u + gl_LocalInvocationID.x) * {}u;\n", c.wg_x, tn);
+  // The invocation index along M / N: llvmpipe runs a workgroup's invocations as SIMD lanes
+  // along local x only (y and z are a scalar loop), so with lanes_m the M side takes local x.
+  const char* lm = c.lanes_m ? "gl_LocalInvocationID.x" : "gl_LocalInvocationID.y";
+  const char* ln = c.lanes_m ? "gl_LocalInvocationID.y" : "gl_LocalInvocationID.x";
+  body += fmt::format("  uint m0 = (wg.y * {}u + {}) * {}u;\n", c.wg_y, lm, tm);
+  body += fmt::format("  uint n0 = (wg.x * {}u + {}) * {}u;\n", c.wg_x, ln, tn);
   for (uint32_t i = 0; i < tm; ++i) {
     body += fmt::format("  uint mr{0} = min(m0 + {0}u, M - 1u);\n", i);
   }
@@ -146,8 +150,9 @@ StatusOr<LibraryDispatch> EmitRegisterTiled(const MatmulProblem& p, const Epilog
   }
   LibraryDispatch d;
   d.name = name + (split > 1 ? ".regtile_partial" : ".regtile");
-  d.glsl = w.Assemble(c.wg_x, c.wg_y, 1, body);
-  d.workgroup_size = {c.wg_x, c.wg_y, 1};
+  const uint32_t local_x = c.lanes_m ? c.wg_y : c.wg_x, local_y = c.lanes_m ? c.wg_x : c.wg_y;
+  d.glsl = w.Assemble(local_x, local_y, 1, body);
+  d.workgroup_size = {local_x, local_y, 1};
   d.grid = {static_cast<uint32_t>((p.n + c.bn() - 1) / c.bn()), static_cast<uint32_t>((p.m + c.bm() - 1) / c.bm()),
             static_cast<uint32_t>(p.batch * std::max<uint32_t>(split, 1))};
   d.bindings = w.bindings();

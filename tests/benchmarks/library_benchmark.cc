@@ -5,7 +5,8 @@
 //   gemv       4096x4096 by 4096 vs cblas_sgemv (GFLOP/s and GB/s)
 //   conv3x3    56x56, 64->64 features, batch 8, NHWC/HWIO, stride 1, SAME vs im2col + cblas_sgemm
 //   depthwise  3x3 over 112x112x32 (batch 1, NHWC), GB/s of input + output
-// Counters: GFLOPS (vkhlo), blas_GFLOPS, ratio = GFLOPS / blas_GFLOPS, GBps where it matters.
+// Counters: GFLOPS (vkhlo), blas_GFLOPS, ratio = GFLOPS / blas_GFLOPS, GBps where it matters,
+// cpu_GFLOPS (vkhlo's GFLOP per CPU-second of the process).
 // Run: build/bin/vkhlo-library-bench [--benchmark_filter=...]; VKHLO_BENCH_MATMUL_CONFIG=<name> forces a
 // configuration of tile_config.cc's tables for the dot_general benchmarks (for tuning).
 #include <benchmark/benchmark.h>
@@ -18,6 +19,7 @@
 #include <memory>
 #include <random>
 #include <thread>
+#include <time.h>
 #include <vector>
 
 #include "codegen/glsl_compiler.h"
@@ -153,6 +155,12 @@ std::vector<float> Random(size_t n, uint64_t seed) {
   return v;
 }
 
+double ProcessCpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
 double Seconds(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // Times `gpu` (the benchmark's iterations), then `cpu` as many times (at least 3) in a block:
@@ -162,6 +170,7 @@ template <typename Gpu, typename Cpu>
 void Compare(benchmark::State& state, double flops, double bytes, Gpu gpu, Cpu cpu) {
   double gpu_s = 0;
   int64_t n = 0;
+  const double cpu0 = ProcessCpuSeconds();
   for (auto _ : state) {
     const auto t0 = Clock::now();
     Status s = gpu();
@@ -174,6 +183,7 @@ void Compare(benchmark::State& state, double flops, double bytes, Gpu gpu, Cpu c
     gpu_s += g;
     ++n;
   }
+  const double gpu_cpu_s = ProcessCpuSeconds() - cpu0;
   const int64_t cpu_runs = std::max<int64_t>(n, 3);
   cpu();  // warm-up (thread start, page faults)
   const auto t0 = Clock::now();
@@ -184,6 +194,9 @@ void Compare(benchmark::State& state, double flops, double bytes, Gpu gpu, Cpu c
   state.counters["GFLOPS"] = flops / gpu_avg / 1e9;
   state.counters["blas_GFLOPS"] = flops / cpu_s / 1e9;
   state.counters["ratio"] = cpu_s / gpu_avg;
+  // GFLOP per CPU-second of the whole process (lavapipe's threads) while vkhlo ran: less
+  // sensitive than wall time to other processes on a shared machine.
+  state.counters["cpu_GFLOPS"] = flops * static_cast<double>(n) / gpu_cpu_s / 1e9;
   if (bytes > 0) state.counters["GBps"] = bytes / gpu_avg / 1e9;
 }
 

@@ -127,8 +127,8 @@ qualcomm (qualcomm):
 lavapipe (cpu):
   sgemm 1024^3: cpu.regtile_8x16 [regtile wg 8x8 tile 8x16 bk 8 vec 8]
   skinny 7x4096x1024: cpu.regtile_8x16 [regtile wg 8x8 tile 1x16 bk 8 vec 8]
-  matvec 4096x4096: cpu.regtile_8x1 [regtile wg 1x64 tile 8x1 bk 8 vec 8]
-  tiny out, long K 16x16x65536: cpu.regtile_8x16 [regtile wg 2x8 tile 2x8 bk 8 vec 8 split_k 16]
+  matvec 4096x4096: cpu.regtile_8x1 [regtile wg 1x64 tile 8x1 bk 8 vec 8 lanes_m]
+  tiny out, long K 16x16x65536: cpu.regtile_8x16 [regtile wg 2x8 tile 2x8 bk 8 vec 8 lanes_m split_k 16]
   batched 256x64x64x64: cpu.regtile_8x16 [regtile wg 8x8 tile 8x8 bk 8 vec 8]
   f16 1024^3: cpu.regtile_8x16 [regtile wg 8x8 tile 8x16 bk 8 vec 8]
 minimal (generic):

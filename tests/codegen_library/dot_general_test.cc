@@ -127,7 +127,8 @@ TEST_F(DotGeneralTest, PlainMatmulF32EveryVariant) {
   std::mt19937_64 rng(1);
   const DotCase c = MakeDot(rng, {33}, 0, 1, 1, 1, "f32", "f32", "f32");
   Check(c, {});
-  for (const char* config : {"cpu.regtile_8x16", "cpu.regtile_4x8", "generic.shared_32x32", "generic.dot_per_output_64"}) {
+  for (const char* config : {"cpu.regtile_16x16", "cpu.regtile_8x16", "cpu.regtile_4x8", "generic.shared_32x32",
+                             "generic.dot_per_output_64"}) {
     Check(c, {.force_config = config});
   }
   Check(c, {.force_config = "cpu.regtile_4x8", .force_split_k = 3});
