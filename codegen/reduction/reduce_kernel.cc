@@ -108,13 +108,22 @@ class PassWriter {
   // words at each element's own index. [lane][operand], compute values.
   StatusOr<std::vector<std::vector<Expr>>> LoadLanes(const std::string& address) {
     ElementalEmitter& em = b_.em();
+    // words[v * loads + q]: the q-th uvec4 of vector input v.
+    const uint32_t loads = pass_.vector / 4;
     std::vector<std::string> words;
-    for (const auto& [value, view] : vectors_) words.push_back(em.Var("uvec4", fmt::format("{}[({}) >> 2u]", view, address)));
+    const std::string at = loads > 1 ? em.Var("uint", fmt::format("({}) >> 2u", address)) : "";
+    for (const auto& [value, view] : vectors_) {
+      for (uint32_t q = 0; q < loads; ++q) {
+        words.push_back(em.Var("uvec4", loads > 1 ? fmt::format("{}[{} + {}u]", view, at, q)
+                                                  : fmt::format("{}[({}) >> 2u]", view, address)));
+      }
+    }
     std::vector<std::vector<Expr>> lanes;
     for (uint32_t j = 0; j < pass_.vector; ++j) {
       em.PushScope();
       for (size_t v = 0; v < vectors_.size(); ++v) {
-        em.Bind(vectors_[v].first, Expr{fmt::format("{}[{}]", words[v], j), vectors_[v].first->type().element_type(), true});
+        em.Bind(vectors_[v].first, Expr{fmt::format("{}[{}]", words[v * loads + j / 4], j % 4),
+                                        vectors_[v].first->type().element_type(), true});
       }
       const std::string lane_address = em.Var("uint", fmt::format("{} + {}u", address, j));
       const Index index = Index::Linear(c_.geometry.input_dims, lane_address);
@@ -337,7 +346,7 @@ class PassWriter {
       for (uint32_t j = 0; j < v; ++j) {
         std::vector<std::string> accs;
         for (size_t k = 0; k < n; ++k) accs.push_back(Lane(k, j));
-        VKHLO_RETURN_IF_ERROR(Store(Named(c_.reducer, accs), fmt::format("o0 + {}u", j), "s", "0u"));
+        VKHLO_RETURN_IF_ERROR(Store(Named(c_.reducer, accs), fmt::format("(o0 + {}u)", j), "s", "0u"));
       }
       return OkStatus();
     }
@@ -346,7 +355,7 @@ class PassWriter {
       std::vector<std::string> accs;
       for (size_t k = 0; k < n; ++k) accs.push_back(Lane(k, j));
       VKHLO_ASSIGN_OR_RETURN(std::vector<Expr> result, Finalize(false, accs));
-      VKHLO_RETURN_IF_ERROR(Store(result, fmt::format("o0 + {}u", j), "0u", fmt::format("{}u", j)));
+      VKHLO_RETURN_IF_ERROR(Store(result, fmt::format("(o0 + {}u)", j), "0u", fmt::format("{}u", j)));
     }
     results_.Flush(em, "o0");
     return OkStatus();

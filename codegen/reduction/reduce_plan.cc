@@ -30,6 +30,18 @@ int64_t FoldPerInvocation(const TargetInfo& target) {
   return target.device_type == TargetInfo::DeviceType::kCpu ? 256 : 8;
 }
 
+// Results (columns) an invocation owns in a column reduction with vector loads (the innermost
+// kept size is a multiple of 4). GPUs: 4, one uvec4 per row, so a subgroup's loads of a row are
+// adjacent. CPU devices: up to 32 (8 uvec4 per row): a subgroup, one SIMD vector walking down
+// the rows, then reads 1 KiB of each row rather than 128 bytes, which the CPU's memory system
+// streams far better (4096x4096 f32 column sums on lavapipe: about 1.7x faster than with 4).
+uint32_t ColumnsPerInvocation(const TargetInfo& target, int64_t inner) {
+  if (target.device_type != TargetInfo::DeviceType::kCpu) return 4;
+  uint32_t v = 32;
+  while (inner % v != 0) v /= 2;
+  return v;
+}
+
 }  // namespace
 
 std::string AddressGroups::Address(const std::string& linear) const {
@@ -135,16 +147,15 @@ ReducePlan ChooseReducePlan(const ReduceGeometry& g, const TargetInfo& target, u
   } else {
     pass.mode = ReducePass::Mode::kInvocation;
     pass.workgroup_size = loop_wg;
-    // Column reductions: the innermost kept group is the memory's innermost dimension, so 4
-    // adjacent results read 4 adjacent words at every reduced element.
+    // Column reductions: the innermost kept group is the memory's innermost dimension, so
+    // adjacent results read adjacent words at every reduced element.
     const bool columns = !g.kept.groups.empty() && g.kept.groups.back().second == 1 &&
                          g.kept.groups.back().first % kVector == 0 && !g.reduced.groups.empty();
     if (vector_loads && columns && kVector % pack == 0) {
-      pass.vector = static_cast<uint32_t>(kVector);
-      pass.pack = static_cast<uint32_t>(kVector);
-      pack = pass.pack;
+      pass.vector = ColumnsPerInvocation(target, g.kept.groups.back().first);
+      pass.pack = pass.vector;
     }
-    const int64_t groups = CeilDiv(CeilDiv(g.rows, pack), loop_wg);
+    const int64_t groups = CeilDiv(CeilDiv(g.rows, pass.pack), pass.workgroup_size);
     const int64_t segments = std::min({CeilDiv(TargetGroups(target) * loop_wg / 4, CeilDiv(g.rows, pass.vector)),
                                        g.length / (FoldPerInvocation(target) * 4), kMaxSegments});
     const std::string how = pass.vector > 1 ? fmt::format("{} adjacent rows per invocation, uvec4 loads", pass.vector)
