@@ -478,7 +478,7 @@ class PassWriter {
       VKHLO_RETURN_IF_ERROR(Store(result, "o", "s", "e"));
     }
     em.Close();
-    em.Line("barrier();");  // the next row reuses the shared arrays
+    if (pack > 1) em.Line("barrier();");  // the next row reuses the shared arrays
     em.Close();
     if (!to_scratch_) {
       em.Open("if (t == 0u)");
