@@ -58,7 +58,8 @@ class PassWriter {
     b_.BindInputs(c_.fusion.inputs);
     if (Vectorized()) {
       for (size_t i = 0; i < c_.fusion.inputs.size(); ++i) {
-        if (c_.vector_inputs[i]) vectors_.push_back({c_.fusion.inputs[i], b_.VectorView(b_.BindingOf(c_.fusion.inputs[i]))});
+        if (!c_.vector_inputs[i]) continue;
+        vectors_.push_back({c_.fusion.inputs[i], b_.VectorView(b_.BindingOf(c_.fusion.inputs[i]))});
       }
     }
     for (size_t k = 0; k < n; ++k) {
@@ -92,8 +93,8 @@ class PassWriter {
         "vkhlo reduction {}: {} rows of {}, {} segment(s) of {}, {} mode{}, workgroup {}, {} -> {}", name, pass_.rows,
         pass_.length, pass_.segments, pass_.segment_length,
         pass_.mode == ReducePass::Mode::kWorkgroup ? "workgroup" : "invocation",
-        Vectorized() ? " (uvec4 loads)" : pass_.strided ? " (strided)" : "", pass_.workgroup_size, from_scratch_ ? "partials" : "operands",
-        to_scratch_ ? "partials" : "results");
+        Vectorized() ? " (uvec4 loads)" : pass_.strided ? " (strided)" : "", pass_.workgroup_size,
+        from_scratch_ ? "partials" : "operands", to_scratch_ ? "partials" : "results");
     return b_.Finish(name, summary, pass_.workgroup_size, pass_.Groups(), comment);
   }
 
@@ -172,7 +173,8 @@ class PassWriter {
     return OkStatus();
   }
 
-  // acc = (lane 0 . lane 1) . (lane 2 . lane 3): a fixed tree (commutative reducers only).
+  // acc = (lane 0 . lane 1) . (lane 2 . lane 3) (for 4 lanes): a fixed tree, neighbours joined
+  // 1, 2, ... apart (commutative reducers only).
   Status JoinLanes() {
     ElementalEmitter& em = b_.em();
     const size_t n = c_.reducer.num_operands;

@@ -83,7 +83,8 @@ struct ReducePlan {
 ReducePlan ChooseReducePlan(const ReduceGeometry& g, const TargetInfo& target, uint32_t bytes_per_invocation,
                             uint32_t pack, bool commutative, bool two_pass_allowed, bool vector_loads = false);
 
-// The workgroup size for trees: a power of two within the target's limits and shared memory.
+// The workgroup size for trees: a power of two within the target's limits and shared memory, at
+// least a subgroup, and exactly a subgroup on CPU devices (a workgroup runs on one thread).
 uint32_t TreeWorkgroupSize(const TargetInfo& target, uint32_t bytes_per_invocation, int64_t elements);
 
 }  // namespace vkhlo::codegen::reduction
