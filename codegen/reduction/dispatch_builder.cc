@@ -30,6 +30,17 @@ std::string DispatchBuilder::Bind(KernelBuffer buffer) {
   return fmt::format("in{}", bindings_.size() - 1);
 }
 
+int DispatchBuilder::BindingOf(const ir::Value* v) const {
+  auto it = inputs_.find(v);
+  return it == inputs_.end() ? -1 : it->second.binding;
+}
+
+std::string DispatchBuilder::VectorView(int b) {
+  if (vector_views_.size() <= static_cast<size_t>(b)) vector_views_.resize(static_cast<size_t>(b) + 1, false);
+  vector_views_[static_cast<size_t>(b)] = true;
+  return fmt::format("in{}v", b);
+}
+
 KernelDispatch DispatchBuilder::Finish(std::string name, std::string summary, uint32_t workgroup_size, uint64_t groups,
                                        const std::string& comment) {
   KernelDispatch d;
@@ -43,8 +54,15 @@ KernelDispatch DispatchBuilder::Finish(std::string name, std::string summary, ui
   for (const std::string& file : prelude_.includes()) glsl += fmt::format("#include \"{}\"\n", file);
   glsl += fmt::format("layout(local_size_x = {}) in;\n", workgroup_size);
   for (size_t b = 0; b < bindings_.size(); ++b) {
-    glsl += fmt::format("layout(set = 0, binding = {0}) {1} buffer Buffer{0} {{ uint in{0}[]; }};\n", b,
-                        bindings_[b].written ? "restrict" : "readonly restrict");
+    // A binding also read as uvec4 is declared twice (aliased views of one buffer); `restrict`
+    // would promise the compiler the two never meet.
+    const bool vector = b < vector_views_.size() && vector_views_[b];
+    const std::string access = bindings_[b].written ? "" : "readonly";
+    const std::string qualifiers = vector ? access : (access.empty() ? "restrict" : access + " restrict");
+    glsl += fmt::format("layout(set = 0, binding = {0}) {1} buffer Buffer{0} {{ uint in{0}[]; }};\n", b, qualifiers);
+    if (vector) {
+      glsl += fmt::format("layout(set = 0, binding = {0}) {1} buffer Buffer{0}v {{ uvec4 in{0}v[]; }};\n", b, access);
+    }
   }
   glsl += "layout(push_constant) uniform Push { uvec4 vkhlo_workgroup_base; } pc;\n";
   for (const std::string& helper : prelude_.helpers()) glsl += helper + "\n";

@@ -25,6 +25,11 @@ class DispatchBuilder {
   // Binds a buffer and returns its array name ("in3").
   std::string Bind(KernelBuffer buffer);
 
+  // The binding of fusion input `v` (from BindInputs), or -1.
+  int BindingOf(const ir::Value* v) const;
+  // Declares a second, aliased `uvec4[]` view of binding `b` and returns its name ("in3v").
+  std::string VectorView(int b);
+
   ElementalEmitter& em() { return em_; }
   // Shared-memory declarations (`shared float sh0[256];`), placed before main().
   void Shared(const std::string& declaration) { shared_.push_back(declaration); }
@@ -38,6 +43,7 @@ class DispatchBuilder {
   std::unordered_map<const ir::Value*, InputBinding> inputs_;
   std::vector<KernelBuffer> bindings_;
   std::vector<std::string> shared_;
+  std::vector<bool> vector_views_;  // per binding
   ElementalEmitter em_;
 };
 

@@ -14,6 +14,7 @@
 #include "codegen/reduction/reduce_plan.h"
 #include "codegen/reduction/reducer.h"
 #include "codegen/reduction/result_writer.h"
+#include "codegen/reduction/vector_inputs.h"
 #include "codegen/reduction/reduction_kernels.h"
 
 namespace vkhlo::codegen::reduction {
@@ -43,6 +44,7 @@ struct Context {
   const TargetInfo& target;
   const KernelOptions& options;
   std::vector<TypeFacts> facts;
+  std::vector<bool> vector_inputs;  // per fusion input (vector_inputs.h)
 };
 
 class PassWriter {
@@ -54,6 +56,12 @@ class PassWriter {
     ElementalEmitter& em = b_.em();
     const size_t n = c_.reducer.num_operands;
     b_.BindInputs(c_.fusion.inputs);
+    if (Vectorized()) {
+      for (size_t i = 0; i < c_.fusion.inputs.size(); ++i) {
+        if (!c_.vector_inputs[i]) continue;
+        vectors_.push_back({c_.fusion.inputs[i], b_.VectorView(b_.BindingOf(c_.fusion.inputs[i]))});
+      }
+    }
     for (size_t k = 0; k < n; ++k) {
       if (from_scratch_ || to_scratch_) scratch_.push_back(b_.Bind(KernelBuffer::Scratch(static_cast<int>(k), to_scratch_)));
     }
@@ -85,13 +93,114 @@ class PassWriter {
         "vkhlo reduction {}: {} rows of {}, {} segment(s) of {}, {} mode{}, workgroup {}, {} -> {}", name, pass_.rows,
         pass_.length, pass_.segments, pass_.segment_length,
         pass_.mode == ReducePass::Mode::kWorkgroup ? "workgroup" : "invocation",
-        pass_.strided ? " (strided)" : "", pass_.workgroup_size, from_scratch_ ? "partials" : "operands",
-        to_scratch_ ? "partials" : "results");
+        Vectorized() ? " (uvec4 loads)" : pass_.strided ? " (strided)" : "", pass_.workgroup_size,
+        from_scratch_ ? "partials" : "operands", to_scratch_ ? "partials" : "results");
     return b_.Finish(name, summary, pass_.workgroup_size, pass_.Groups(), comment);
   }
 
  private:
   std::string Acc(size_t k) const { return fmt::format("acc{}", k); }
+  // Accumulator of lane j (vector loads).
+  std::string Lane(size_t k, uint32_t j) const { return fmt::format("acc{}_{}", k, j); }
+  bool Vectorized() const { return pass_.vector > 1 && !from_scratch_; }
+
+  // The elements at `address` + j for each lane j < pass_.vector (a multiple of 4, in the
+  // input's linear index): vector inputs come from one uvec4 load each, other inputs from their
+  // words at each element's own index. [lane][operand], compute values.
+  StatusOr<std::vector<std::vector<Expr>>> LoadLanes(const std::string& address) {
+    ElementalEmitter& em = b_.em();
+    // words[v * loads + q]: the q-th uvec4 of vector input v.
+    const uint32_t loads = pass_.vector / 4;
+    std::vector<std::string> words;
+    const std::string at = loads > 1 ? em.Var("uint", fmt::format("({}) >> 2u", address)) : "";
+    for (const auto& [value, view] : vectors_) {
+      for (uint32_t q = 0; q < loads; ++q) {
+        words.push_back(em.Var("uvec4", loads > 1 ? fmt::format("{}[{} + {}u]", view, at, q)
+                                                  : fmt::format("{}[({}) >> 2u]", view, address)));
+      }
+    }
+    std::vector<std::vector<Expr>> lanes;
+    for (uint32_t j = 0; j < pass_.vector; ++j) {
+      em.PushScope();
+      for (size_t v = 0; v < vectors_.size(); ++v) {
+        em.Bind(vectors_[v].first, Expr{fmt::format("{}[{}]", words[v * loads + j / 4], j % 4),
+                                        vectors_[v].first->type().element_type(), true});
+      }
+      const std::string lane_address = em.Var("uint", fmt::format("{} + {}u", address, j));
+      const Index index = Index::Linear(c_.geometry.input_dims, lane_address);
+      std::vector<Expr> values;
+      Status status = OkStatus();
+      for (size_t k = 0; k < c_.reducer.num_operands && status.ok(); ++k) {
+        StatusOr<Expr> value = em.Emit(c_.op.operand(k), index);
+        if (value.ok()) value = em.Compute(*value);
+        if (value.ok()) {
+          values.push_back(*value);
+        } else {
+          status = value.status();
+        }
+      }
+      for (const auto& [value, view] : vectors_) em.Unbind(value);
+      em.PopScope();
+      VKHLO_RETURN_IF_ERROR(status);
+      lanes.push_back(std::move(values));
+    }
+    return lanes;
+  }
+
+  // Lane accumulators: lane j = fold of the elements at addresses `first` + j, then each
+  // `next(var)` + j for `for (...)` header `loop` (a loop over a uint variable the caller names
+  // in `loop` and whose address is `next`); every lane in order.
+  Status FoldLanes(const std::string& first, const std::string& loop, const std::string& next) {
+    ElementalEmitter& em = b_.em();
+    const size_t n = c_.reducer.num_operands;
+    for (uint32_t j = 0; j < pass_.vector; ++j) {
+      for (size_t k = 0; k < n; ++k) em.Line(fmt::format("{} {};", c_.facts[k].glsl, Lane(k, j)));
+    }
+    em.Open("");
+    VKHLO_ASSIGN_OR_RETURN(auto head, LoadLanes(first));
+    for (uint32_t j = 0; j < pass_.vector; ++j) {
+      for (size_t k = 0; k < n; ++k) em.Line(fmt::format("{} = {};", Lane(k, j), head[j][k].code));
+    }
+    em.Close();
+    em.Open(loop);
+    VKHLO_ASSIGN_OR_RETURN(auto lanes, LoadLanes(em.Var("uint", next)));
+    for (uint32_t j = 0; j < pass_.vector; ++j) {
+      std::vector<std::string> accs;
+      for (size_t k = 0; k < n; ++k) accs.push_back(Lane(k, j));
+      VKHLO_RETURN_IF_ERROR(EmitCombine(em, c_.reducer, Named(c_.reducer, accs), lanes[j], accs));
+    }
+    em.Close();
+    return OkStatus();
+  }
+
+  // acc = (lane 0 . lane 1) . (lane 2 . lane 3) (for 4 lanes): a fixed tree, neighbours joined
+  // 1, 2, ... apart (commutative reducers only).
+  Status JoinLanes() {
+    ElementalEmitter& em = b_.em();
+    const size_t n = c_.reducer.num_operands;
+    for (uint32_t h = 1; h < pass_.vector; h *= 2) {
+      for (uint32_t j = 0; j + h < pass_.vector; j += 2 * h) {
+        std::vector<std::string> left, right;
+        for (size_t k = 0; k < n; ++k) {
+          left.push_back(Lane(k, j));
+          right.push_back(Lane(k, j + h));
+        }
+        VKHLO_RETURN_IF_ERROR(EmitCombine(em, c_.reducer, Named(c_.reducer, left), Named(c_.reducer, right), left));
+      }
+    }
+    for (size_t k = 0; k < n; ++k) em.Line(fmt::format("{} = {};", Acc(k), Lane(k, 0)));
+    return OkStatus();
+  }
+
+  // A workgroup invocation's part of a contiguous row: elements start, start + step, ... < hi
+  // (with vector loads: 4 elements at each, step a multiple of 4).
+  Status FoldPart(const std::string& base, const std::string& start, const std::string& hi, const std::string& step) {
+    if (!Vectorized()) return Fold(base, start, hi, step);
+    VKHLO_RETURN_IF_ERROR(FoldLanes(fmt::format("{} + {}", base, start),
+                                    fmt::format("for (uint r = {0} + {1}; r < {2}; r += {1})", start, step, hi),
+                                    fmt::format("{} + r", base)));
+    return JoinLanes();
+  }
   std::string Sh(size_t k) const { return fmt::format("sh{}", k); }
 
   // The row's elements: compute values at element `r` of row `o` (uint variables).
@@ -202,22 +311,61 @@ class PassWriter {
   }
 
   // The final value of a row: body(init, acc), or init for empty rows.
-  StatusOr<std::vector<Expr>> Finalize(bool empty) {
+  StatusOr<std::vector<Expr>> Finalize(bool empty, std::vector<std::string> accs = {}) {
     ElementalEmitter& em = b_.em();
     if (empty) return init_;
     std::vector<std::string> names;
     for (size_t k = 0; k < c_.reducer.num_operands; ++k) {
-      names.push_back(fmt::format("res{}", k));
-      em.Line(fmt::format("{} {};", c_.facts[k].glsl, names.back()));
+      names.push_back(em.Var(c_.facts[k].glsl, init_[k].code));
     }
-    std::vector<std::string> accs;
-    for (size_t k = 0; k < c_.reducer.num_operands; ++k) accs.push_back(Acc(k));
+    if (accs.empty()) {
+      for (size_t k = 0; k < c_.reducer.num_operands; ++k) accs.push_back(Acc(k));
+    }
     VKHLO_RETURN_IF_ERROR(EmitCombine(em, c_.reducer, init_, Named(c_.reducer, accs), names));
     return Named(c_.reducer, names);
   }
 
+  // Invocation mode with vector loads (column reductions): invocation i owns the 4 adjacent rows
+  // (results) o0 = 4 (i mod O/4) ... o0 + 3 of segment s = i / (O/4) and folds them side by side,
+  // each in order; the rows' elements at reduced offset r are the 4 words at Base(o0) + Offset(r).
+  Status WriteInvocationVector() {
+    ElementalEmitter& em = b_.em();
+    const size_t n = c_.reducer.num_operands;
+    const uint32_t v = pass_.vector;
+    em.Line(fmt::format("uint i = (gl_WorkGroupID.x + pc.vkhlo_workgroup_base.x) * {}u + gl_LocalInvocationID.x;",
+                        pass_.workgroup_size));
+    const int64_t units = pass_.rows / v;  // rows is a multiple of 4 here (reduce_plan.cc)
+    em.Line(fmt::format("uint o0 = (i % {}) * {}u;", U(units), v));
+    em.Line(fmt::format("uint s = i / {};", U(units)));
+    em.Line(fmt::format("if (s >= {}) return;", U(pass_.segments)));
+    em.Line(fmt::format("uint lo = s * {};", U(pass_.segment_length)));
+    em.Line(fmt::format("uint hi = min(lo + {}, {});", U(pass_.segment_length), U(pass_.length)));
+    const std::string base = RowBase("o0");
+    VKHLO_RETURN_IF_ERROR(FoldLanes(fmt::format("{} + {}", base, c_.geometry.reduced.Address("lo")),
+                                    "for (uint r = lo + 1u; r < hi; ++r)",
+                                    fmt::format("{} + {}", base, c_.geometry.reduced.Address("r"))));
+    if (to_scratch_) {
+      for (uint32_t j = 0; j < v; ++j) {
+        std::vector<std::string> accs;
+        for (size_t k = 0; k < n; ++k) accs.push_back(Lane(k, j));
+        VKHLO_RETURN_IF_ERROR(Store(Named(c_.reducer, accs), fmt::format("(o0 + {}u)", j), "s", "0u"));
+      }
+      return OkStatus();
+    }
+    results_.Declare(em);
+    for (uint32_t j = 0; j < v; ++j) {
+      std::vector<std::string> accs;
+      for (size_t k = 0; k < n; ++k) accs.push_back(Lane(k, j));
+      VKHLO_ASSIGN_OR_RETURN(std::vector<Expr> result, Finalize(false, accs));
+      VKHLO_RETURN_IF_ERROR(Store(result, fmt::format("(o0 + {}u)", j), "0u", fmt::format("{}u", j)));
+    }
+    results_.Flush(em, "o0");
+    return OkStatus();
+  }
+
   Status WriteInvocation() {
     ElementalEmitter& em = b_.em();
+    if (Vectorized()) return WriteInvocationVector();
     em.Line(fmt::format("uint i = (gl_WorkGroupID.x + pc.vkhlo_workgroup_base.x) * {}u + gl_LocalInvocationID.x;",
                         pass_.workgroup_size));
     if (pass_.segments > 1) {
@@ -257,6 +405,7 @@ class PassWriter {
     ElementalEmitter& em = b_.em();
     const size_t n = c_.reducer.num_operands;
     const uint32_t w = pass_.workgroup_size;
+    const uint32_t v = Vectorized() ? pass_.vector : 1;  // elements per load
     for (size_t k = 0; k < n; ++k) b_.Shared(fmt::format("shared {} {}[{}];", c_.facts[k].glsl, Sh(k), w));
     em.Line("uint g = gl_WorkGroupID.x + pc.vkhlo_workgroup_base.x;");
     em.Line("uint t = gl_LocalInvocationID.x;");
@@ -289,17 +438,17 @@ class PassWriter {
       em.prelude().Extension("GL_KHR_shader_subgroup_basic");
       em.prelude().Extension("GL_KHR_shader_subgroup_arithmetic");
       em.Line(fmt::format("uint m = gl_NumSubgroups;"));
-      em.Open("if (lo + t < hi)");
-      VKHLO_RETURN_IF_ERROR(Fold(base, "lo + t", "hi", fmt::format("{}u", w)));
+      em.Open(fmt::format("if (lo + t * {}u < hi)", v));
+      VKHLO_RETURN_IF_ERROR(FoldPart(base, fmt::format("lo + t * {}u", v), "hi", fmt::format("{}u", w * v)));
       em.Else();
       em.Line(fmt::format("{} = {};", accs[0], subgroup->identity));
       em.Close();
       em.Line(fmt::format("{} sg = {}({});", c_.facts[0].glsl, subgroup->function, accs[0]));
       em.Line(fmt::format("if (subgroupElect()) {}[gl_SubgroupID] = sg;", Sh(0)));
     } else if (pass_.strided) {
-      em.Line(fmt::format("uint m = min({}u, hi - lo);", w));
-      em.Open("if (lo + t < hi)");
-      VKHLO_RETURN_IF_ERROR(Fold(base, "lo + t", "hi", fmt::format("{}u", w)));
+      em.Line(fmt::format("uint m = min({}u, (hi - lo + {}u) / {}u);", w, v - 1, v));
+      em.Open(fmt::format("if (lo + t * {}u < hi)", v));
+      VKHLO_RETURN_IF_ERROR(FoldPart(base, fmt::format("lo + t * {}u", v), "hi", fmt::format("{}u", w * v)));
     } else {
       const int64_t chunk = (pass_.segment_length + w - 1) / w;
       em.Line(fmt::format("uint m = (hi - lo + {0}) / {1};", U(chunk - 1), U(chunk)));
@@ -331,7 +480,7 @@ class PassWriter {
       VKHLO_RETURN_IF_ERROR(Store(result, "o", "s", "e"));
     }
     em.Close();
-    em.Line("barrier();");  // the next row reuses the shared arrays
+    if (pack > 1) em.Line("barrier();");  // the next row reuses the shared arrays
     em.Close();
     if (!to_scratch_) {
       em.Open("if (t == 0u)");
@@ -379,6 +528,7 @@ class PassWriter {
   bool from_scratch_, to_scratch_;
   DispatchBuilder b_;
   std::vector<std::string> scratch_;
+  std::vector<std::pair<const ir::Value*, std::string>> vectors_;  // vector inputs and their uvec4 views
   ResultWriter results_;
   std::vector<Expr> init_;
 };
@@ -390,7 +540,7 @@ StatusOr<DeviceKernel> EmitReduce(const Fusion& fusion, const TargetInfo& target
   std::optional<std::vector<int64_t>> dimensions = attr ? attr->AsI64Vector() : std::nullopt;
   if (!dimensions) return InvalidArgumentError(fmt::format("'{}' needs a dimensions attribute", op.name()));
   const ReduceGeometry geometry = MakeReduceGeometry(op.operand(0)->type().dims(), *dimensions);
-  Context c{fusion, op, reducer, geometry, target, options, {}};
+  Context c{fusion, op, reducer, geometry, target, options, {}, VectorInputs(fusion, op, reducer.num_operands, target)};
   uint32_t shared_bytes = 0;
   for (size_t k = 0; k < reducer.num_operands; ++k) {
     c.facts.push_back(GetTypeFacts(reducer.types[k], target));
@@ -401,7 +551,9 @@ StatusOr<DeviceKernel> EmitReduce(const Fusion& fusion, const TargetInfo& target
   const uint32_t pack = ResultWriter::PackFor(output_facts);
   const size_t n = reducer.num_operands;
   const bool two_pass_allowed = fusion.inputs.size() + n + fusion.outputs.size() <= target.max_storage_buffers_per_stage;
-  const ReducePlan plan = ChooseReducePlan(geometry, target, shared_bytes, pack, reducer.commutative(), two_pass_allowed);
+  const bool vector_loads = std::find(c.vector_inputs.begin(), c.vector_inputs.end(), true) != c.vector_inputs.end();
+  const ReducePlan plan =
+      ChooseReducePlan(geometry, target, shared_bytes, pack, reducer.commutative(), two_pass_allowed, vector_loads);
 
   DeviceKernel kernel;
   std::string where = OpLocation(op, options.source_name);

@@ -14,6 +14,13 @@
 //   kInvocation  an invocation per row, folding its elements in order (short rows, and rows
 //                whose elements are not contiguous: consecutive invocations then read
 //                consecutive addresses).
+//   Vector loads (`vector` = 4) where the kernel can read its inputs as uvec4 (vector_inputs.h):
+//                in workgroup mode for commutative reducers over rows of a multiple of 4
+//                elements, each invocation takes 4 consecutive elements per load into 4
+//                accumulators (lanes), joined (l0 . l1) . (l2 . l3) before the tree; in
+//                invocation mode when the kept innermost dimension is the memory's innermost
+//                one (column reductions), each invocation owns 4 adjacent results and folds
+//                their rows side by side, each in order (any reducer).
 //   Two passes   when rows are long and there are too few of them to fill the device: pass 1
 //                splits every row into S segments and writes one partial per (row, segment)
 //                into scratch; pass 2 reduces each row's S partials in order and applies init.
@@ -60,6 +67,7 @@ struct ReducePass {
   int64_t segments = 1;      // S: 1 in a single pass and in pass 2
   int64_t segment_length = 1;  // L: elements of a segment (the last may be shorter)
   uint32_t pack = 1;         // rows per workgroup / invocation (narrow results share words)
+  uint32_t vector = 1;       // elements per load (4: uvec4 loads, see above)
   uint64_t Groups() const;
 };
 
@@ -70,11 +78,13 @@ struct ReducePlan {
 
 // `bytes_per_invocation`: shared memory each invocation of a workgroup tree needs (the compute
 // types of the operands); `pack`: rows whose results share an output word; `commutative`: the
-// reducer may take elements in any order; `two_pass_allowed`: the bindings of pass 2 fit.
+// reducer may take elements in any order; `two_pass_allowed`: the bindings of pass 2 fit;
+// `vector_loads`: some input can be read as uvec4 (vector_inputs.h).
 ReducePlan ChooseReducePlan(const ReduceGeometry& g, const TargetInfo& target, uint32_t bytes_per_invocation,
-                            uint32_t pack, bool commutative, bool two_pass_allowed);
+                            uint32_t pack, bool commutative, bool two_pass_allowed, bool vector_loads = false);
 
-// The workgroup size for trees: a power of two within the target's limits and shared memory.
+// The workgroup size for trees: a power of two within the target's limits and shared memory, at
+// least a subgroup, and exactly a subgroup on CPU devices (a workgroup runs on one thread).
 uint32_t TreeWorkgroupSize(const TargetInfo& target, uint32_t bytes_per_invocation, int64_t elements);
 
 }  // namespace vkhlo::codegen::reduction

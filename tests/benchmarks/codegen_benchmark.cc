@@ -10,8 +10,9 @@
 //   BM_Execute1Op               end-to-end Execute latency of a 1-op program on 4 elements
 //   BM_DispatchOverhead         per-dispatch cost: an unfused chain of 64 tiny ops, per op
 //   BM_ReduceRows               reduce(add) of 4096x4096 f32 over its rows (one workgroup tree per row)
-//   BM_ReduceAll                reduce(add) of 16M f32 to a scalar (two passes through scratch);
-//                               both count the 64 MiB read, to compare with BM_HostMemcpy
+//   BM_ReduceAll                reduce(add) of 16M f32 to a scalar (two passes through scratch)
+//   BM_ReduceColumns            reduce(add) of 4096x4096 f32 over its outer dimension (column sums);
+//                               all three count the 64 MiB read, to compare with BM_HostMemcpy
 //   BM_DusLoop/1,0              a while loop writing one 16 KiB row per iteration into a carried
 //                               16 MiB f32 buffer (dynamic_update_slice), 64 iterations: in place
 //                               (/1: only the rows are written) vs the fused elemental update (/0:
@@ -382,6 +383,7 @@ func.func @main(%buf: tensor<{0}x{1}xf32>, %row: tensor<1x{1}xf32>) -> tensor<{0
 
 void BM_ReduceRows(benchmark::State& state) { RunReduce(state, {4096, 4096}, "4096x4096", "4096x", "1"); }
 void BM_ReduceAll(benchmark::State& state) { RunReduce(state, {kChainElements}, "16777216", "", "0"); }
+void BM_ReduceColumns(benchmark::State& state) { RunReduce(state, {4096, 4096}, "4096x4096", "4096x", "0"); }
 
 BENCHMARK(BM_HostMemcpy)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0);
 BENCHMARK(BM_HandWrittenAdd)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
@@ -390,6 +392,7 @@ BENCHMARK(BM_Chain8KernelOnly)->Unit(benchmark::kMillisecond)->UseRealTime()->Mi
 BENCHMARK(BM_Chain8Unfused)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(BM_ReduceRows)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(BM_ReduceAll)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+BENCHMARK(BM_ReduceColumns)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(BM_DusLoop)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(BM_Execute1Op)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_DispatchOverhead)->Arg(1)->Arg(64)->Unit(benchmark::kMicrosecond)->UseRealTime();

@@ -2,13 +2,16 @@
 // reduced-dimension combination up to rank 4 (size-0 and size-1 dimensions included), many
 // element types, variadic argmax with ties, an associative but non-commutative reducer (whose
 // result the spec defines: any in-order tree gives it), determinism across runs, reduce_window
-// with random attributes, and prologue fusion (one dispatch for reduce(multiply(x, y))).
+// with random attributes, prologue fusion (one dispatch for reduce(multiply(x, y))), and the
+// vector-load paths (uvec4 rows, multi-result columns) with fused producers and consumers.
 // Values are small integers (in every type) where the reducer rounds, so that every
 // combination order gives the same bits and any difference is a real error.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 
 #include "codegen/device_kernel.h"
@@ -208,7 +211,9 @@ func.func @main(%x: {0}) -> ({1}, {2}) {{
 // in-order schedule gives the same result, so the device must combine neighbours left to right.
 TEST(ReductionTest, NonCommutativeReducerKeepsOrder) {
   std::mt19937_64 rng(5);
-  const std::pair<Dims, Dims> shapes[] = {{{4, 3000}, {1}}, {{200000}, {0}}, {{3000, 3}, {0}}, {{6, 5, 40}, {0, 2}}};
+  // Columns of 8 and 12: several results per invocation, uvec4 loads, each result in order.
+  const std::pair<Dims, Dims> shapes[] = {{{4, 3000}, {1}},   {{200000}, {0}},        {{3000, 3}, {0}},
+                                          {{6, 5, 40}, {0, 2}}, {{3000, 8}, {0}},     {{64, 5, 12}, {0, 1}}};
   for (const auto& [dims, dimensions] : shapes) {
     const std::string in = TensorType(dims, "i32"), out = OutType(dims, dimensions, "i32");
     const std::string program = fmt::format(R"(
@@ -234,37 +239,122 @@ func.func @main(%m: {0}, %c: {0}) -> ({1}, {1}) {{
 }
 
 // Float sums of random values differ from the interpreter's order in rounding, but never
-// between runs: the combination order depends only on the shapes.
+// between runs: the combination order depends only on the shapes. Each sum is also within a
+// rounding bound of the exact sum (computed in double on the host): |error| <= 1e-5 * sum |x|.
+// Rows (uvec4 loads into lane accumulators), a full sum (two passes), columns (several
+// results per invocation; two passes for the tall one).
 TEST(ReductionTest, SameBitsEveryRun) {
   std::mt19937_64 rng(9);
   const Client& client = testing::SharedClient();
-  for (const Dims& dims : {Dims{1 << 20}, Dims{64, 4096}, Dims{4096, 16}}) {
+  const std::pair<Dims, int64_t> cases[] = {{{1 << 20}, 0}, {{64, 4096}, 1}, {{4096, 16}, 1}, {{4096, 64}, 0},
+                                            {{8192, 8}, 0}, {{300, 1000}, 1}};
+  for (const auto& [dims, dim] : cases) {
+    SCOPED_TRACE(fmt::format("{} over {}", fmt::join(dims, "x"), dim));
     const std::string program =
         fmt::format("func.func @main(%x: {0}) -> {1} {{\n  %z = stablehlo.constant dense<0.0> : tensor<f32>\n  %r = {2}\n"
                     "  func.return %r : {1}\n}}\n",
-                    TensorType(dims, "f32"), OutType(dims, {int64_t(dims.size() - 1)}, "f32"),
-                    Reduce("%x", "%z", "stablehlo.add", "f32", dims, {int64_t(dims.size() - 1)}));
+                    TensorType(dims, "f32"), OutType(dims, {dim}, "f32"),
+                    Reduce("%x", "%z", "stablehlo.add", "f32", dims, {dim}));
     auto exe = client.Compile(program);
     ASSERT_TRUE(exe.ok()) << exe.status().ToString();
     std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-    std::vector<float> host(size_t(dims[0] * (dims.size() > 1 ? dims[1] : 1)));
+    const int64_t rows = dims.size() > 1 ? dims[0] : 1, cols = dims.back();
+    std::vector<float> host(size_t(rows * cols));
     for (float& v : host) v = dist(rng);
+    // Exact (double) sums and sums of magnitudes per result.
+    const int64_t results = dims.size() == 1 ? 1 : dims[1 - dim];
+    std::vector<double> sum(size_t(results), 0.0), magnitude(size_t(results), 0.0);
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t c = 0; c < cols; ++c) {
+        const size_t o = size_t(dims.size() == 1 ? 0 : dim == 1 ? r : c);
+        sum[o] += host[size_t(r * cols + c)];
+        magnitude[o] += std::abs(host[size_t(r * cols + c)]);
+      }
+    }
     vkhlo::TensorType shape{"f32", dims};
     auto buffer = client.BufferFromHost(shape, {reinterpret_cast<const uint8_t*>(host.data()), host.size() * 4});
     ASSERT_TRUE(buffer.ok());
     std::vector<uint8_t> first;
     for (int run = 0; run < 3; ++run) {
-      auto results = exe->Execute({*buffer});
-      ASSERT_TRUE(results.ok()) << results.status().ToString();
-      auto bytes = (*results)[0].ToHost();
+      auto results_or = exe->Execute({*buffer});
+      ASSERT_TRUE(results_or.ok()) << results_or.status().ToString();
+      auto bytes = (*results_or)[0].ToHost();
       ASSERT_TRUE(bytes.ok());
+      ASSERT_EQ(bytes->size(), size_t(results) * 4);
       if (run == 0) {
         first.assign(bytes->begin(), bytes->end());
+        for (int64_t o = 0; o < results; ++o) {
+          float got;
+          std::memcpy(&got, bytes->data() + o * 4, 4);
+          ASSERT_LE(std::abs(double(got) - sum[size_t(o)]), 1e-5 * magnitude[size_t(o)] + 1e-30) << "result " << o;
+        }
       } else {
         EXPECT_TRUE(std::equal(first.begin(), first.end(), bytes->begin(), bytes->end())) << "run " << run;
       }
     }
   }
+}
+
+// The vector-load paths (reduce_plan.h) against the interpreter, bit for bit (small integer
+// values): rows of a multiple of 4 and not, a full sum, column reductions with 4, 8 and 32
+// results per invocation (the CPU widths), merged and split reduced dimensions, and the tall
+// column reductions that take two passes (with one and with several invocations per
+// segment); integer add, float maximum, float add.
+TEST(ReductionTest, VectorLoadPaths) {
+  std::mt19937_64 rng(29);
+  const TypeCase cases[] = {
+      {ElementType::kS32, "i32", "stablehlo.add", "3", -1000, 1000},
+      {ElementType::kF32, "f32", "stablehlo.maximum", "-1.0e+30", -50, 50},
+      {ElementType::kF32, "f32", "stablehlo.add", "0.5", -8, 8},
+  };
+  const std::pair<Dims, Dims> shapes[] = {
+      {{8, 400}, {1}},   {{3, 4100}, {1}},   {{2, 402}, {1}},          {{150000}, {0}},
+      {{130, 64}, {0}},  {{70, 24}, {0}},    {{33, 12}, {0}},          {{5, 30, 36}, {0, 1}},
+      {{3, 40, 8}, {1}}, {{8192, 8}, {0}},   {{4, 6, 5, 16}, {0, 2}},  {{8192, 64}, {0}},
+  };
+  for (const auto& [dims, dimensions] : shapes) {
+    for (const TypeCase& c : cases) {
+      SCOPED_TRACE(fmt::format("{} {} over {} reduced {}", c.name, c.op, fmt::join(dims, "x"), fmt::join(dimensions, ",")));
+      CheckReduce(c, dims, dimensions, rng);
+    }
+  }
+}
+
+// Vector loads with fused producers (one input read as uvec4, a broadcast one word by word),
+// an epilogue with narrow (bf16) results written by 32-result invocations, and a variadic
+// argmax over columns (any reducer: each result still folds its rows in order).
+TEST(ReductionTest, VectorLoadsWithFusion) {
+  std::mt19937_64 rng(31);
+  const std::string program = R"(
+func.func @main(%x: tensor<96x64xf32>, %y: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xbf16>, tensor<96xf32>, tensor<64xf32>, tensor<64xi32>) {
+  %yb = stablehlo.broadcast_in_dim %y, dims = [1] : (tensor<64xf32>) -> tensor<96x64xf32>
+  %m = stablehlo.multiply %x, %yb : tensor<96x64xf32>
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %c = stablehlo.reduce(%m init: %z) applies stablehlo.add across dimensions = [0] : (tensor<96x64xf32>, tensor<f32>) -> tensor<64xf32>
+  %cn = stablehlo.convert %c : (tensor<64xf32>) -> tensor<64xbf16>
+  %m2 = stablehlo.multiply %x, %yb : tensor<96x64xf32>
+  %r = stablehlo.reduce(%m2 init: %z) applies stablehlo.add across dimensions = [1] : (tensor<96x64xf32>, tensor<f32>) -> tensor<96xf32>
+  %i = stablehlo.iota dim = 0 : tensor<96x64xi32>
+  %v0 = stablehlo.constant dense<-1.0e+30> : tensor<f32>
+  %i0 = stablehlo.constant dense<0> : tensor<i32>
+  %a:2 = "stablehlo.reduce"(%x, %i, %v0, %i0) ({
+    ^bb0(%av: tensor<f32>, %ai: tensor<i32>, %bv: tensor<f32>, %bi: tensor<i32>):
+      %gt = stablehlo.compare GT, %av, %bv : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %eq = stablehlo.compare EQ, %av, %bv : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %lt = stablehlo.compare LT, %ai, %bi : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      %tie = stablehlo.and %eq, %lt : tensor<i1>
+      %take = stablehlo.or %gt, %tie : tensor<i1>
+      %v = stablehlo.select %take, %av, %bv : tensor<i1>, tensor<f32>
+      %j = stablehlo.select %take, %ai, %bi : tensor<i1>, tensor<i32>
+      stablehlo.return %v, %j : tensor<f32>, tensor<i32>
+  }) {dimensions = array<i64: 0>} : (tensor<96x64xf32>, tensor<96x64xi32>, tensor<f32>, tensor<i32>) -> (tensor<64xf32>, tensor<64xi32>)
+  func.return %c, %cn, %r, %a#0, %a#1 : tensor<64xf32>, tensor<64xbf16>, tensor<96xf32>, tensor<64xf32>, tensor<64xi32>
+}
+)";
+  auto r = testing::RunOnBoth(program, {SmallInts(ElementType::kF32, {96, 64}, rng, 0, 3),
+                                        SmallInts(ElementType::kF32, {64}, rng, -3, 3)});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ExpectSame(*r, program);
 }
 
 TEST(ReductionTest, ReduceWindowRandomAttributes) {
