@@ -20,7 +20,7 @@ StatusOr<ConvParams> ReadConvParams(const ir::Operation& op) {
     return UnimplementedError(what + ": the library kernels take unquantized tensors");
   }
   ConvParams c;
-  c.what = fmt::format("{} ({} x {} -> {})", what, lhs.ToString(), rhs.ToString(), out.ToString());
+  c.what = fmt::format("{} on {} x {} -> {}", what, lhs.ToString(), rhs.ToString(), out.ToString());
   const ir::Attribute* a = op.attribute("dimension_numbers");
   const ir::ConvDimensionNumbers* dn = a ? a->as<ir::ConvDimensionNumbers>() : nullptr;
   if (dn == nullptr) return InvalidArgumentError(c.what + ": has no dimension_numbers");

@@ -29,9 +29,8 @@ int VectorRun(const AxisMap& axis, const std::vector<const AxisMap*>& others) {
 }  // namespace
 
 std::string DescribeOp(const ir::Operation& op) {
-  std::string out(op.name());
-  if (op.location().known()) out += fmt::format(" at {}:{}", op.location().line, op.location().column);
-  return out;
+  // The runtime puts "file:line:col: error: " in front, as for every op's error.
+  return fmt::format("'{}'", op.name());
 }
 
 void SetVectorRuns(OperandAccess& x) {
@@ -104,7 +103,7 @@ StatusOr<MatmulProblem> NormalizeDotGeneral(const ir::Operation& op) {
   const auto rhs_free = free_dims(dn.rhs_batching_dimensions, dn.rhs_contracting_dimensions, rhs.rank());
 
   MatmulProblem p;
-  p.what = fmt::format("{} ({} x {} -> {})", what, lhs.ToString(), rhs.ToString(), result.ToString());
+  p.what = fmt::format("{} on {} x {} -> {}", what, lhs.ToString(), rhs.ToString(), result.ToString());
   p.a_type = lhs.element_type();
   p.b_type = rhs.element_type();
   p.c_type = result.element_type();

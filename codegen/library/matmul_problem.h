@@ -62,7 +62,7 @@ StatusOr<MatmulProblem> NormalizeConvolution(const ir::Operation& op);
 // Sets col_run / row_run of an affine operand from its maps.
 void SetVectorRuns(OperandAccess& x);
 
-// "stablehlo.dot_general at 3:5" (for messages).
+// "'stablehlo.dot_general'" (messages; the runtime prefixes "file:line:col: error: ").
 std::string DescribeOp(const ir::Operation& op);
 
 }  // namespace vkhlo::codegen::library

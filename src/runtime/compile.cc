@@ -303,8 +303,11 @@ class Compiler {
     if (!emitted.ok()) {
       // Errors from the elemental emitter (a region's op) already name their location.
       const std::string where = Where(*exe_.module, op);
-      if (emitted.status().message().find(exe_.module->source_name() + ":") != std::string::npos) return emitted.status();
-      return emitted.status().WithContext(where);
+      const std::string& message = emitted.status().message();
+      if (message.find(exe_.module->source_name() + ":") != std::string::npos) return emitted.status();
+      // Every compile error reads "file:line:col: error: ...".
+      return Status(emitted.status().code(),
+                    fmt::format("{}: {}{}", where, message.rfind("error: ", 0) == 0 ? "" : "error: ", message));
     }
     for (const ir::Value* v : fusion.inputs) VKHLO_RETURN_IF_ERROR(CheckRange(v->type(), fusion.name));
     for (const ir::Value* v : fusion.outputs) VKHLO_RETURN_IF_ERROR(CheckRange(v->type(), fusion.name));
