@@ -22,6 +22,6 @@ StatusOr<Buffer> BufferFromLiteral(const Client& client, const ir::Literal& lite
 StatusOr<ir::Literal> BufferToLiteral(const Buffer& buffer);
 
 // The default pass pipeline run before fusion (names; unregistered ones are skipped).
-inline constexpr const char* kDefaultPasses = "inline,chlo-decompose,batch-norm-decompose,canonicalize,cse,dce";
+inline constexpr const char* kDefaultPasses = "inline,chlo-decompose,quantized-decompose,batch-norm-decompose,canonicalize,cse,dce";
 
 }  // namespace vkhlo::runtime
