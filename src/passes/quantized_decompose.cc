@@ -156,7 +156,8 @@ void RetypeValue(Value* v, bool& changed) {
   }
 }
 
-Status RetypeConstant(ir::Operation& op) {
+// A quantized `value` attribute (a constant's, or a check op's expected value) as its storage.
+Status RetypeValueAttribute(ir::Operation& op) {
   const ir::Attribute* value = op.attribute("value");
   const ir::Literal* literal = value ? value->AsDenseElements() : nullptr;
   if (literal == nullptr || !literal->type().is_quantized()) return OkStatus();
@@ -172,7 +173,7 @@ Status RetypeBlock(ir::Block& block, bool& changed) {
   for (size_t i = 0; i < block.num_arguments(); ++i) RetypeValue(block.argument(i), changed);
   for (const auto& op : block.operations()) {
     for (size_t i = 0; i < op->num_results(); ++i) RetypeValue(op->result(i), changed);
-    if (op->code() == OpCode::kConstant) VKHLO_RETURN_IF_ERROR(RetypeConstant(*op));
+    VKHLO_RETURN_IF_ERROR(RetypeValueAttribute(*op));
     for (size_t r = 0; r < op->num_regions(); ++r) {
       for (const auto& inner : op->region(r).blocks()) VKHLO_RETURN_IF_ERROR(RetypeBlock(*inner, changed));
     }
