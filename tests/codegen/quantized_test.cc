@@ -250,11 +250,16 @@ TEST_P(Quantized, RequantizeAndAdd) {
 
 INSTANTIATE_TEST_SUITE_P(
     Types, Quantized,
-    ::testing::Values(Config{ElementType::kS8, ElementType::kF32, false}, Config{ElementType::kS8, ElementType::kF32, true},
-                      Config{ElementType::kU8, ElementType::kF32, false}, Config{ElementType::kU8, ElementType::kF32, true},
-                      Config{ElementType::kS4, ElementType::kF32, false}, Config{ElementType::kS4, ElementType::kF32, true},
-                      Config{ElementType::kU4, ElementType::kF32, true}, Config{ElementType::kS16, ElementType::kF32, false},
-                      Config{ElementType::kS16, ElementType::kF32, true}, Config{ElementType::kS8, ElementType::kF16, true},
+    ::testing::Values(Config{ElementType::kS8, ElementType::kF32, false},
+                      Config{ElementType::kS8, ElementType::kF32, true},
+                      Config{ElementType::kU8, ElementType::kF32, false},
+                      Config{ElementType::kU8, ElementType::kF32, true},
+                      Config{ElementType::kS4, ElementType::kF32, false},
+                      Config{ElementType::kS4, ElementType::kF32, true},
+                      Config{ElementType::kU4, ElementType::kF32, true},
+                      Config{ElementType::kS16, ElementType::kF32, false},
+                      Config{ElementType::kS16, ElementType::kF32, true},
+                      Config{ElementType::kS8, ElementType::kF16, true},
                       Config{ElementType::kS8, ElementType::kBF16, false}),
     ConfigName);
 
