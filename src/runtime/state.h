@@ -25,6 +25,7 @@
 #include "device/fft/fft_plan.h"
 #include "device/pipeline.h"
 #include "ir/module.h"
+#include "vkhlo/process_grid.h"
 #include "vkhlo/runtime.h"
 
 namespace vkhlo::runtime {
@@ -36,6 +37,9 @@ struct ClientState {
   std::unique_ptr<device::fft::FftPlanCache> fft_plans;
   codegen::TargetInfo target;
   std::unique_ptr<codegen::GlslCompiler> compiler;
+  // The feed queues of executions outside a process grid (Client::TransferToInfeed, ...).
+  std::shared_ptr<FeedQueue> infeed = std::make_shared<FeedQueue>();
+  std::shared_ptr<FeedQueue> outfeed = std::make_shared<FeedQueue>();
 };
 
 // Device memory for one tensor (or a scratch slot shared by several).
@@ -111,6 +115,11 @@ uint64_t BufferBytes(const ir::Type& type);
 
 // A new device tensor of `type` (contents undefined).
 StatusOr<std::shared_ptr<BufferState>> AllocateTensor(const std::shared_ptr<ClientState>& client, const ir::Type& type);
+
+// A copy of `tensor` (whose contents are complete) on `client`'s device, through host memory:
+// how tensors move between devices.
+StatusOr<std::shared_ptr<BufferState>> CopyThroughHost(const BufferState& tensor,
+                                                       const std::shared_ptr<ClientState>& client);
 
 TensorType ToTensorType(const ir::Type& type);
 StatusOr<ir::Type> FromTensorType(const TensorType& type);
