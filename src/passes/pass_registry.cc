@@ -20,6 +20,8 @@ constexpr PassInfo kPasses[] = {
     {"batch-norm-decompose", "batch_norm_* ops to element-wise ops, broadcasts and reduces",
      &CreateBatchNormDecomposePass},
     {"chlo-decompose", "rewrite every chlo op into StableHLO ops", &CreateChloDecomposePass},
+    {"quantized-decompose", "quantized tensors as their storage; (de)quantize as integer/float ops",
+     &CreateQuantizedDecomposePass},
 };
 }  // namespace
 

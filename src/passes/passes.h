@@ -39,4 +39,8 @@ std::unique_ptr<Pass> CreateBatchNormDecomposePass();
 // Rewrites every chlo op into StableHLO (src/passes/chlo/).
 std::unique_ptr<Pass> CreateChloDecomposePass();
 
+// Rewrites programs on uniform-quantized tensors into integer/float ops on their storage
+// (src/passes/quantized_decompose.cc).
+std::unique_ptr<Pass> CreateQuantizedDecomposePass();
+
 }  // namespace vkhlo::passes

@@ -160,7 +160,9 @@ class Compiler {
         return NotSupported(*exe_.module, op, name ? "target @" + *name : "");
       }
       for (const ir::Value* v : op.operands()) {
-        if (v->type().is_quantized()) return NotSupported(*exe_.module, op, "quantized types");
+        if (v->type().is_quantized()) {
+          return NotSupported(*exe_.module, op, "quantized types: the quantized-decompose pass lowers them");
+        }
       }
       return NotSupported(*exe_.module, op);
     }

@@ -56,11 +56,10 @@ StatusOr<Literal> FromValue(const interp::InterpValue& value) {
 // Ops the Vulkan backend does not run yet: a computation using one is checked on the
 // interpreter only, and says so ("[interpreter only]"). Remove an op here when the backend
 // runs it: its computations are then compared with the interpreter on the device. (Everything
-// else — reductions, dots, convolutions, FFT, sort, scatter, gather, linalg, rng_bit_generator, rng,
-// collectives in a 1 x 1 grid, infeed/outfeed through the client's queues — runs on the device
-// and is compared.)
-constexpr const char* kNotOnDeviceYet[] = {"stablehlo.custom_call", "stablehlo.uniform_quantize",
-                                           "stablehlo.uniform_dequantize"};
+// else — reductions, dots, convolutions, FFT, sort, scatter, gather, linalg, rng_bit_generator,
+// rng, uniform_quantize/dequantize, collectives in a 1 x 1 grid, infeed/outfeed through the
+// client's queues — runs on the device and is compared.)
+constexpr const char* kNotOnDeviceYet[] = {"stablehlo.custom_call"};
 
 // The op an "is not supported on the Vulkan backend yet" error names, or "".
 std::string UnsupportedOp(const Status& status) {

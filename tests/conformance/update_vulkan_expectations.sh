@@ -17,7 +17,7 @@ out=$here/vulkan_expectations.txt
 {
   sed -n '/^#/p' "$out"
   awk '
-    FNR == NR { key = $2; $1 = ""; $2 = ""; native[key] = substr($0, 3); next }
+    FILENAME == ARGV[1] { key = $2; $1 = ""; $2 = ""; native[key] = substr($0, 3); next }
     { key = $2; $1 = ""; $2 = ""; mobile[key] = substr($0, 3) }
     END {
       for (k in native) {

@@ -103,7 +103,7 @@ TEST_P(PassSemantics, ConformanceChunksKeepTheirOutcome) {
 
 INSTANTIATE_TEST_SUITE_P(Pipelines, PassSemantics,
                          ::testing::Values("inline", "canonicalize", "fold-constants", "cse",
-                                           "batch-norm-decompose",
+                                           "batch-norm-decompose", "quantized-decompose",
                                            "inline,batch-norm-decompose,canonicalize,fold-constants,cse,dce"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            std::string name = info.param;
