@@ -25,6 +25,7 @@
 #include "device/fft/fft_plan.h"
 #include "device/pipeline.h"
 #include "ir/module.h"
+#include "vkhlo/custom_call.h"
 #include "vkhlo/runtime.h"
 
 namespace vkhlo::runtime {
@@ -36,6 +37,7 @@ struct ClientState {
   std::unique_ptr<device::fft::FftPlanCache> fft_plans;
   codegen::TargetInfo target;
   std::unique_ptr<codegen::GlslCompiler> compiler;
+  CustomCallRegistry custom_calls;  // custom_call.h
 };
 
 // Device memory for one tensor (or a scratch slot shared by several).
@@ -79,6 +81,8 @@ struct CompiledKernel {
   std::vector<std::shared_ptr<const device::Pipeline>> device_pipelines;
 };
 
+struct CompiledCustomCall;  // runtime/custom_call.h
+
 struct BlockProgram {
   const ir::Block* block = nullptr;
   codegen::BlockPlan plan;
@@ -99,6 +103,8 @@ struct ExecutableState {
   // The reduction of each all_reduce / reduce_scatter / collective_reduce: a generated function
   // (acc..., x...) -> (reduced...) (compile.cc CompileReducer).
   std::unordered_map<const ir::Operation*, std::unique_ptr<BlockProgram>> reducers;
+  // Each custom_call op's compiled target (custom_call_compile.cc).
+  std::unordered_map<const ir::Operation*, std::shared_ptr<const CompiledCustomCall>> custom_calls;
   // Constants read from buffers, uploaded once.
   std::unordered_map<const ir::Value*, RtValue> constants;
   CompileStats compile_stats;
