@@ -44,11 +44,10 @@
 #include <vector>
 
 #include "vkhlo/literal.h"
+#include "vkhlo/runtime.h"  // TensorType, Client
 #include "vkhlo/status.h"
 
 namespace vkhlo {
-
-struct TensorType;  // vkhlo/runtime.h
 
 // One operand or result a target accepts. `element_type` uses TensorType's spelling ("f32",
 // "i8", "ui16", "complex<f32>"); empty accepts any. `dims`: nullopt accepts any shape; -1 in a

@@ -124,7 +124,7 @@ TEST(CustomCallTest, KernelTargetRunsBetweenDeviceKernelsInOneCommandList) {
   EXPECT_EQ(stats.command_buffers, 1u);     // no synchronization with the host
 }
 
-TEST(CustomCallTest, KernelTargetWithSeveralResultsFromText) {
+TEST(CustomCallTest, KernelTargetWithSeveralResultsFromTextAndTheBuilder) {
   auto client = NewClient();
   ASSERT_NE(client, nullptr);
   ASSERT_TRUE(client->custom_calls().RegisterKernel("test.split", ElementwiseKernel(kSplitGlsl, 32)).ok());
@@ -149,6 +149,19 @@ func.func @main(%x: tensor<2x50xi32>) -> (tensor<2x50xi32>, tensor<2x50xi32>) {
     EXPECT_EQ(product->data<int32_t>()[i], (values[i] + 1) * -values[i]) << i;
     EXPECT_EQ(negated->data<int32_t>()[i], -values[i]) << i;
   }
+
+  // The builder's tuple-shaped CustomCall is the same op with one result per element.
+  XlaBuilder b("split");
+  const Shape shape = ShapeUtil::MakeShape(S32, {2, 50});
+  auto call = CustomCall(&b, "test.split", {Parameter(&b, 0, shape, "x")}, ShapeUtil::MakeTupleShape({shape, shape}));
+  Sub(GetTupleElement(call, 0), GetTupleElement(call, 1));
+  auto built = client->Compile(b.Build().value());
+  ASSERT_TRUE(built.ok()) << built.status().ToString();
+  auto difference = (*built)->Execute({&*x});
+  ASSERT_TRUE(difference.ok()) << difference.status().ToString();
+  auto literal = (*difference)[0].ToLiteral();
+  ASSERT_TRUE(literal.ok());
+  for (size_t i = 0; i < 100; ++i) EXPECT_EQ(literal->data<int32_t>()[i], 2 * values[i] + 1) << i;
 }
 
 TEST(CustomCallTest, HostCallbackSeesOperandsAndContextAndFeedsDeviceOps) {
