@@ -3,6 +3,7 @@
 // upload results).
 #include <fmt/format.h>
 
+#include "builder/literal_conversion.h"
 #include "builder/type_conversion.h"
 #include "codegen/elemental/types.h"
 #include "device/transfer.h"
@@ -68,14 +69,16 @@ StatusOr<std::vector<RtValue>> Execution::RunCustomCall(const ir::Operation& op,
   VKHLO_RETURN_IF_ERROR(Flush());
   std::vector<Literal> inputs;
   for (const RtValue& v : operands) {
-    VKHLO_ASSIGN_OR_RETURN(Shape shape, internal::FromIrType(v.type));
-    VKHLO_ASSIGN_OR_RETURN(Literal literal, Literal::Create(shape));
-    const uint64_t bytes = StorageBytes(v.type);
-    if (static_cast<uint64_t>(literal.size_bytes()) != bytes) return InternalError("custom_call: literal size mismatch");
-    if (bytes > 0) {
+    // Through the IR literal, as Buffer::ToLiteral does (it owns the storage-to-Literal rules).
+    std::vector<uint8_t> bytes(StorageBytes(v.type));
+    if (!bytes.empty()) {
       VKHLO_RETURN_IF_ERROR(client_->device->transfers().Download(
-          v.storage->buffer, 0, std::span<std::byte>(static_cast<std::byte*>(literal.untyped_data()), bytes)));
+          v.storage->buffer, 0, std::as_writable_bytes(std::span<uint8_t>(bytes))));
     }
+    StatusOr<ir::Literal> value =
+        bytes.empty() ? ir::Literal::Create(v.type) : ir::Literal::FromBytes(v.type, std::move(bytes));
+    if (!value.ok()) return value.status();
+    VKHLO_ASSIGN_OR_RETURN(Literal literal, internal::FromIrLiteral(*value));
     inputs.push_back(std::move(literal));
   }
   std::vector<Literal> outputs;
@@ -99,11 +102,11 @@ StatusOr<std::vector<RtValue>> Execution::RunCustomCall(const ir::Operation& op,
                                               call.location, call.target->name, i, outputs[i].shape().ToString(),
                                               shapes[i].ToString()));
     }
+    VKHLO_ASSIGN_OR_RETURN(ir::Literal value, internal::ToIrLiteral(outputs[i]));
+    VKHLO_RETURN_IF_ERROR(value.Expand());
     VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> storage, AllocateTensor(client_, type));
-    const uint64_t bytes = StorageBytes(type);
-    if (bytes > 0) {
-      VKHLO_RETURN_IF_ERROR(client_->device->transfers().Upload(
-          storage->buffer, 0, std::span<const std::byte>(static_cast<const std::byte*>(outputs[i].untyped_data()), bytes)));
+    if (!value.raw().empty()) {
+      VKHLO_RETURN_IF_ERROR(client_->device->transfers().Upload(storage->buffer, 0, std::as_bytes(value.raw())));
     }
     results.push_back(RtValue::Tensor(std::move(storage), type));
   }

@@ -205,6 +205,50 @@ TEST(CustomCallTest, HostCallbackSeesOperandsAndContextAndFeedsDeviceOps) {
   EXPECT_TRUE(seen_effect);
 }
 
+TEST(CustomCallTest, HostCallbacksExchangeNarrowTypesAsLiterals) {
+  auto client = NewClient();
+  ASSERT_NE(client, nullptr);
+  std::vector<std::string> seen;
+  ASSERT_TRUE(client->custom_calls()
+                  .RegisterHostCallback("test.identity",
+                                        [&seen](std::span<const Literal> in, std::span<Literal> out,
+                                                const CustomCallContext&) {
+                                          for (size_t i = 0; i < in.size(); ++i) {
+                                            seen.push_back(in[i].ToString());
+                                            out[i] = in[i].Clone();
+                                          }
+                                          return OkStatus();
+                                        })
+                  .ok());
+  auto exe = client->Compile(R"(
+func.func @main(%a: tensor<5xi4>, %b: tensor<3xi1>, %c: tensor<2xbf16>) -> (tensor<5xi4>, tensor<3xi1>, tensor<2xbf16>) {
+  %na = stablehlo.negate %a : tensor<5xi4>
+  %r:3 = stablehlo.custom_call @test.identity(%na, %b, %c) : (tensor<5xi4>, tensor<3xi1>, tensor<2xbf16>) -> (tensor<5xi4>, tensor<3xi1>, tensor<2xbf16>)
+  %x = stablehlo.negate %r#0 : tensor<5xi4>
+  %y = stablehlo.not %r#1 : tensor<3xi1>
+  %z = stablehlo.add %r#2, %r#2 : tensor<2xbf16>
+  return %x, %y, %z : tensor<5xi4>, tensor<3xi1>, tensor<2xbf16>
+}
+)");
+  ASSERT_TRUE(exe.ok()) << exe.status().ToString();
+  const Literal a = LiteralUtil::CreateR1<int4>({int4(-8), int4(-1), int4(0), int4(3), int4(7)});
+  const Literal b = LiteralUtil::CreateR1<bool>({true, false, true});
+  const Literal c = LiteralUtil::CreateR1<bfloat16>({bfloat16(1.5f), bfloat16(-0.25f)});
+  auto ab = client->TransferToDevice(a);
+  auto bb = client->TransferToDevice(b);
+  auto cb = client->TransferToDevice(c);
+  ASSERT_TRUE(ab.ok() && bb.ok() && cb.ok());
+  auto results = exe->Execute({&*ab, &*bb, &*cb});
+  ASSERT_TRUE(results.ok()) << results.status().ToString();
+  ASSERT_EQ(seen.size(), 3u);
+  EXPECT_EQ(seen[0], LiteralUtil::CreateR1<int4>({int4(-8), int4(1), int4(0), int4(-3), int4(-7)}).ToString());
+  EXPECT_EQ(seen[1], b.ToString());
+  EXPECT_EQ(seen[2], c.ToString());
+  EXPECT_EQ((*results)[0].ToLiteral().value(), a);
+  EXPECT_EQ((*results)[1].ToLiteral().value(), LiteralUtil::CreateR1<bool>({false, true, false}));
+  EXPECT_EQ((*results)[2].ToLiteral().value(), LiteralUtil::CreateR1<bfloat16>({bfloat16(3.0f), bfloat16(-0.5f)}));
+}
+
 TEST(CustomCallTest, UnknownTargetsAndCheckTargetsAreCompileErrors) {
   auto client = NewClient();
   ASSERT_NE(client, nullptr);
