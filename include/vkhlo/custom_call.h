@@ -1,5 +1,7 @@
 // Custom calls: how an embedder gives `stablehlo.custom_call @target(...)` (XlaBuilder's
-// CustomCall) a meaning on the Vulkan backend. Each Client owns a registry; a target is either
+// CustomCall) a meaning on the Vulkan backend. Each Client owns a registry (copies of a Client
+// share it; the clients of CreateProcessClients are separate: register on each); a target is
+// either
 //
 //  - a SPIR-V compute kernel, dispatched in the same command list as the program's own kernels
 //    (no synchronization with the host), or

@@ -1,6 +1,13 @@
-// Running executables over a StableHLO process grid: num_replicas x num_partitions processes on
-// one device, each executing its own Executable (usually the same one) with its own arguments,
-// on its own thread and command lists, meeting at collectives.
+// Running executables over a StableHLO process grid: num_replicas x num_partitions processes,
+// each executing its own Executable (usually the same program) with its own arguments, on its
+// own thread and command lists, meeting at collectives.
+//
+// Where a process runs is where its executable was compiled: processes whose executables share
+// a Client share that client's device and queue; CreateProcessClients gives each process a
+// client of its own — a logical device with a queue of its own on one physical device, or the
+// processes spread over every Vulkan device present. Tensors move between processes of one
+// device by device copies and between devices through host memory (the runtime picks per pair),
+// and an argument living on another client than its process's executable is copied over first.
 //
 //   vkhlo::ProcessGridOptions grid{.num_replicas = 2, .num_partitions = 1};
 //   std::vector<vkhlo::ProcessRun> runs(2);
@@ -75,6 +82,22 @@ struct ProcessGridOptions {
   // The longest a process waits at a collective or a recv.
   std::chrono::milliseconds timeout = std::chrono::seconds(60);
 };
+
+// Where CreateProcessClients puts the processes of a grid.
+enum class ProcessPlacement {
+  kShared,           // one client for all: one device, one queue
+  kQueuePerProcess,  // a client per process, each a logical device (with its queue) on the
+                     // device `options` select
+  kSpreadDevices,    // a client per process; process i on Vulkan device i % (devices present)
+};
+
+// `processes` clients for the processes of a grid, in process order (kShared: the same client
+// `processes` times). Compile each process's program on its client.
+StatusOr<std::vector<std::shared_ptr<Client>>> CreateProcessClients(int64_t processes, ProcessPlacement placement,
+                                                                     const ClientOptions& options = {});
+
+// The number of Vulkan devices present (what VKHLO_DEVICE / ClientOptions::device index).
+StatusOr<int> CountVulkanDevices();
 
 // Runs `processes` (num_replicas * num_partitions of them, row-major: process i is replica
 // i / num_partitions, partition i % num_partitions) concurrently and returns each one's results.

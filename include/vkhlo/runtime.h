@@ -38,6 +38,8 @@
 
 namespace vkhlo {
 
+class FeedQueue;  // process_grid.h
+
 namespace runtime {
 struct ClientState;
 struct BufferState;
@@ -177,6 +179,18 @@ class Client {
   StatusOr<Literal> ExecuteAndTransfer(const XlaComputation& computation, std::vector<const Literal*> arguments) const;
   // How many computations ExecuteAndTransfer has compiled (cache misses), for the curious.
   uint64_t computations_compiled() const;
+
+  // The host queues of executions outside a process grid (Execute, ExecuteAndTransfer; a grid's
+  // processes have their own, process_grid.h), as XLA's Client has them. An `infeed` op takes
+  // the oldest entry TransferToInfeed queued (a tuple literal is one entry of several tensors;
+  // an infeed on an empty queue fails); an `outfeed` op queues its values, which
+  // TransferFromOutfeed takes in order, checking them against `shape` (a tuple shape for
+  // several). Thread-safe; entries are shared by every copy of this Client.
+  Status TransferToInfeed(const Literal& literal) const;
+  StatusOr<Literal> TransferFromOutfeed(const Shape& shape) const;
+  // The queues themselves (HostTensors, storage bytes), for byte-level embedders.
+  FeedQueue& infeed() const;
+  FeedQueue& outfeed() const;
 
   // Parses, verifies, runs the passes, fuses, generates and compiles kernels, uploads constants.
   StatusOr<Executable> Compile(std::string_view mlir_text, const CompileOptions& options = {}) const;

@@ -25,3 +25,4 @@
 #include "vkhlo/xla_ops.h"         // the op functions: Add, Dot, Reduce, While, ...
 #include "vkhlo/runtime.h"         // Client, Executable, Buffer
 #include "vkhlo/custom_call.h"     // custom_call targets: SPIR-V kernels, host callbacks
+#include "vkhlo/process_grid.h"    // RunProcessGrid, CreateProcessClients, FeedQueue

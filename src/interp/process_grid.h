@@ -10,23 +10,19 @@
 //
 // Nothing waits forever: a wait longer than the timeout (60 s by default) fails with
 // DEADLINE_EXCEEDED naming the op, and once any process fails (Abort) every waiting process
-// stops with ABORTED instead of waiting for a partner that will never come.
+// stops with ABORTED instead of waiting for a partner that will never come. The rules live in
+// support/rendezvous.h, which the Vulkan runtime's grid uses too.
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
-#include <deque>
-#include <map>
-#include <mutex>
 #include <optional>
-#include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "interp/eval_context.h"
 #include "interp/value.h"
+#include "support/rendezvous.h"
 #include "vkhlo/status.h"
 
 namespace vkhlo::interp {
@@ -41,7 +37,7 @@ class ProcessGrid {
   int64_t num_replicas() const { return num_replicas_; }
   int64_t num_partitions() const { return num_partitions_; }
   int64_t num_processes() const { return num_replicas_ * num_partitions_; }
-  std::chrono::milliseconds timeout() const { return timeout_; }
+  std::chrono::milliseconds timeout() const { return meeting_.timeout(); }
 
   // Waits until every process of `group` (which must contain `self`; repeated entries count
   // once) has called Rendezvous with the same op name, channel id and group; returns their
@@ -62,29 +58,8 @@ class ProcessGrid {
   std::optional<Status> first_error() const;
 
  private:
-  using Pid = std::pair<int64_t, int64_t>;
-  struct Key {
-    std::string op_name;
-    int64_t channel_id = 0;
-    std::vector<Pid> group;
-    auto operator<=>(const Key&) const = default;
-  };
-  struct Slot {
-    std::map<Pid, InterpValues> values;
-    size_t readers = 0;
-  };
-
-  Status AbortedError(std::string_view op_name) const;  // mutex_ held
-
   const int64_t num_replicas_, num_partitions_;
-  const std::chrono::milliseconds timeout_;
-  mutable std::mutex mutex_;
-  std::condition_variable changed_;
-  std::map<std::pair<Key, Pid>, int64_t> calls_;        // per process: executions of a key so far
-  std::map<std::pair<Key, int64_t>, Slot> slots_;       // by key and execution number
-  std::map<int64_t, std::deque<InterpValues>> channels_;
-  std::optional<Status> first_error_;
-  std::string abort_reason_;
+  support::Rendezvous<InterpValues> meeting_;  // shared with the runtime's transport
 };
 
 }  // namespace vkhlo::interp

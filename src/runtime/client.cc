@@ -58,11 +58,25 @@ StatusOr<std::shared_ptr<BufferState>> AllocateTensor(const std::shared_ptr<Clie
   return state;
 }
 
+StatusOr<std::shared_ptr<BufferState>> CopyThroughHost(const BufferState& tensor,
+                                                       const std::shared_ptr<ClientState>& client) {
+  VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> copy, AllocateTensor(client, tensor.type));
+  std::vector<std::byte> bytes(BufferBytes(tensor.type));
+  if (bytes.empty()) return copy;
+  VKHLO_RETURN_IF_ERROR(tensor.client->device->transfers().Download(tensor.buffer, 0, bytes));
+  VKHLO_RETURN_IF_ERROR(client->device->transfers().Upload(copy->buffer, 0, bytes));
+  return copy;
+}
+
 StatusOr<Buffer> BufferFromLiteral(const Client& client, const ir::Literal& literal) {
   ir::Literal expanded = literal;
   VKHLO_RETURN_IF_ERROR(expanded.Expand());
   std::span<const uint8_t> raw = expanded.raw();
   return client.BufferFromHost(ToTensorType(literal.type()), raw);
+}
+
+bool SameClient(const Buffer& buffer, const Client& client) {
+  return buffer && buffer.state()->client == client.state();
 }
 
 StatusOr<ir::Literal> BufferToLiteral(const Buffer& buffer) {

@@ -14,6 +14,7 @@
 #include "runtime/runtime_internal.h"
 #include "runtime/state.h"
 #include "support/env.h"
+#include "vkhlo/process_grid.h"
 
 namespace vkhlo {
 namespace runtime {
@@ -173,6 +174,58 @@ StatusOr<Literal> Client::ExecuteAndTransfer(const XlaComputation& computation,
     return InternalError(fmt::format("the executable returned {} tensors, more than its result shape has", results.size()));
   }
   return result;
+}
+
+FeedQueue& Client::infeed() const { return *state_->infeed; }
+FeedQueue& Client::outfeed() const { return *state_->outfeed; }
+
+Status Client::TransferToInfeed(const Literal& literal) const {
+  std::vector<const Literal*> tensors;
+  std::vector<Literal> elements;
+  if (literal.shape().IsTuple()) {
+    elements = Literal(literal).DecomposeTuple();
+    for (const Literal& e : elements) tensors.push_back(&e);
+  } else {
+    tensors.push_back(&literal);
+  }
+  std::vector<HostTensor> entry;
+  for (const Literal* tensor : tensors) {
+    if (!tensor->shape().IsArray()) {
+      return InvalidArgumentError("TransferToInfeed: " + literal.shape().ToString() +
+                                  " is not an array or a tuple of arrays");
+    }
+    VKHLO_ASSIGN_OR_RETURN(ir::Literal value, internal::ToIrLiteral(*tensor));
+    VKHLO_RETURN_IF_ERROR(value.Expand());
+    std::span<const uint8_t> raw = value.raw();
+    entry.push_back(HostTensor{runtime::ToTensorType(value.type()), std::vector<uint8_t>(raw.begin(), raw.end())});
+  }
+  state_->infeed->Push(std::move(entry));
+  return OkStatus();
+}
+
+StatusOr<Literal> Client::TransferFromOutfeed(const Shape& shape) const {
+  const std::vector<Shape> shapes = shape.IsTuple() ? shape.tuple_shapes() : std::vector<Shape>{shape};
+  std::optional<std::vector<HostTensor>> entry = state_->outfeed->Pop();
+  if (!entry) return FailedPreconditionError("TransferFromOutfeed: the outfeed is empty");
+  if (entry->size() != shapes.size()) {
+    return InvalidArgumentError(fmt::format("TransferFromOutfeed: the outfeed entry has {} tensor(s), {} has {}",
+                                            entry->size(), shape.ToString(), shapes.size()));
+  }
+  std::vector<Literal> literals;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    VKHLO_ASSIGN_OR_RETURN(ir::Type type, runtime::FromTensorType((*entry)[i].type));
+    VKHLO_ASSIGN_OR_RETURN(ir::Literal value, type.num_elements() == 0
+                                                  ? ir::Literal::Create(type)
+                                                  : ir::Literal::FromBytes(type, std::move((*entry)[i].bytes)));
+    VKHLO_ASSIGN_OR_RETURN(Literal literal, internal::FromIrLiteral(value));
+    if (!ShapeUtil::Compatible(literal.shape(), shapes[i])) {
+      return InvalidArgumentError(fmt::format("TransferFromOutfeed: the outfeed holds {}, expected {}",
+                                              literal.shape().ToString(), shapes[i].ToString()));
+    }
+    literals.push_back(std::move(literal));
+  }
+  if (!shape.IsTuple()) return std::move(literals[0]);
+  return LiteralUtil::MakeTupleOwned(std::move(literals));
 }
 
 uint64_t Client::computations_compiled() const {

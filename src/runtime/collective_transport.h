@@ -3,8 +3,10 @@
 //
 // The ops speak only of device tensors of the calling process: a contribution is the list of
 // tensors a process hands to a rendezvous, and what comes back are tensors it can read on its
-// own device. InProcessTransport (all processes in this process, one device) hands the
-// BufferStates themselves over — the data never leaves the device. A transport between machines
+// own device. InProcessTransport (all processes in this OS process) hands the BufferStates
+// themselves over; the receiving process reads them in place when they live on its device and
+// copies them through host memory when they do not (Execution::Localize: processes on clients of
+// their own, process_grid.h CreateProcessClients). A transport between machines
 // (MPI) would download the local contribution, send bytes, and upload what it receives into new
 // local buffers; the ops do not change.
 //
@@ -28,6 +30,7 @@
 #include <vector>
 
 #include "runtime/state.h"
+#include "support/rendezvous.h"
 
 namespace vkhlo::runtime {
 
@@ -59,11 +62,11 @@ class CollectiveTransport {
   virtual void Abort(ProcessId process, const Status& error) = 0;
 };
 
-// All processes of the grid in this OS process, on one device (one barrier object per grid
-// execution).
+// All processes of the grid in this OS process, on one or several devices (one barrier object
+// per grid execution).
 class InProcessTransport final : public CollectiveTransport {
  public:
-  explicit InProcessTransport(std::chrono::milliseconds timeout) : timeout_(timeout) {}
+  explicit InProcessTransport(std::chrono::milliseconds timeout) : meeting_(timeout) {}
 
   StatusOr<std::vector<Contribution>> Exchange(const RendezvousKey& key, ProcessId self, Contribution mine) override;
   Status Send(std::string_view op_name, int64_t channel_id, Contribution values) override;
@@ -72,20 +75,7 @@ class InProcessTransport final : public CollectiveTransport {
   std::optional<Status> first_error() const;
 
  private:
-  struct Slot {
-    std::map<ProcessId, Contribution> values;
-    size_t readers = 0;
-  };
-  Status AbortedError(std::string_view op_name) const;  // mutex_ held
-
-  const std::chrono::milliseconds timeout_;
-  mutable std::mutex mutex_;
-  std::condition_variable changed_;
-  std::map<std::pair<RendezvousKey, ProcessId>, int64_t> calls_;
-  std::map<std::pair<RendezvousKey, int64_t>, Slot> slots_;
-  std::map<int64_t, std::deque<Contribution>> channels_;
-  std::optional<Status> first_error_;
-  std::string abort_reason_;
+  support::Rendezvous<Contribution> meeting_;  // the interpreter's grid uses the same rules
 };
 
 }  // namespace vkhlo::runtime

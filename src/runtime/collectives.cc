@@ -77,10 +77,18 @@ StatusOr<std::vector<Contribution>> Execution::Exchange(const ir::Operation& op,
   auto all = process_.transport->Exchange(key, process_.id, std::move(values));
   if (!all.ok()) return OpError(op, "did not complete: " + all.status().message(), all.status().code());
   // Tensors of other processes stay alive until this process's work reading them is done.
-  for (const Contribution& c : *all) {
-    for (const auto& b : c) Retire(b);
+  for (Contribution& c : *all) {
+    for (auto& b : c) {
+      VKHLO_ASSIGN_OR_RETURN(b, Localize(std::move(b)));
+      Retire(b);
+    }
   }
   return all;
+}
+
+StatusOr<std::shared_ptr<BufferState>> Execution::Localize(std::shared_ptr<BufferState> tensor) {
+  if (tensor->client->device == client_->device) return tensor;
+  return CopyThroughHost(*tensor, client_);
 }
 
 StatusOr<std::vector<RtValue>> Execution::Reduce(const ir::Operation& op, const std::vector<Contribution>& contributions) {

@@ -391,7 +391,10 @@ const CompileStats& Executable::compile_stats() const { return state_->compile_s
 StatusOr<std::vector<Buffer>> Executable::ExecuteBuffers(std::span<const Buffer> arguments) const {
   if (!state_) return InvalidArgumentError("Execute on an empty Executable");
   ExecutionStats stats;
-  VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> buffers, runtime::RunEntry(*state_, arguments, {}, &stats));
+  runtime::ProcessContext process;  // the 1 x 1 grid, with the client's feed queues
+  process.infeed = state_->client->infeed.get();
+  process.outfeed = state_->client->outfeed.get();
+  VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> buffers, runtime::RunEntry(*state_, arguments, process, &stats));
   std::lock_guard<std::mutex> stats_lock(state_->stats_mutex);
   state_->last_stats = stats;
   return buffers;

@@ -83,6 +83,9 @@ class Execution {
   // them) and returns every member's, in group order.
   StatusOr<std::vector<Contribution>> Exchange(const ir::Operation& op, const std::vector<ProcessId>& group,
                                                Contribution values);
+  // A tensor another process handed over, readable on this process's device: itself when both
+  // processes share the device, else a copy through host memory (its producer has finished).
+  StatusOr<std::shared_ptr<BufferState>> Localize(std::shared_ptr<BufferState> tensor);
   // Device work on tensors, recorded in this execution's list.
   StatusOr<std::shared_ptr<BufferState>> NewTensor(const ir::Type& type);
   Status Copy(const BufferState& from, uint64_t from_offset, const BufferState& to, uint64_t to_offset, uint64_t bytes);

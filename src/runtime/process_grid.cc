@@ -1,12 +1,16 @@
 // RunProcessGrid (include/vkhlo/process_grid.h): one thread and one Execution per process, all
-// meeting through one InProcessTransport (the rendezvous object of this grid execution).
+// meeting through one InProcessTransport (the rendezvous object of this grid execution); and
+// CreateProcessClients, the placements of processes on devices and queues.
 #include "vkhlo/process_grid.h"
 
 #include <fmt/format.h>
 
 #include <thread>
 
+#include "device/instance.h"
+#include "device/transfer.h"
 #include "runtime/execution.h"
+#include "runtime/runtime_internal.h"
 
 namespace vkhlo {
 
@@ -26,6 +30,50 @@ std::optional<std::vector<HostTensor>> FeedQueue::Pop() {
 size_t FeedQueue::size() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return entries_.size();
+}
+
+namespace {
+
+// `argument` on `client`: itself when it lives there, else a copy through host memory.
+StatusOr<Buffer> OnClient(const Buffer& argument, const std::shared_ptr<runtime::ClientState>& client) {
+  if (!argument || argument.state()->client == client) return argument;
+  VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<runtime::BufferState> local,
+                         runtime::CopyThroughHost(*argument.state(), client));
+  return Buffer(std::move(local));
+}
+
+}  // namespace
+
+StatusOr<int> CountVulkanDevices() {
+  VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<device::Instance> instance,
+                         device::Instance::Create(device::InstanceOptions{}));
+  VKHLO_ASSIGN_OR_RETURN(std::vector<device::PhysicalDevice> devices, instance->EnumerateDevices());
+  return static_cast<int>(devices.size());
+}
+
+StatusOr<std::vector<std::shared_ptr<Client>>> CreateProcessClients(int64_t processes, ProcessPlacement placement,
+                                                                     const ClientOptions& options) {
+  if (processes <= 0) return InvalidArgumentError(fmt::format("a grid of {} processes", processes));
+  std::vector<std::shared_ptr<Client>> clients;
+  if (placement == ProcessPlacement::kShared) {
+    VKHLO_ASSIGN_OR_RETURN(std::unique_ptr<Client> client, Client::Create(options));
+    std::shared_ptr<Client> shared = std::move(client);
+    clients.assign(static_cast<size_t>(processes), shared);
+    return clients;
+  }
+  int devices = 1;
+  if (placement == ProcessPlacement::kSpreadDevices) {
+    VKHLO_ASSIGN_OR_RETURN(devices, CountVulkanDevices());
+    if (devices == 0) return UnavailableError("no Vulkan device is present");
+  }
+  for (int64_t i = 0; i < processes; ++i) {
+    ClientOptions mine = options;
+    if (placement == ProcessPlacement::kSpreadDevices) mine.device = std::to_string(i % devices);
+    auto client = Client::Create(mine);
+    if (!client.ok()) return client.status().WithContext(fmt::format("the client of process {}", i));
+    clients.push_back(std::move(*client));
+  }
+  return clients;
 }
 
 StatusOr<std::vector<std::vector<Buffer>>> RunProcessGrid(const ProcessGridOptions& options,
@@ -55,7 +103,17 @@ StatusOr<std::vector<std::vector<Buffer>>> RunProcessGrid(const ProcessGridOptio
       context.transport = &transport;
       context.infeed = run.infeed.get();
       context.outfeed = run.outfeed.get();
-      results[i] = runtime::RunEntry(*run.executable.state(), run.arguments, context, nullptr);
+      std::vector<Buffer> arguments;
+      for (const Buffer& argument : run.arguments) {
+        auto local = OnClient(argument, run.executable.state()->client);
+        if (!local.ok()) {
+          results[i] = local.status().WithContext(fmt::format("copying an argument of process {}", i));
+          transport.Abort(context.id, results[i].status());
+          return;
+        }
+        arguments.push_back(std::move(*local));
+      }
+      results[i] = runtime::RunEntry(*run.executable.state(), arguments, context, nullptr);
       if (!results[i].ok()) transport.Abort(context.id, results[i].status());
     });
   }

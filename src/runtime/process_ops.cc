@@ -130,7 +130,8 @@ StatusOr<std::vector<RtValue>> Execution::RunProcessOp(const ir::Operation& op, 
       for (const auto& b : *received) types.push_back(b->type);
       VKHLO_RETURN_IF_ERROR(check_received(types));
       std::vector<RtValue> results;
-      for (const auto& b : *received) {
+      for (std::shared_ptr<BufferState> b : *received) {
+        VKHLO_ASSIGN_OR_RETURN(b, Localize(std::move(b)));
         Retire(b);
         VKHLO_ASSIGN_OR_RETURN(auto out, NewTensor(b->type));
         VKHLO_RETURN_IF_ERROR(Copy(*b, 0, *out, 0, BufferBytes(b->type)));

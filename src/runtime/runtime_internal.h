@@ -21,6 +21,9 @@ StatusOr<Client> CreateClient(device::DeviceOptions options);
 StatusOr<Buffer> BufferFromLiteral(const Client& client, const ir::Literal& literal);
 StatusOr<ir::Literal> BufferToLiteral(const Buffer& buffer);
 
+// Whether `buffer` lives on `client` (and so on its device).
+bool SameClient(const Buffer& buffer, const Client& client);
+
 // The default pass pipeline run before fusion (names; unregistered ones are skipped).
 inline constexpr const char* kDefaultPasses = "inline,chlo-decompose,batch-norm-decompose,canonicalize,cse,dce";
 

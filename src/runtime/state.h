@@ -26,6 +26,7 @@
 #include "device/pipeline.h"
 #include "ir/module.h"
 #include "vkhlo/custom_call.h"
+#include "vkhlo/process_grid.h"
 #include "vkhlo/runtime.h"
 
 namespace vkhlo::runtime {
@@ -38,6 +39,9 @@ struct ClientState {
   codegen::TargetInfo target;
   std::unique_ptr<codegen::GlslCompiler> compiler;
   CustomCallRegistry custom_calls;  // custom_call.h
+  // The feed queues of executions outside a process grid (Client::TransferToInfeed, ...).
+  std::shared_ptr<FeedQueue> infeed = std::make_shared<FeedQueue>();
+  std::shared_ptr<FeedQueue> outfeed = std::make_shared<FeedQueue>();
 };
 
 // Device memory for one tensor (or a scratch slot shared by several).
@@ -117,6 +121,11 @@ uint64_t BufferBytes(const ir::Type& type);
 
 // A new device tensor of `type` (contents undefined).
 StatusOr<std::shared_ptr<BufferState>> AllocateTensor(const std::shared_ptr<ClientState>& client, const ir::Type& type);
+
+// A copy of `tensor` (whose contents are complete) on `client`'s device, through host memory:
+// how tensors move between devices.
+StatusOr<std::shared_ptr<BufferState>> CopyThroughHost(const BufferState& tensor,
+                                                       const std::shared_ptr<ClientState>& client);
 
 TensorType ToTensorType(const ir::Type& type);
 StatusOr<ir::Type> FromTensorType(const TensorType& type);

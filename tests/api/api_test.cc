@@ -245,3 +245,68 @@ TEST(ExecutableTest, ConcurrentExecuteFromFourThreads) {
 
 }  // namespace
 }  // namespace vkhlo
+
+namespace vkhlo {
+namespace {
+
+// XLA's feed calls: infeed entries go in before Execute, outfeed entries come out after.
+TEST(FeedApiTest, InfeedAndOutfeedThroughTheClient) {
+  auto created = Client::Create();  // a client of its own: its queues start empty
+  ASSERT_TRUE(created.ok()) << created.status().ToString();
+  const Client& client = **created;
+  XlaBuilder b("feeds");
+  auto token = CreateToken(&b);
+  auto pair = InfeedWithToken(token, ShapeUtil::MakeTupleShape({ShapeUtil::MakeShape(S32, {3}), ShapeUtil::MakeShape(F32, {})}));
+  auto data = GetTupleElement(pair, 0);  // (s32[3], f32[]); element 1 is the token
+  auto values = GetTupleElement(data, 0);
+  auto scale = GetTupleElement(data, 1);
+  auto doubled = Add(values, values);
+  auto t1 = OutfeedWithToken(doubled, GetTupleElement(pair, 1), ShapeUtil::MakeShape(S32, {3}), "");
+  auto scaled = Mul(scale, ConstantR0<float>(&b, 4.0f));
+  OutfeedWithToken(Tuple(&b, {scaled, doubled}), t1,
+                   ShapeUtil::MakeTupleShape({ShapeUtil::MakeShape(F32, {}), ShapeUtil::MakeShape(S32, {3})}), "");
+  XlaComputation computation = BuildOrDie(b, values);
+  auto exe = client.Compile(computation);
+  ASSERT_TRUE(exe.ok()) << exe.status().ToString();
+
+  // An infeed on an empty queue fails with the op's name.
+  auto empty = (*exe)->Execute(std::vector<const Buffer*>{});
+  ASSERT_FALSE(empty.ok());
+  EXPECT_NE(empty.status().message().find("infeed"), std::string::npos) << empty.status().ToString();
+
+  ASSERT_TRUE(client
+                  .TransferToInfeed(LiteralUtil::MakeTupleOwned(
+                      {LiteralUtil::CreateR1<int32_t>({1, -2, 3}), LiteralUtil::CreateR0<float>(0.5f)}))
+                  .ok());
+  auto result = (*exe)->Execute(std::vector<const Buffer*>{});
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  EXPECT_EQ(client.infeed().size(), 0u);
+  // The wrong shape is an error naming both; the entry is gone either way.
+  auto wrong = client.TransferFromOutfeed(ShapeUtil::MakeShape(F32, {3}));
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_NE(wrong.status().message().find("expected f32[3]"), std::string::npos) << wrong.status().ToString();
+  const Shape pair_shape = ShapeUtil::MakeTupleShape({ShapeUtil::MakeShape(F32, {}), ShapeUtil::MakeShape(S32, {3})});
+  auto second = client.TransferFromOutfeed(pair_shape);  // a tuple outfeed comes back as a tuple
+  ASSERT_TRUE(second.ok()) << second.status().ToString();
+  EXPECT_EQ(*second, LiteralUtil::MakeTupleOwned({LiteralUtil::CreateR0<float>(2.0f),
+                                                  LiteralUtil::CreateR1<int32_t>({2, -4, 6})}));
+  auto none = client.TransferFromOutfeed(ShapeUtil::MakeShape(S32, {3}));
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.status().message().find("empty"), std::string::npos) << none.status().ToString();
+
+  ASSERT_TRUE(client
+                  .TransferToInfeed(LiteralUtil::MakeTupleOwned(
+                      {LiteralUtil::CreateR1<int32_t>({7, 8, 9}), LiteralUtil::CreateR0<float>(2.0f)}))
+                  .ok());
+  ASSERT_TRUE((*exe)->Execute(std::vector<const Buffer*>{}).ok());
+  auto first = client.TransferFromOutfeed(ShapeUtil::MakeShape(S32, {3}));
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_EQ(*first, LiteralUtil::CreateR1<int32_t>({14, 16, 18}));
+  auto both = client.TransferFromOutfeed(pair_shape);
+  ASSERT_TRUE(both.ok()) << both.status().ToString();
+  EXPECT_EQ(*both, LiteralUtil::MakeTupleOwned(
+                       {LiteralUtil::CreateR0<float>(8.0f), LiteralUtil::CreateR1<int32_t>({14, 16, 18})}));
+}
+
+}  // namespace
+}  // namespace vkhlo

@@ -1,6 +1,7 @@
 #include "builder_harness.h"
 
 #include <cmath>
+#include <deque>
 
 #include "builder/builder_state.h"
 #include "builder/literal_conversion.h"
@@ -12,6 +13,7 @@
 #include "runtime/runtime_internal.h"
 #include "tests/codegen/runtime_test_util.h"
 #include "verify/verifier.h"
+#include "vkhlo/process_grid.h"
 
 namespace vkhlo::testing {
 namespace {
@@ -54,13 +56,11 @@ StatusOr<Literal> FromValue(const interp::InterpValue& value) {
 // Ops the Vulkan backend does not run yet: a computation using one is checked on the
 // interpreter only, and says so ("[interpreter only]"). Remove an op here when the backend
 // runs it: its computations are then compared with the interpreter on the device. (Everything
-// else — reductions, dots, convolutions, FFT, sort, scatter, gather, linalg, rng_bit_generator
-// — runs on the device and is compared.)
-constexpr const char* kNotOnDeviceYet[] = {
-    "stablehlo.rng", "stablehlo.custom_call", "stablehlo.all_reduce", "stablehlo.all_gather",
-    "stablehlo.all_to_all", "stablehlo.collective_permute", "stablehlo.collective_broadcast",
-    "stablehlo.reduce_scatter", "stablehlo.infeed", "stablehlo.outfeed", "stablehlo.send", "stablehlo.recv",
-    "stablehlo.uniform_quantize", "stablehlo.uniform_dequantize"};
+// else — reductions, dots, convolutions, FFT, sort, scatter, gather, linalg, rng_bit_generator,
+// collectives in a 1 x 1 grid, infeed/outfeed through the client's queues — runs on the device
+// and is compared.)
+constexpr const char* kNotOnDeviceYet[] = {"stablehlo.rng", "stablehlo.custom_call", "stablehlo.uniform_quantize",
+                                           "stablehlo.uniform_dequantize"};
 
 // The op an "is not supported on the Vulkan backend yet" error names, or "".
 std::string UnsupportedOp(const Status& status) {
@@ -147,6 +147,52 @@ void CheckOnDevice(const XlaComputation& computation, const std::vector<const Li
   EXPECT_TRUE(SameOnDevice(expected, *actual, values_defined)) << computation.ToStableHlo();
 }
 
+// A feed entry (the values of one infeed or outfeed) as one literal: a tuple for several.
+StatusOr<Literal> EntryLiteral(const interp::InterpValues& entry) {
+  if (entry.size() == 1) return FromValue(entry[0]);
+  std::vector<Literal> elements;
+  for (const interp::InterpValue& value : entry) {
+    VKHLO_ASSIGN_OR_RETURN(Literal literal, FromValue(value));
+    elements.push_back(std::move(literal));
+  }
+  return LiteralUtil::MakeTupleOwned(std::move(elements));
+}
+
+// CheckOnDevice for a computation with infeed/outfeed: the entries the interpreter read go to
+// the client's infeed first (Client::TransferToInfeed), and what the device's outfeeds give must
+// equal the interpreter's outfeed, entry by entry (Client::TransferFromOutfeed).
+void CheckFeedsOnDevice(const XlaComputation& computation, const std::vector<const Literal*>& arguments,
+                        const Literal& expected, const std::deque<interp::InterpValues>& infeed,
+                        const std::vector<interp::InterpValues>& outfeed) {
+  const Client& client = SharedClient();
+  auto drain = [&] {
+    while (client.infeed().Pop()) {
+    }
+    while (client.outfeed().Pop()) {
+    }
+  };
+  drain();
+  for (const interp::InterpValues& entry : infeed) {
+    StatusOr<Literal> literal = EntryLiteral(entry);
+    ASSERT_TRUE(literal.ok()) << literal.status().ToString();
+    ASSERT_TRUE(client.TransferToInfeed(*literal).ok());
+  }
+  const size_t outfeeds_before = client.outfeed().size();
+  CheckOnDevice(computation, arguments, expected);
+  if (client.outfeed().size() != outfeeds_before) {  // it ran on the device
+    EXPECT_EQ(client.infeed().size(), 0u) << "the device read another number of infeed entries";
+    EXPECT_EQ(client.outfeed().size(), outfeed.size()) << "the device wrote another number of outfeed entries";
+    for (const interp::InterpValues& entry : outfeed) {
+      StatusOr<Literal> want = EntryLiteral(entry);
+      ASSERT_TRUE(want.ok()) << want.status().ToString();
+      StatusOr<Literal> got = client.TransferFromOutfeed(want->shape());
+      ASSERT_TRUE(got.ok()) << got.status().ToString();
+      EXPECT_TRUE(SameOnDevice(*want, *got, true)) << "outfeed entry";
+    }
+  }
+  drain();
+}
+
 }  // namespace
 
 XlaComputation BuildOrDie(XlaBuilder& builder) {
@@ -183,6 +229,8 @@ StatusOr<Literal> Execute(const XlaComputation& computation, const std::vector<c
     VKHLO_ASSIGN_OR_RETURN(interp::InterpValue value, ToValue(*argument));
     values.push_back(std::move(value));
   }
+  std::deque<interp::InterpValues> infeed;  // what the interpreter will read, for the device
+  if (queues != nullptr) infeed = queues->infeed;
   VKHLO_ASSIGN_OR_RETURN(interp::RunResult result, interp::RunFunction(*module, "main", std::move(values), interp::RunOptions{queues}));
   VKHLO_ASSIGN_OR_RETURN(ProgramShape shape, computation.GetProgramShape());
   Literal literal;
@@ -200,7 +248,7 @@ StatusOr<Literal> Execute(const XlaComputation& computation, const std::vector<c
   if (queues == nullptr) {
     CheckOnDevice(computation, arguments, literal);
   } else {
-    std::printf("[interpreter only] %s: infeed and outfeed are host queues\n", computation.name().c_str());
+    CheckFeedsOnDevice(computation, arguments, literal, infeed, queues->outfeed);
   }
   return literal;
 }

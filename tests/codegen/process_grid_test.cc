@@ -86,34 +86,46 @@ void ExpectSameAsInterpreter(const GridCase& c, uint64_t seed) {
   auto reference = interp::RunFunction(**module, "main", values);
   ASSERT_TRUE(reference.ok()) << reference.status().ToString();
 
-  const Client& client = SharedClient();
-  auto vk_module = frontend::ParseModule(text);
-  ASSERT_TRUE(vk_module.ok());
-  CompileOptions options;
-  options.entry = "proc";
-  auto exe = runtime::CompileModule(client, std::move(*vk_module), options);
-  ASSERT_TRUE(exe.ok()) << exe.status().ToString();
-  std::vector<ProcessRun> runs(static_cast<size_t>(n));
-  size_t next = 0;
-  for (auto& run : runs) {
-    run.executable = *exe;
-    for (size_t i = 0; i < c.input_types.size(); ++i) {
-      auto b = runtime::BufferFromLiteral(client, inputs[next++]);
-      ASSERT_TRUE(b.ok()) << b.status().ToString();
-      run.arguments.push_back(*b);
+  // Every process on the shared client (one queue), then each on a client of its own (a logical
+  // device and queue each: tensors move between processes through host memory, and the
+  // arguments, made on the shared client, are copied to each process's client).
+  for (ProcessPlacement placement : {ProcessPlacement::kShared, ProcessPlacement::kQueuePerProcess}) {
+    SCOPED_TRACE(placement == ProcessPlacement::kShared ? "shared" : "queue per process");
+    std::vector<std::shared_ptr<Client>> clients;
+    if (placement != ProcessPlacement::kShared) {
+      auto created = CreateProcessClients(n, placement);
+      ASSERT_TRUE(created.ok()) << created.status().ToString();
+      clients = std::move(*created);
     }
-  }
-  auto results = RunProcessGrid({.num_replicas = c.replicas, .num_partitions = c.partitions}, runs);
-  ASSERT_TRUE(results.ok()) << results.status().ToString();
-  size_t k = 0;
-  for (int64_t p = 0; p < n; ++p) {
-    ASSERT_EQ((*results)[p].size(), c.result_types.size());
-    for (const Buffer& b : (*results)[p]) {
-      auto actual = runtime::BufferToLiteral(b);
-      ASSERT_TRUE(actual.ok());
-      const ir::Literal& expected = reference->outputs[k++].literal();
-      std::string why;
-      EXPECT_TRUE(testing::SameBits(*actual, expected, &why)) << "process " << p << ": " << why;
+    const Client& client = SharedClient();
+    std::vector<ProcessRun> runs(static_cast<size_t>(n));
+    size_t next = 0;
+    for (size_t p = 0; p < runs.size(); ++p) {
+      auto vk_module = frontend::ParseModule(text);
+      ASSERT_TRUE(vk_module.ok());
+      CompileOptions options;
+      options.entry = "proc";
+      auto exe = runtime::CompileModule(clients.empty() ? client : *clients[p], std::move(*vk_module), options);
+      ASSERT_TRUE(exe.ok()) << exe.status().ToString();
+      runs[p].executable = *exe;
+      for (size_t i = 0; i < c.input_types.size(); ++i) {
+        auto b = runtime::BufferFromLiteral(client, inputs[next++]);
+        ASSERT_TRUE(b.ok()) << b.status().ToString();
+        runs[p].arguments.push_back(*b);
+      }
+    }
+    auto results = RunProcessGrid({.num_replicas = c.replicas, .num_partitions = c.partitions}, runs);
+    ASSERT_TRUE(results.ok()) << results.status().ToString();
+    size_t k = 0;
+    for (int64_t p = 0; p < n; ++p) {
+      ASSERT_EQ((*results)[p].size(), c.result_types.size());
+      for (const Buffer& b : (*results)[p]) {
+        auto actual = runtime::BufferToLiteral(b);
+        ASSERT_TRUE(actual.ok());
+        const ir::Literal& expected = reference->outputs[k++].literal();
+        std::string why;
+        EXPECT_TRUE(testing::SameBits(*actual, expected, &why)) << "process " << p << ": " << why;
+      }
     }
   }
 }
@@ -236,13 +248,14 @@ TEST(ProcessGridTest, CollectivesInsideAWhileLoopMeetTheirPartners) {
   ExpectSameAsInterpreter(c, 10);
 }
 
-StatusOr<Executable> CompileText(const std::string& text, const std::string& entry) {
+StatusOr<Executable> CompileText(const std::string& text, const std::string& entry,
+                                 const Client& client = SharedClient()) {
   auto module = frontend::ParseModule(text);
   if (!module.ok()) return module.status();
   VKHLO_RETURN_IF_ERROR(verify::VerifyModule(**module));
   CompileOptions options;
   options.entry = entry;
-  return runtime::CompileModule(SharedClient(), std::move(*module), options);
+  return runtime::CompileModule(client, std::move(*module), options);
 }
 
 std::vector<int32_t> ToInts(const Buffer& b) {
@@ -278,8 +291,11 @@ func.func @receiver(%t: !stablehlo.token) -> (tensor<2xi32>, tensor<2xi32>) {
   func.return %r0#0, %r1#0 : tensor<2xi32>, tensor<2xi32>
 }
 )";
-  auto sender = CompileText(text, "sender");
-  auto receiver = CompileText(text, "receiver");
+  // The sender and the receiver on clients of their own: the values go through host memory.
+  auto clients = CreateProcessClients(2, ProcessPlacement::kQueuePerProcess);
+  ASSERT_TRUE(clients.ok()) << clients.status().ToString();
+  auto sender = CompileText(text, "sender", *(*clients)[0]);
+  auto receiver = CompileText(text, "receiver", *(*clients)[1]);
   ASSERT_TRUE(sender.ok()) << sender.status().ToString();
   ASSERT_TRUE(receiver.ok()) << receiver.status().ToString();
   const TensorType i32x2{"i32", {2}};

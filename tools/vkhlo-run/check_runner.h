@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "ir/module.h"
+#include "vkhlo/process_grid.h"
 #include "vkhlo/runtime.h"
 
 namespace vkhlo::tools {
@@ -37,6 +38,9 @@ struct CheckOptions {
   // (vkhlo-bench --compile-times).
   std::function<void(const Status&, double wall_ms, const CompileStats&)> on_compile;
   bool compile_only = false;  // kVulkan: a test passes when it compiles; nothing runs
+  // kVulkan: where the processes of an interpreter.run_parallel grid run (kShared: on `client`;
+  // otherwise on clients CreateProcessClients makes, from the environment's ClientOptions).
+  ProcessPlacement grid_placement = ProcessPlacement::kShared;
 };
 
 // A deep copy of `module` (functions, attributes, source name).

@@ -106,10 +106,29 @@ class GridTest {
     return OkStatus();
   }
 
-  StatusOr<Executable> Compile(std::unique_ptr<ir::Module> module, const std::string& entry) {
+  StatusOr<Executable> Compile(std::unique_ptr<ir::Module> module, const std::string& entry,
+                               const Client* client = nullptr) {
     CompileOptions compile = options_.compile;
     compile.entry = entry;
-    return runtime::CompileModule(*options_.client, std::move(module), compile);
+    return runtime::CompileModule(client ? *client : *options_.client, std::move(module), compile);
+  }
+
+  // The client process `p` of a grid of `count` runs on (options_.grid_placement).
+  StatusOr<const Client*> ProcessClient(size_t p, size_t count) {
+    if (options_.grid_placement == ProcessPlacement::kShared) return options_.client;
+    if (process_clients_.size() < count) {
+      VKHLO_ASSIGN_OR_RETURN(process_clients_,
+                             CreateProcessClients(static_cast<int64_t>(count), options_.grid_placement));
+    }
+    return process_clients_[p].get();
+  }
+
+  // `buffer` on the client the stages run on (grid results of processes with clients of their own).
+  StatusOr<Buffer> OnMainClient(const Buffer& buffer) {
+    // Buffers of one client share its device: Buffer::ToHost/BufferFromHost only when not.
+    if (runtime::SameClient(buffer, *options_.client)) return buffer;
+    VKHLO_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, buffer.ToHost());
+    return options_.client->BufferFromHost(buffer.type(), bytes);
   }
 
   void AddStats(const Executable& exe) {
@@ -198,8 +217,10 @@ class GridTest {
     Executable executable;
     size_t prints = 0;
   };
-  StatusOr<Program> ProgramFor(const ir::Function& f) {
-    auto it = programs_.find(f.name());
+  StatusOr<Program> ProgramFor(const ir::Function& f, const Client* client = nullptr) {
+    if (client == nullptr) client = options_.client;
+    const auto key = std::make_pair(f.name(), client);
+    auto it = programs_.find(key);
     if (it != programs_.end()) return it->second;
     std::unique_ptr<ir::Module> copy = CloneModule(module_);
     ir::Function* original = copy->FindFunction(f.name());
@@ -232,9 +253,9 @@ class GridTest {
       g->set_type(type);
       copy->AddFunction(std::move(g));
     }
-    VKHLO_ASSIGN_OR_RETURN(Executable exe, Compile(std::move(copy), entry));
+    VKHLO_ASSIGN_OR_RETURN(Executable exe, Compile(std::move(copy), entry, client));
     Program program{exe, prints};
-    programs_.emplace(f.name(), program);
+    programs_.emplace(key, program);
     return program;
   }
 
@@ -282,9 +303,11 @@ class GridTest {
     std::vector<ProcessRun> runs;
     std::vector<size_t> prints;
     size_t next = 0;
-    for (const ir::Function* f : functions) {
+    for (size_t p = 0; p < functions.size(); ++p) {
+      const ir::Function* f = functions[p];
       ProcessRun run;
-      VKHLO_ASSIGN_OR_RETURN(Program program, ProgramFor(*f));
+      VKHLO_ASSIGN_OR_RETURN(const Client* client, ProcessClient(p, functions.size()));
+      VKHLO_ASSIGN_OR_RETURN(Program program, ProgramFor(*f, client));
       run.executable = program.executable;
       prints.push_back(program.prints);
       for (const ir::Type& t : f->type().inputs) {
@@ -311,7 +334,7 @@ class GridTest {
         const ir::Value* v = op.result(r++);
         if (t.is_token()) continue;
         if (!t.is_tensor() || b >= results[p].size()) return error("has a program result that is not a tensor or a token");
-        known_[v] = results[p][b++];
+        VKHLO_ASSIGN_OR_RETURN(known_[v], OnMainClient(results[p][b++]));
       }
     }
     if (r != op.num_results()) return error("has more results than its programs return");
@@ -355,7 +378,8 @@ class GridTest {
   const CheckOptions& options_;
   std::unordered_map<const ir::Value*, size_t> last_use_;
   std::unordered_map<const ir::Value*, Buffer> known_;
-  std::map<std::string, Program> programs_;
+  std::map<std::pair<std::string, const Client*>, Program> programs_;
+  std::vector<std::shared_ptr<Client>> process_clients_;  // placements other than kShared
   int failures_ = 0;
   std::string first_failure_;
 };

@@ -138,6 +138,12 @@ int main(int argc, char** argv) {
   app.add_option("--output-dir", output_dir, "write results there as .npy files");
   app.add_flag("--stats", stats, "print kernels dispatched, bytes moved, host-evaluated ops");
   app.add_option("--dump-kernels", dump_kernels, "write each kernel's GLSL and SPIR-V there (--device=vulkan)");
+  std::string grid_placement = "queue-per-process";
+  app.add_option("--grid-placement", grid_placement,
+                 "where the processes of a process grid run (--device=vulkan): shared (one queue), "
+                 "queue-per-process (a logical device with its own queue each) or spread (over every "
+                 "Vulkan device present)")
+      ->check(CLI::IsMember({"shared", "queue-per-process", "spread"}));
   CLI11_PARSE(app, argc, argv);
 
   using namespace vkhlo;
@@ -169,6 +175,9 @@ int main(int argc, char** argv) {
       options.client = &*client;
       options.compile = compile;
       options.totals = &totals;
+      options.grid_placement = grid_placement == "spread"              ? ProcessPlacement::kSpreadDevices
+                               : grid_placement == "queue-per-process" ? ProcessPlacement::kQueuePerProcess
+                                                                       : ProcessPlacement::kShared;
     }
     for (tools::ParsedChunk& chunk : chunks) {
       Status status = chunk.module.status();
