@@ -458,6 +458,50 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   EXPECT_FALSE(client->custom_calls().Unregister("test.log"));
 }
 
+TEST(CustomCallTest, TargetsRunInsideControlFlowRegions) {
+  auto client = NewClient();
+  ASSERT_NE(client, nullptr);
+  ASSERT_TRUE(RegisterAxpb(*client).ok());
+  std::atomic<int> calls{0};
+  ASSERT_TRUE(client->custom_calls()
+                  .RegisterHostCallback("test.halve",
+                                        [&calls](std::span<const Literal> in, std::span<Literal> out,
+                                                 const CustomCallContext&) {
+                                          calls++;
+                                          for (size_t i = 0; i < in[0].data<float>().size(); ++i) {
+                                            out[0].data<float>()[i] = in[0].data<float>()[i] / 2;
+                                          }
+                                          return OkStatus();
+                                        })
+                  .ok());
+  // Three iterations of x = halve(x * 2 + x) = 1.5 x.
+  auto exe = client->Compile(R"(
+func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %r:2 = stablehlo.while(%i = %zero, %v = %x) : tensor<i32>, tensor<3xf32>
+    cond {
+      %three = stablehlo.constant dense<3> : tensor<i32>
+      %p = stablehlo.compare LT, %i, %three : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %j = stablehlo.add %i, %one : tensor<i32>
+      %k = stablehlo.custom_call @test.axpb(%v, %v) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+      %h = stablehlo.custom_call @test.halve(%k) {has_side_effect = true} : (tensor<3xf32>) -> tensor<3xf32>
+      stablehlo.return %j, %h : tensor<i32>, tensor<3xf32>
+    }
+  return %r#1 : tensor<3xf32>
+}
+)");
+  ASSERT_TRUE(exe.ok()) << exe.status().ToString();
+  auto x = client->TransferToDevice(LiteralUtil::CreateR1<float>({8, -16, 0.5f}));
+  ASSERT_TRUE(x.ok());
+  auto results = exe->Execute({&*x});
+  ASSERT_TRUE(results.ok()) << results.status().ToString();
+  EXPECT_EQ((*results)[0].ToLiteral().value(), LiteralUtil::CreateR1<float>({27, -54, 1.6875f}));
+  EXPECT_EQ(calls.load(), 3);
+}
+
 TEST(CustomCallTest, ConcurrentExecutesCallTheCallbackFromEachThread) {
   auto client = NewClient();
   ASSERT_NE(client, nullptr);
