@@ -47,6 +47,8 @@ struct ExecutableState;
 struct ExecutableCache;
 }  // namespace runtime
 
+class CustomCallRegistry;  // vkhlo/custom_call.h
+
 // A tensor type: MLIR element type spelling ("f32", "i8", "ui16", "bf16", "complex<f32>") and
 // dimensions.
 struct TensorType {
@@ -202,6 +204,10 @@ class Client {
 
   // "<device name> (<profile>)".
   std::string device_description() const;
+
+  // The custom_call targets this client's compiles resolve (vkhlo/custom_call.h). Shared by
+  // copies of the client; thread-safe.
+  CustomCallRegistry& custom_calls() const;
 
   explicit Client(std::shared_ptr<runtime::ClientState> state);
   const std::shared_ptr<runtime::ClientState>& state() const { return state_; }

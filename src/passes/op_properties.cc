@@ -20,6 +20,13 @@ bool IsPure(const ir::Operation& op) {
       break;
     case OpKind::kOther:
       // rng_bit_generator is a pure function of its state; rng of nothing but its operands.
+      // A custom_call without has_side_effect computes a function of its operands (XLA's
+      // contract for targets), so it may be removed or merged; one with it never is.
+      if (op.code() == OpCode::kCustomCall) {
+        const ir::Attribute* effect = op.attribute("has_side_effect");
+        if (effect != nullptr && effect->AsBool().value_or(true)) return false;
+        break;
+      }
       if (op.code() != OpCode::kRngBitGenerator && op.code() != OpCode::kRng) return false;
       break;
     case OpKind::kControlFlow:

@@ -17,6 +17,7 @@
 #include "ir/walk.h"
 #include "passes/pass_registry.h"
 #include "passes/pipeline.h"
+#include "runtime/custom_call.h"
 #include "runtime/fft_step.h"
 #include "runtime/runtime_internal.h"
 #include "runtime/state.h"
@@ -149,15 +150,14 @@ class Compiler {
 
   Status CheckRuntimeOp(const ir::Operation& op, BlockProgram& program) {
     if (op.code() == OpCode::kFft) return CheckFft(op, exe_.client->target, Where(*exe_.module, op));
+    if (op.code() == OpCode::kCustomCall) {
+      VKHLO_ASSIGN_OR_RETURN(exe_.custom_calls[&op], CompileCustomCall(*exe_.client, op, Where(*exe_.module, op)));
+      return OkStatus();
+    }
     if (!IsRuntimeOp(op.code())) {
       if (op.info().kind == ir::OpKind::kTest) {
         return InvalidArgumentError(fmt::format(
             "{}: error: {} is a test op; `vkhlo-run --check` evaluates it on the host", Where(*exe_.module, op), op.name()));
-      }
-      if (op.code() == OpCode::kCustomCall) {
-        const ir::Attribute* target = op.attribute("call_target_name");
-        const std::string* name = target ? target->AsString() : nullptr;
-        return NotSupported(*exe_.module, op, name ? "target @" + *name : "");
       }
       for (const ir::Value* v : op.operands()) {
         if (v->type().is_quantized()) {

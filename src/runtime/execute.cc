@@ -298,6 +298,10 @@ Status Execution::RunOp(const BlockProgram& program, const ir::Operation& op, En
       Retire(keep);
       return set_results({RtValue::Tensor(std::move(result), type)});
     }
+    case OpCode::kCustomCall: {
+      VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> results, RunCustomCall(op, operands));
+      return set_results(std::move(results));
+    }
     case OpCode::kCall: {
       const std::string& name = op.attribute("callee")->as<ir::SymbolRef>()->name;
       VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> results, RunBlock(*exe_.functions.at(name), operands, nullptr));

@@ -77,6 +77,9 @@ class Execution {
   StatusOr<int64_t> ReadScalar(const RtValue& value);
   Status RunOp(const BlockProgram& program, const ir::Operation& op, Environment& env);
 
+  // A custom_call's target (custom_call_execute.cc); `operands` are tensors.
+  StatusOr<std::vector<RtValue>> RunCustomCall(const ir::Operation& op, const std::vector<RtValue>& operands);
+
   // --- the process grid (collectives.cc, process_ops.cc) ---
   // A collective op; `operands` are tensors. Returns one value per result.
   StatusOr<std::vector<RtValue>> RunCollective(const ir::Operation& op, const std::vector<RtValue>& operands);

@@ -25,6 +25,7 @@
 #include "device/fft/fft_plan.h"
 #include "device/pipeline.h"
 #include "ir/module.h"
+#include "vkhlo/custom_call.h"
 #include "vkhlo/process_grid.h"
 #include "vkhlo/runtime.h"
 
@@ -37,6 +38,7 @@ struct ClientState {
   std::unique_ptr<device::fft::FftPlanCache> fft_plans;
   codegen::TargetInfo target;
   std::unique_ptr<codegen::GlslCompiler> compiler;
+  CustomCallRegistry custom_calls;  // custom_call.h
   // The feed queues of executions outside a process grid (Client::TransferToInfeed, ...).
   std::shared_ptr<FeedQueue> infeed = std::make_shared<FeedQueue>();
   std::shared_ptr<FeedQueue> outfeed = std::make_shared<FeedQueue>();
@@ -87,6 +89,8 @@ struct CompiledKernel {
   std::vector<std::shared_ptr<const device::Pipeline>> device_pipelines;
 };
 
+struct CompiledCustomCall;  // runtime/custom_call.h
+
 struct BlockProgram {
   const ir::Block* block = nullptr;
   codegen::BlockPlan plan;
@@ -107,6 +111,8 @@ struct ExecutableState {
   // The reduction of each all_reduce / reduce_scatter / collective_reduce: a generated function
   // (acc..., x...) -> (reduced...) (compile.cc CompileReducer).
   std::unordered_map<const ir::Operation*, std::unique_ptr<BlockProgram>> reducers;
+  // Each custom_call op's compiled target (custom_call_compile.cc).
+  std::unordered_map<const ir::Operation*, std::shared_ptr<const CompiledCustomCall>> custom_calls;
   // Constants read from buffers, uploaded once.
   std::unordered_map<const ir::Value*, RtValue> constants;
   CompileStats compile_stats;

@@ -54,3 +54,22 @@ func.func @main(%p: tensor<i1>, %x: tensor<f32>) -> (tensor<f32>, tensor<f32>, t
 // CHECK-NEXT: "stablehlo.return"(%4)
 // CHECK: %5 = "stablehlo.log"(%arg1)
 // CHECK-NEXT: "func.return"(%0, %1, %5)
+
+// -----
+// PASSES: cse
+// Identical custom_calls without side effects merge; another target or backend_config keeps
+// them apart.
+func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %a = stablehlo.custom_call @pure(%x) {backend_config = "k"} : (tensor<4xf32>) -> tensor<4xf32>
+  %b = stablehlo.custom_call @pure(%x) {backend_config = "k"} : (tensor<4xf32>) -> tensor<4xf32>
+  %c = stablehlo.custom_call @pure(%x) {backend_config = "other"} : (tensor<4xf32>) -> tensor<4xf32>
+  %d = stablehlo.custom_call @pure2(%x) {backend_config = "k"} : (tensor<4xf32>) -> tensor<4xf32>
+  return %a, %b, %c, %d : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+// CHECK: %0 = "stablehlo.custom_call"(%arg0)
+// CHECK-SAME: backend_config = "k"
+// CHECK-NEXT: %1 = "stablehlo.custom_call"(%arg0)
+// CHECK-SAME: backend_config = "other"
+// CHECK-NEXT: %2 = "stablehlo.custom_call"(%arg0)
+// CHECK-SAME: call_target_name = "pure2"
+// CHECK-NEXT: "func.return"(%0, %0, %1, %2)

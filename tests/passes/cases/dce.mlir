@@ -51,3 +51,18 @@ func.func public @kept(%a: tensor<f32>) -> tensor<f32> {
 // CHECK-NOT: @unused
 // CHECK-NOT: @only_from_unused
 // CHECK: @kept
+
+// -----
+// PASSES: dce
+// A custom_call without has_side_effect computes a function of its operands (XLA's contract):
+// unused, it goes; with has_side_effect = true it stays.
+func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %pure = stablehlo.custom_call @pure_target(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  %explicit = stablehlo.custom_call @explicit_pure(%a) {has_side_effect = false} : (tensor<4xf32>) -> tensor<4xf32>
+  %effect = stablehlo.custom_call @effect_target(%a) {has_side_effect = true} : (tensor<4xf32>) -> tensor<4xf32>
+  return %a : tensor<4xf32>
+}
+// CHECK: func.func @main
+// CHECK-NOT: @pure_target
+// CHECK-NOT: @explicit_pure
+// CHECK: call_target_name = "effect_target"

@@ -1,0 +1,116 @@
+// Running a custom_call (runtime/custom_call.h): a kernel target is one dispatch in the
+// execution's command list; a host callback synchronizes (flush, read operands back, call,
+// upload results).
+#include <fmt/format.h>
+
+#include "builder/literal_conversion.h"
+#include "builder/type_conversion.h"
+#include "codegen/elemental/types.h"
+#include "device/transfer.h"
+#include "runtime/custom_call.h"
+#include "runtime/execution.h"
+
+namespace vkhlo::runtime {
+namespace {
+
+// The bytes of a tensor's elements in storage layout (what a Literal holds too).
+uint64_t StorageBytes(const ir::Type& type) { return codegen::StorageByteSize(type.element_type(), type.num_elements()); }
+
+device::BufferView View(const device::Buffer& buffer, const ir::Type& type) {
+  const uint64_t bytes = BufferBytes(type);
+  return bytes == 0 ? buffer.view() : buffer.view(0, bytes);
+}
+
+}  // namespace
+
+StatusOr<std::vector<RtValue>> Execution::RunCustomCall(const ir::Operation& op, const std::vector<RtValue>& operands) {
+  auto found = exe_.custom_calls.find(&op);
+  if (found == exe_.custom_calls.end()) return InternalError("runtime: custom_call was not compiled");
+  const CompiledCustomCall& call = *found->second;
+  for (const RtValue& v : operands) {
+    if (v.kind != RtValue::Kind::kTensor) return InternalError("custom_call operand is not a tensor");
+  }
+  std::vector<RtValue> results;
+  std::vector<std::shared_ptr<BufferState>> keep;
+
+  if (call.kernel() != nullptr) {
+    std::vector<device::Binding> bindings;
+    uint64_t read = 0, written = 0;
+    for (const RtValue& v : operands) {
+      bindings.push_back({View(v.storage->buffer, v.type), device::Access::kRead});
+      read += BufferBytes(v.type);
+      keep.push_back(v.storage);
+    }
+    for (size_t i = 0; i < op.num_results(); ++i) {
+      const ir::Type& type = op.result(i)->type();
+      VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> storage, AllocateTensor(client_, type));
+      bindings.push_back({View(storage->buffer, type), device::Access::kWrite});
+      written += BufferBytes(type);
+      results.push_back(RtValue::Tensor(storage, type));
+      keep.push_back(std::move(storage));
+    }
+    const auto& grid = call.launch.workgroups;
+    if (grid[0] != 0 && grid[1] != 0 && grid[2] != 0) {
+      VKHLO_ASSIGN_OR_RETURN(device::CommandList * list, List());
+      const auto& push = call.launch.push_constants;
+      Status recorded = list->Dispatch(*call.pipeline, bindings, std::as_bytes(std::span<const uint32_t>(push)),
+                                       {grid[0], grid[1], grid[2]});
+      if (!recorded.ok()) return recorded.WithContext(call.location);
+      stats_.kernels_dispatched++;
+      stats_.bytes_read += read;
+      stats_.bytes_written += written;
+    }
+    Retire(keep);
+    return results;
+  }
+
+  // A host callback: the operands' producers must have finished.
+  const CustomCallHostCallback& host = *call.host();
+  VKHLO_RETURN_IF_ERROR(Flush());
+  std::vector<Literal> inputs;
+  for (const RtValue& v : operands) {
+    // Through the IR literal, as Buffer::ToLiteral does (it owns the storage-to-Literal rules).
+    std::vector<uint8_t> bytes(StorageBytes(v.type));
+    if (!bytes.empty()) {
+      VKHLO_RETURN_IF_ERROR(client_->device->transfers().Download(
+          v.storage->buffer, 0, std::as_writable_bytes(std::span<uint8_t>(bytes))));
+    }
+    StatusOr<ir::Literal> value =
+        bytes.empty() ? ir::Literal::Create(v.type) : ir::Literal::FromBytes(v.type, std::move(bytes));
+    if (!value.ok()) return value.status();
+    VKHLO_ASSIGN_OR_RETURN(Literal literal, internal::FromIrLiteral(*value));
+    inputs.push_back(std::move(literal));
+  }
+  std::vector<Literal> outputs;
+  std::vector<Shape> shapes;
+  for (size_t i = 0; i < op.num_results(); ++i) {
+    VKHLO_ASSIGN_OR_RETURN(Shape shape, internal::FromIrType(op.result(i)->type()));
+    VKHLO_ASSIGN_OR_RETURN(Literal literal, Literal::Create(shape));
+    outputs.push_back(std::move(literal));
+    shapes.push_back(std::move(shape));
+  }
+  const CustomCallContext context = call.context();
+  Status status = host.function(inputs, outputs, context);
+  if (!status.ok()) {
+    return Status(status.code(), fmt::format("{}: error: custom_call @{} failed: {}", call.location, call.target->name,
+                                             status.message()));
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const ir::Type& type = op.result(i)->type();
+    if (!ShapeUtil::Compatible(outputs[i].shape(), shapes[i])) {
+      return InvalidArgumentError(fmt::format("{}: error: custom_call @{} changed result {} to {}; it must stay {}",
+                                              call.location, call.target->name, i, outputs[i].shape().ToString(),
+                                              shapes[i].ToString()));
+    }
+    VKHLO_ASSIGN_OR_RETURN(ir::Literal value, internal::ToIrLiteral(outputs[i]));
+    VKHLO_RETURN_IF_ERROR(value.Expand());
+    VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> storage, AllocateTensor(client_, type));
+    if (!value.raw().empty()) {
+      VKHLO_RETURN_IF_ERROR(client_->device->transfers().Upload(storage->buffer, 0, std::as_bytes(value.raw())));
+    }
+    results.push_back(RtValue::Tensor(std::move(storage), type));
+  }
+  return results;
+}
+
+}  // namespace vkhlo::runtime
