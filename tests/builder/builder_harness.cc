@@ -53,23 +53,6 @@ StatusOr<Literal> FromValue(const interp::InterpValue& value) {
   return internal::FromIrLiteral(value.literal());
 }
 
-// Ops the Vulkan backend does not run yet: a computation using one is checked on the
-// interpreter only, and says so ("[interpreter only]"). Remove an op here when the backend
-// runs it: its computations are then compared with the interpreter on the device. (Everything
-// else — reductions, dots, convolutions, FFT, sort, scatter, gather, linalg, rng_bit_generator,
-// rng, uniform_quantize/dequantize, collectives in a 1 x 1 grid, infeed/outfeed through the
-// client's queues — runs on the device and is compared.)
-constexpr const char* kNotOnDeviceYet[] = {"stablehlo.custom_call"};
-
-// The op an "is not supported on the Vulkan backend yet" error names, or "".
-std::string UnsupportedOp(const Status& status) {
-  const std::string& message = status.message_ref();
-  const size_t end = message.find(" is not supported on the Vulkan backend yet");
-  const size_t begin = message.rfind("error: ", end);
-  if (end == std::string::npos || begin == std::string::npos) return "";
-  return message.substr(begin + 7, end - begin - 7);
-}
-
 bool AnyTupleOrToken(const std::vector<const Literal*>& arguments) {
   for (const Literal* argument : arguments) {
     if (!argument->shape().IsArray()) return true;
@@ -122,7 +105,7 @@ bool AnyTupleOrToken(const std::vector<const Literal*>& arguments) {
 
 // Runs `computation` on the Vulkan device (lavapipe in CI) through the embedding API and
 // compares with the interpreter's `expected`; a test failure when they differ or when the
-// device fails for any reason but an op of kNotOnDeviceYet.
+// device fails.
 void CheckOnDevice(const XlaComputation& computation, const std::vector<const Literal*>& arguments,
                    const Literal& expected) {
   if (AnyTupleOrToken(arguments)) {
@@ -131,13 +114,7 @@ void CheckOnDevice(const XlaComputation& computation, const std::vector<const Li
   }
   StatusOr<Literal> actual = SharedClient().ExecuteAndTransfer(computation, arguments);
   if (!actual.ok()) {
-    const std::string op = UnsupportedOp(actual.status());
-    for (const char* pending : kNotOnDeviceYet) {
-      if (op == pending) {
-        std::printf("[interpreter only] %s: %s is not on the device yet\n", computation.name().c_str(), op.c_str());
-        return;
-      }
-    }
+    // Every op the builder makes runs on the device, so any failure there is a test failure.
     ADD_FAILURE() << "on the device: " << actual.status().ToString() << "\n" << computation.ToStableHlo();
     return;
   }

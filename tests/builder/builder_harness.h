@@ -2,8 +2,9 @@
 // (parsed back, verified, printed again to the same text) and runs on the reference
 // interpreter from that parsed text, so a test checks the builder, the printed program and its
 // result at once. The same computation then runs on the Vulkan device through the embedding API
-// (Client::ExecuteAndTransfer) and must give the interpreter's result; computations using an op
-// the device does not run yet (a list in builder_harness.cc) print "[interpreter only]".
+// (Client::ExecuteAndTransfer) and must give the interpreter's result (infeed/outfeed entries
+// through the client's queues); only computations taking tuple or token arguments, which are not
+// device buffers, print "[interpreter only]".
 #pragma once
 
 #include <gtest/gtest.h>
