@@ -30,6 +30,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "tests/benchmarks/bench_client.h"
 #include "codegen/glsl_compiler.h"
 #include "device/allocator.h"
 #include "device/command_list.h"
@@ -42,19 +43,10 @@
 namespace vkhlo {
 namespace {
 
-constexpr int64_t kChainElements = 16 << 20;
+using bench::SharedClient;
+using bench::Upload;
 
-const Client& SharedClient() {
-  static const Client* client = [] {
-    auto created = Client::Create();
-    if (!created.ok()) {
-      std::fprintf(stderr, "cannot open a Vulkan device: %s\n", created.status().ToString().c_str());
-      std::exit(1);
-    }
-    return new Client(**created);
-  }();
-  return *client;
-}
+constexpr int64_t kChainElements = 16 << 20;
 
 std::string ChainProgram(int64_t n) {
   return fmt::format(R"(

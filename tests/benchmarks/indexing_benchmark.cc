@@ -17,37 +17,18 @@
 #include <random>
 #include <vector>
 
+#include "tests/benchmarks/bench_client.h"
 #include "vkhlo/runtime.h"
 
 namespace vkhlo {
 namespace {
 
+using bench::SharedClient;
+using bench::Upload;
+
 constexpr int64_t kTableRows = 64 << 10, kRowFloats = 512;
 // 512K updates (not 1M): 1M x 64 f32 is 256 MiB, beyond lavapipe's maxStorageBufferRange (128 MiB).
 constexpr int64_t kScatterRows = 64 << 10, kScatterWidth = 64, kUpdates = 1 << 19;
-
-const Client& SharedClient() {
-  static const Client* client = [] {
-    auto created = Client::Create();
-    if (!created.ok()) {
-      std::fprintf(stderr, "cannot open a Vulkan device: %s\n", created.status().ToString().c_str());
-      std::exit(1);
-    }
-    return created->release();  // lives for the process
-  }();
-  return *client;
-}
-
-template <typename T>
-Buffer Upload(const std::vector<T>& host, const char* type, std::vector<int64_t> dims) {
-  auto b = SharedClient().BufferFromHost(
-      {type, std::move(dims)}, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(host.data()), host.size() * sizeof(T)));
-  if (!b.ok()) {
-    std::fprintf(stderr, "upload: %s\n", b.status().ToString().c_str());
-    std::abort();
-  }
-  return *b;
-}
 
 std::vector<int32_t> RandomRows(int64_t count, int64_t rows) {
   std::mt19937 rng(1);

@@ -20,36 +20,17 @@
 #include <utility>
 #include <vector>
 
+#include "tests/benchmarks/bench_client.h"
 #include "vkhlo/runtime.h"
 
 namespace vkhlo {
 namespace {
 
+using bench::SharedClient;
+using bench::Upload;
+
 constexpr int64_t kSortElements = 1 << 20;
 constexpr int64_t kRows = 1024, kRowLength = 32768;
-
-const Client& SharedClient() {
-  static const Client* client = [] {
-    auto created = Client::Create();
-    if (!created.ok()) {
-      std::fprintf(stderr, "cannot open a Vulkan device: %s\n", created.status().ToString().c_str());
-      std::exit(1);
-    }
-    return created->release();  // lives for the process
-  }();
-  return *client;
-}
-
-template <typename T>
-Buffer Upload(const std::vector<T>& host, const char* type, std::vector<int64_t> dims) {
-  auto b = SharedClient().BufferFromHost(
-      {type, std::move(dims)}, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(host.data()), host.size() * sizeof(T)));
-  if (!b.ok()) {
-    std::fprintf(stderr, "upload: %s\n", b.status().ToString().c_str());
-    std::abort();
-  }
-  return *b;
-}
 
 std::vector<float> RandomFloats(int64_t n, uint32_t seed) {
   std::mt19937 rng(seed);
