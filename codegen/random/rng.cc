@@ -22,21 +22,16 @@
 #include "codegen/elemental/emitter.h"
 #include "codegen/elemental/op_emitters.h"
 #include "codegen/elemental/types.h"
+#include "codegen/random/philox_glsl.h"
 #include "codegen/random/rng_kernels.h"
+#include "ir/rng_seed.h"
 
 namespace vkhlo::codegen {
 namespace {
 
 constexpr uint32_t kGroup = 64;
 
-// The interpreter's seed mixing step (random_ops.cc Mix).
-uint64_t Mix(uint64_t h, uint64_t v) {
-  h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-  h ^= h >> 33;
-  h *= 0xFF51AFD7ED558CCDull;
-  h ^= h >> 33;
-  return h;
-}
+using ir::RngSeedMix;  // the interpreter's seed mixing (ir/rng_seed.h)
 
 std::string Distribution(const ir::Operation& op) {
   if (const ir::Attribute* a = op.attribute("rng_distribution")) {
@@ -60,16 +55,6 @@ bool AcceptsRng(const ir::Operation& op) {
 }
 
 constexpr const char* kGenerator = R"(
-uvec4 rng_philox(uvec4 x, uvec2 key) {
-  for (uint r = 0u; r < 10u; ++r) {
-    uint hi0, lo0, hi1, lo1;
-    umulExtended(0xD2511F53u, x.x, hi0, lo0);
-    umulExtended(0xCD9E8D57u, x.z, hi1, lo1);
-    x = uvec4(hi1 ^ x.y ^ key.x, lo1, hi0 ^ x.w ^ key.y, lo0);
-    key += uvec2(0x9E3779B9u, 0xBB67AE85u);
-  }
-  return x;
-}
 uvec2 rng_mix(uvec2 h, uvec2 v) {
   uvec2 t = hlo_u64_add(hlo_u64_add(v, uvec2(0x7F4A7C15u, 0x9E3779B9u)), hlo_u64_add(hlo_u64_shl(h, 6), hlo_u64_shr(h, 2)));
   h ^= t;
@@ -100,7 +85,7 @@ uvec2 rng_key;
 std::string ElementBody(const std::string& distribution, const TypeFacts& f) {
   const bool wide = f.bits > 32;
   const bool is_float = ir::IsFloat(f.type);
-  std::string s = "  uvec4 r = rng_philox(uvec4(i, 0u, 0u, 0u), rng_key);\n";
+  std::string s = "  uvec4 r = philox4x32(uvec4(i, 0u, 0u, 0u), rng_key);\n";
   if (is_float && wide) {
     s += "  double u = (double(r.y >> 11u) * 4294967296.0LF + double((r.y << 21u) | (r.x >> 11u))) *"
          " 1.1102230246251565404236316680908203125e-16LF;\n";
@@ -199,7 +184,7 @@ StatusOr<DeviceKernel> EmitRng(const Fusion& fusion, const TargetInfo& target, c
   }
   bounds += fmt::format("  rng_lo = {};\n", raw[0].code);
   const std::string bits = facts.storage_bits == 64 ? "{}" : "uvec2({}, 0u)";
-  const uint64_t h0 = Mix(op.location().line, op.location().column);
+  const uint64_t h0 = RngSeedMix(op.location().line, op.location().column);
   bounds += fmt::format("  rng_key = rng_mix(rng_mix(rng_mix(uvec2({}u, {}u), {}), {}), uvec2({}u, 0u));\n",
                         static_cast<uint32_t>(h0), static_cast<uint32_t>(h0 >> 32),
                         fmt::format(fmt::runtime(bits), raw[0].code), fmt::format(fmt::runtime(bits), raw[1].code),
@@ -245,6 +230,7 @@ StatusOr<DeviceKernel> EmitRng(const Fusion& fusion, const TargetInfo& target, c
   for (const std::string& file : prelude.includes()) glsl += fmt::format("#include \"{}\"\n", file);
   for (const std::string& helper : prelude.helpers()) glsl += helper + "\n";
   for (const std::string& global : prelude.globals()) glsl += global + "\n";
+  glsl += kPhilox4x32Glsl;
   glsl += kGenerator;
   glsl += fmt::format("{0} rng_a, rng_b;\n{1} rng_lo;\n", work_glsl, raw_glsl);
   glsl += store_fn;

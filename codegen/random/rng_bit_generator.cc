@@ -12,6 +12,7 @@
 
 #include "codegen/device_kernel.h"
 #include "codegen/elemental/types.h"
+#include "codegen/random/philox_glsl.h"
 #include "codegen/random/rng_kernels.h"
 
 namespace vkhlo::codegen {
@@ -55,16 +56,6 @@ uvec2 threefry(uvec2 key, uvec2 x) {
   }
   return x;
 }
-uvec4 philox(uvec4 x, uvec2 key) {
-  for (uint r = 0u; r < 10u; ++r) {
-    uint hi0, lo0, hi1, lo1;
-    umulExtended(0xD2511F53u, x.x, hi0, lo0);
-    umulExtended(0xCD9E8D57u, x.z, hi1, lo1);
-    x = uvec4(hi1 ^ x.y ^ key.x, lo1, hi0 ^ x.w ^ key.y, lo0);
-    key += uvec2(0x9E3779B9u, 0xBB67AE85u);
-  }
-  return x;
-}
 uvec2 state_at(uint k) { return uvec2(b0[2u * k], b0[2u * k + 1u]); }
 // Philox block i: the 128-bit counter (state[1], high) + i.
 uvec4 philox_block(uint i) {
@@ -72,7 +63,7 @@ uvec4 philox_block(uint i) {
   uvec2 c = add64(lo, i);
   bool carry = c.y < lo.y || (c.y == lo.y && c.x < lo.x);
   uvec2 h = carry ? add64(hi, 1u) : hi;
-  return philox(uvec4(c, h), state_at(0u));
+  return philox4x32(uvec4(c, h), state_at(0u));
 }
 // Element i's bits (low word, high word).
 uvec2 element(uint i) {
@@ -156,7 +147,7 @@ StatusOr<DeviceKernel> EmitRngBitGenerator(const Fusion& fusion, const TargetInf
   d.glsl = DeviceKernelHeader(d.bindings, {kGroup, 1, 1}) +
            fmt::format("#define THREE_FRY {}\n#define WIDE {}\n#define N {}u\n#define STATE_SIZE {}u\n#define ADVANCE {}u\n",
                        three_fry ? 1 : 0, wide ? "true" : "false", n, state_size, static_cast<uint32_t>(advance)) +
-           kGenerators +
+           kPhilox4x32Glsl + kGenerators +
            "void main() {\n  " + KeepBindingsStatement(d.bindings.size()) + "\n" +
            fmt::format("  uint id = vkhlo_workgroup_id(pc).x * {}u + gl_LocalInvocationID.x;\n", kGroup) +
            "  if (id == 0u) {\n" + new_state + "  }\n" +

@@ -40,6 +40,7 @@
 
 #include "interp/library_common.h"
 #include "interp/op_registry.h"
+#include "ir/rng_seed.h"
 
 namespace vkhlo::interp {
 namespace {
@@ -195,13 +196,7 @@ StatusOr<InterpValues> EvalRngBitGenerator(EvalContext& context, const Operation
 //
 // The device kernel (codegen/random/rng.cc) computes the same function; keep the two in step.
 
-uint64_t Mix(uint64_t h, uint64_t v) {
-  h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-  h ^= h >> 33;
-  h *= 0xFF51AFD7ED558CCDull;
-  h ^= h >> 33;
-  return h;
-}
+using ir::RngSeedMix;  // ir/rng_seed.h, shared with the device kernel
 
 // (hi:lo) of the 128-bit product a * b, high half.
 uint64_t MulHigh64(uint64_t a, uint64_t b) {
@@ -221,10 +216,10 @@ StatusOr<InterpValues> EvalRng(EvalContext& context, const Operation& op, const 
   const ir::ElementType t = result_type.element_type();
   // The seed: the op's location, its bounds' bits and the element type. One op gives the same
   // values for the same bounds every time it runs; ops at other locations give other streams.
-  uint64_t seed = Mix(op.location().line, op.location().column);
-  seed = Mix(seed, a->GetBits(0));
-  seed = Mix(seed, b->GetBits(0));
-  seed = Mix(seed, static_cast<uint64_t>(t));
+  uint64_t seed = RngSeedMix(op.location().line, op.location().column);
+  seed = RngSeedMix(seed, a->GetBits(0));
+  seed = RngSeedMix(seed, b->GetBits(0));
+  seed = RngSeedMix(seed, static_cast<uint64_t>(t));
   const std::array<uint32_t, 2> key = Split(seed);
   const int64_t n = result_type.num_elements();
   // Element i's random words: one Philox-4x32 block, counter i.
