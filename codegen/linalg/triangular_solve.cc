@@ -21,6 +21,7 @@
 
 #include <algorithm>
 
+#include "ir/op_attributes.h"
 #include "codegen/device_kernel.h"
 #include "codegen/linalg/linalg_glsl.h"
 
@@ -41,10 +42,7 @@ std::string Defines(const std::vector<std::pair<std::string, std::string>>& name
   return s;
 }
 
-bool AttrBool(const ir::Operation& op, const char* name) {
-  const ir::Attribute* a = op.attribute(name);
-  return a != nullptr && a->AsBool().value_or(false);
-}
+using ir::AttrBool;  // read as the interpreter reads them (ir/op_attributes.h)
 
 // The body of a tile dispatch: out(i, j) for i < OUT_ROWS, j < OUT_COLS of the dot over
 // K0 <= k < K1 of LHS(i, k) * RHS(k, j) in index order (t_fma chains), as straight-line code

@@ -19,43 +19,9 @@ int64_t NumPartitions(const EvalContext& context) {
 
 StatusOr<std::vector<std::vector<int64_t>>> IdGroups(EvalContext& context, const ir::Operation& op,
                                                      const char* attr, int64_t all) {
-  std::vector<std::vector<int64_t>> groups;
-  const ir::Attribute* a = op.attribute(attr);
-  if (a != nullptr) {
-    const ir::Literal* dense = a->AsDenseElements();
-    auto values = a->AsI64Vector();
-    if (!values) return context.OpError(op, fmt::format("has a `{}` that is not a tensor of integers", attr));
-    int64_t rows = 1, cols = static_cast<int64_t>(values->size());
-    if (dense != nullptr && dense->type().rank() == 2) {
-      rows = dense->type().dim(0);
-      cols = dense->type().dim(1);
-    } else if (dense != nullptr && dense->type().rank() != 1) {
-      return context.OpError(op, fmt::format("`{}` must be a 2-dimensional tensor", attr));
-    }
-    for (int64_t r = 0; r < rows; ++r) {
-      std::vector<int64_t> group;
-      for (int64_t c = 0; c < cols; ++c) {
-        const int64_t id = (*values)[static_cast<size_t>(r * cols + c)];
-        if (id >= 0) group.push_back(id);
-      }
-      if (!group.empty()) groups.push_back(std::move(group));
-    }
-  }
-  if (groups.empty()) {
-    std::vector<int64_t> group(static_cast<size_t>(all));
-    for (int64_t i = 0; i < all; ++i) group[static_cast<size_t>(i)] = i;
-    groups.push_back(std::move(group));
-  }
+  auto groups = ir::ReadIdGroups(op, attr, all);
+  if (!groups.ok()) return context.OpError(op, groups.status().message());
   return groups;
-}
-
-Strategy GatherReduceStrategy(const ir::Operation& op) {
-  if (lib::ChannelId(op) <= 0) return Strategy::kCrossReplica;
-  return lib::AttrBool(op, "use_global_device_ids") ? Strategy::kFlattenedIds : Strategy::kCrossReplicaAndPartition;
-}
-
-Strategy ReplicaOrPartitionStrategy(const ir::Operation& op) {
-  return lib::ChannelId(op) > 0 ? Strategy::kCrossPartition : Strategy::kCrossReplica;
 }
 
 int64_t IdCount(const EvalContext& context, Strategy strategy) {

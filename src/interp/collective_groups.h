@@ -25,10 +25,9 @@ int64_t NumPartitions(const EvalContext& context);
 StatusOr<std::vector<std::vector<int64_t>>> IdGroups(EvalContext& context, const ir::Operation& op,
                                                      const char* attr, int64_t all);
 
-// all_gather, all_reduce, reduce_scatter: by channel_id > 0 and use_global_device_ids.
-Strategy GatherReduceStrategy(const ir::Operation& op);
-// all_to_all, collective_permute, collective_broadcast: channel_id > 0 is cross-partition.
-Strategy ReplicaOrPartitionStrategy(const ir::Operation& op);
+// The strategies by op attributes (ir/process_groups.h, shared with the runtime).
+using ir::GatherReduceStrategy;
+using ir::ReplicaOrPartitionStrategy;
 // How many ids the groups of `strategy` range over.
 int64_t IdCount(const EvalContext& context, Strategy strategy);
 

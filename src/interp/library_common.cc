@@ -7,25 +7,6 @@
 
 namespace vkhlo::interp::lib {
 
-std::optional<int64_t> AttrInt(const ir::Operation& op, std::string_view name) {
-  const ir::Attribute* a = op.attribute(name);
-  if (a == nullptr) return std::nullopt;
-  if (auto v = a->AsInt()) return v;
-  // A one-element dense value also counts (e.g. `dense<1> : tensor<i64>`).
-  if (auto v = a->AsI64Vector(); v && v->size() == 1) return (*v)[0];
-  return std::nullopt;
-}
-
-bool AttrBool(const ir::Operation& op, std::string_view name, bool fallback) {
-  const ir::Attribute* a = op.attribute(name);
-  if (a == nullptr) return fallback;
-  if (a->is_unit()) return true;
-  if (auto b = a->AsBool()) return *b;
-  if (auto i = a->AsInt()) return *i != 0;
-  if (const ir::Literal* l = a->AsDenseElements(); l && l->num_elements() == 1) return l->GetInt(0) != 0;
-  return fallback;
-}
-
 std::optional<std::vector<int64_t>> AttrInts(const ir::Operation& op, std::string_view name) {
   const ir::Attribute* a = op.attribute(name);
   if (a == nullptr) return std::nullopt;
@@ -39,13 +20,6 @@ std::optional<std::string> AttrEnum(const ir::Operation& op, std::string_view na
   // An enum written with another kind spelling: take its value.
   if (auto* e = a->as<ir::EnumValue>()) return e->value;
   return std::nullopt;
-}
-
-int64_t ChannelId(const ir::Operation& op) {
-  if (const ir::Attribute* a = op.attribute("channel_handle")) {
-    if (auto* h = a->as<ir::ChannelHandle>()) return h->handle;
-  }
-  return AttrInt(op, "channel_id").value_or(0);
 }
 
 std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims) {

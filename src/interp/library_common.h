@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "ir/op_attributes.h"
+#include "ir/process_groups.h"
 #include "interp/eval_context.h"
 #include "ir/literal.h"
 #include "ir/module.h"
@@ -24,16 +26,15 @@ using ComplexF = std::complex<float>;
 
 // --- attributes ---
 
-// Integer attribute `name`, or `fallback` when absent.
-std::optional<int64_t> AttrInt(const ir::Operation& op, std::string_view name);
-// Bool attribute: `name = true/false`, a unit attribute (present = true), or `fallback`.
-bool AttrBool(const ir::Operation& op, std::string_view name, bool fallback = false);
+// AttrInt, AttrBool: ir/op_attributes.h (shared with the runtime and codegen).
+using ir::AttrBool;
+using ir::AttrInt;
 // Integer list attribute (dense array, dense elements, array of ints); nullopt when absent.
 std::optional<std::vector<int64_t>> AttrInts(const ir::Operation& op, std::string_view name);
 // Enum attribute of `kind` ("#stablehlo<fft_type FFT>", or a plain string); nullopt when absent.
 std::optional<std::string> AttrEnum(const ir::Operation& op, std::string_view name, std::string_view kind);
 // The channel id: `channel_handle`'s handle, or a plain `channel_id` integer; 0 when absent.
-int64_t ChannelId(const ir::Operation& op);
+inline int64_t ChannelId(const ir::Operation& op) { return ir::CollectiveChannelId(op); }
 
 // --- shapes ---
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ir/module.h"
+#include "ir/op_attributes.h"
 #include "ir/process_groups.h"
 #include "runtime/collective_transport.h"
 
@@ -21,15 +22,14 @@ struct Grid {
   int64_t num_partitions = 1;
 };
 
-int64_t ChannelId(const ir::Operation& op);
-std::optional<int64_t> AttrInt(const ir::Operation& op, std::string_view name);
-bool AttrBool(const ir::Operation& op, std::string_view name);
+// The attribute readers and strategies the interpreter uses too (ir/op_attributes.h,
+// ir/process_groups.h).
+using ir::AttrBool;
+using ir::AttrInt;
+using ir::GatherReduceStrategy;
+using ir::ReplicaOrPartitionStrategy;
+inline int64_t ChannelId(const ir::Operation& op) { return ir::CollectiveChannelId(op); }
 
-// all_gather, all_reduce, reduce_scatter, collective_reduce: by channel_id > 0 and
-// use_global_device_ids.
-Strategy GatherReduceStrategy(const ir::Operation& op);
-// all_to_all, collective_permute, collective_broadcast: channel_id > 0 is cross-partition.
-Strategy ReplicaOrPartitionStrategy(const ir::Operation& op);
 // How many ids the groups of `strategy` range over.
 int64_t IdCount(const Grid& grid, Strategy strategy);
 
