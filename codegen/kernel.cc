@@ -98,16 +98,7 @@ StatusOr<KernelSource> EmitLoopKernel(const Fusion& fusion, const TargetInfo& ta
   k.workgroups = (invocations + wg - 1) / wg;
 
   KernelPrelude prelude;
-  std::unordered_map<const ir::Value*, InputBinding> bindings;
-  for (size_t i = 0; i < fusion.inputs.size(); ++i) {
-    const ir::Type& type = fusion.inputs[i]->type();
-    bindings[fusion.inputs[i]] = InputBinding{static_cast<int>(i), type.element_type()};
-  }
-  ElementalEmitter em(target, prelude, [&](const ir::Value* v) -> std::optional<InputBinding> {
-    auto it = bindings.find(v);
-    if (it == bindings.end()) return std::nullopt;
-    return it->second;
-  });
+  ElementalEmitter em(target, prelude, ElementalEmitter::InputsInOrder(fusion.inputs));
   em.set_source_name(options.source_name);
 
   const std::string total = UintLiteral(static_cast<uint64_t>(n));

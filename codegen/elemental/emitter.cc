@@ -25,6 +25,18 @@ Index Index::Multi(std::vector<int64_t> dims, std::vector<std::string> multi) {
 
 Index Index::Scalar() { return Multi({}, {}); }
 
+ElementalEmitter::InputLookup ElementalEmitter::InputsInOrder(const std::vector<const ir::Value*>& inputs) {
+  std::unordered_map<const ir::Value*, InputBinding> bindings;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    bindings[inputs[i]] = InputBinding{static_cast<int>(i), inputs[i]->type().element_type()};
+  }
+  return [bindings = std::move(bindings)](const ir::Value* v) -> std::optional<InputBinding> {
+    auto it = bindings.find(v);
+    if (it == bindings.end()) return std::nullopt;
+    return it->second;
+  };
+}
+
 void KernelPrelude::Add(std::vector<std::string>& list, const std::string& item) {
   for (const std::string& existing : list) {
     if (existing == item) return;

@@ -85,6 +85,9 @@ class ElementalEmitter {
   using InputLookup = std::function<std::optional<InputBinding>(const ir::Value*)>;
 
   ElementalEmitter(const TargetInfo& target, KernelPrelude& prelude, InputLookup inputs);
+  // The lookup of a kernel whose bindings in0, in1, ... are `inputs` in order (the usual
+  // layout: a fusion's inputs first).
+  static InputLookup InputsInOrder(const std::vector<const ir::Value*>& inputs);
 
   // The element of `value` at `index` (a position in value's shape).
   StatusOr<Expr> Emit(const ir::Value* value, const Index& index);

@@ -118,15 +118,7 @@ StatusOr<KernelDispatch> EmitElementDispatch(const Fusion& fusion, const TargetI
   }
 
   KernelPrelude prelude;
-  std::unordered_map<const ir::Value*, InputBinding> bindings;
-  for (size_t i = 0; i < fusion.inputs.size(); ++i) {
-    bindings[fusion.inputs[i]] = InputBinding{static_cast<int>(i), fusion.inputs[i]->type().element_type()};
-  }
-  ElementalEmitter em(target, prelude, [&](const ir::Value* v) -> std::optional<InputBinding> {
-    auto it = bindings.find(v);
-    if (it == bindings.end()) return std::nullopt;
-    return it->second;
-  });
+  ElementalEmitter em(target, prelude, ElementalEmitter::InputsInOrder(fusion.inputs));
   em.set_source_name(options.source_name);
   const std::string total = UintLiteral(static_cast<uint64_t>(n));
   em.Line(fmt::format("uint base = ((gl_WorkGroupID.x + pc.vkhlo_workgroup_base.x) * {}u + gl_LocalInvocationID.x) * {}u;",

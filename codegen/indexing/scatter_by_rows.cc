@@ -127,15 +127,7 @@ StatusOr<KernelDispatch> PositionDispatch(
   }
   dispatch.grid = {static_cast<uint32_t>((static_cast<uint64_t>(m.positions) + wg - 1) / wg), 1, 1};
   KernelPrelude prelude;
-  std::unordered_map<const ir::Value*, InputBinding> loads;
-  for (size_t i = 0; i < fusion.inputs.size(); ++i) {
-    loads[fusion.inputs[i]] = InputBinding{static_cast<int>(i), fusion.inputs[i]->type().element_type()};
-  }
-  ElementalEmitter em(target, prelude, [&](const ir::Value* v) -> std::optional<InputBinding> {
-    auto it = loads.find(v);
-    if (it == loads.end()) return std::nullopt;
-    return it->second;
-  });
+  ElementalEmitter em(target, prelude, ElementalEmitter::InputsInOrder(fusion.inputs));
   em.set_source_name(options.source_name);
   em.Line(fmt::format("uint s = (gl_WorkGroupID.x + pc.vkhlo_workgroup_base.x) * {}u + gl_LocalInvocationID.x;", wg));
   em.Line(fmt::format("if (s >= {}u) return;", m.positions));

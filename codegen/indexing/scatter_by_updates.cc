@@ -114,15 +114,7 @@ StatusOr<std::optional<DeviceKernel>> EmitScatterByUpdates(const Fusion& fusion,
     if (!Contains(dn->inserted_window_dims, d) && !Contains(dn->input_batching_dims, d)) window_input_dims.push_back(d);
   }
   KernelPrelude prelude;
-  std::unordered_map<const ir::Value*, InputBinding> loads;
-  for (size_t i = 0; i < fusion.inputs.size(); ++i) {
-    loads[fusion.inputs[i]] = InputBinding{static_cast<int>(i), fusion.inputs[i]->type().element_type()};
-  }
-  ElementalEmitter em(target, prelude, [&](const ir::Value* v) -> std::optional<InputBinding> {
-    auto it = loads.find(v);
-    if (it == loads.end()) return std::nullopt;
-    return it->second;
-  });
+  ElementalEmitter em(target, prelude, ElementalEmitter::InputsInOrder(fusion.inputs));
   em.set_source_name(options.source_name);
   em.Line(fmt::format("uint i = (gl_WorkGroupID.x + pc.vkhlo_workgroup_base.x) * {}u + gl_LocalInvocationID.x;", wg));
   em.Line(fmt::format("if (i >= {}) return;", UintLiteral(static_cast<uint64_t>(std::max<int64_t>(total, 0)))));

@@ -25,15 +25,9 @@ StatusOr<SortComparatorSource> EmitSortComparator(const ir::Operation& sort, con
   if (terminator == nullptr || terminator->num_operands() != 1) {
     return InvalidArgumentError(fmt::format("'{}' has a comparator that does not return one value", sort.name()));
   }
-  std::unordered_map<const ir::Value*, InputBinding> bindings;
-  for (size_t i = 0; i < inputs.size(); ++i) bindings[inputs[i]] = InputBinding{static_cast<int>(i), inputs[i]->type().element_type()};
 
   KernelPrelude prelude;
-  ElementalEmitter em(target, prelude, [&](const ir::Value* v) -> std::optional<InputBinding> {
-    auto it = bindings.find(v);
-    if (it == bindings.end()) return std::nullopt;
-    return it->second;
-  });
+  ElementalEmitter em(target, prelude, ElementalEmitter::InputsInOrder(inputs));
   em.set_source_name(options.source_name);
   ElementalEmitter loads(target, prelude, [](const ir::Value*) -> std::optional<InputBinding> { return std::nullopt; });
   // The operands the comparator reads (its arguments used anywhere in the region): the key.
