@@ -294,6 +294,23 @@ Status KernelWriter::DeclareMatmul(bool final_output) {
   return OkStatus();
 }
 
+Status KernelWriter::DeclarePackedMatmul() {
+  for (int i = 0; i < 2; ++i) {
+    bindings_.push_back({BufferRole::kScratch, i});
+    buffers_ += fmt::format("layout(binding = {}, rgba32f) readonly uniform imageBuffer {};\n", i, i == 0 ? "pa" : "pb");
+  }
+  VKHLO_RETURN_IF_ERROR(DeclareEpilogue());
+  return DeclareOutput();
+}
+
+Status KernelWriter::DeclarePack(char x) {
+  const int operand = x == 'a' ? 0 : 1;
+  Binding({BufferRole::kOperand, operand}, "Operand", fmt::format("{}_buf", x), true, false);
+  VKHLO_RETURN_IF_ERROR(DeclareOperand(x, operand == 0 ? p_.a : p_.b, operand == 0 ? p_.a_type : p_.b_type, 0));
+  Binding({BufferRole::kScratch, operand, true}, "Panel", "pk_buf", false, true);
+  return OkStatus();
+}
+
 Status KernelWriter::DeclareFill() {
   VKHLO_RETURN_IF_ERROR(DeclareEpilogue());
   return DeclareOutput();

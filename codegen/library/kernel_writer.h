@@ -39,6 +39,12 @@ class KernelWriter {
   // variables `names` (which are declared), zero where the run is invalid.
   std::string VectorLoad(char x, int width, const std::string& b, const std::string& r, const std::string& c,
                          const std::vector<std::string>& names);
+  // The packed matmul's product: the panels of A and B (scratch 0, 1) as rgba32f texel buffers
+  // `pa`, `pb` (bindings 0, 1), the epilogue inputs, the result.
+  Status DeclarePackedMatmul();
+  // A pack kernel: operand x (binding 0, with load_<x>) and its panel buffer `pk_buf` (scratch 0
+  // for A, 1 for B).
+  Status DeclarePack(char x);
   // No operands (K = 0: every output is the epilogue of zero): the epilogue inputs, the result.
   Status DeclareFill();
   // The same at element index `index` (a multiple of `width`; a safe address even when the

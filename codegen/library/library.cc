@@ -114,6 +114,22 @@ StatusOr<LibraryPlan> PlanMatmul(const MatmulProblem& p, const TargetInfo& t, co
       plan.dispatches.push_back(std::move(d));
       break;
     }
+    case MatmulVariant::kPacked: {
+      std::string why;
+      if (!PackedApplies(p, c, t, &why)) {
+        return InvalidArgumentError(fmt::format("config {} cannot run {}: {}", c.name, p.what, why));
+      }
+      const PackedShape s = PackedShapeOf(p, c);
+      plan.scratch_bytes = {s.a_texels * 16, s.b_texels * 16};
+      for (char x : {'a', 'b'}) {
+        VKHLO_ASSIGN_OR_RETURN(auto d, EmitPackOperand(p, e, t, c, x, name));
+        plan.dispatches.push_back(std::move(d));
+      }
+      VKHLO_ASSIGN_OR_RETURN(auto d, EmitPackedProduct(p, e, t, c, name));
+      plan.dispatches.push_back(std::move(d));
+      plan.binding_alignment = 32;
+      return plan;
+    }
   }
   if (split > 1 && c.variant != MatmulVariant::kDotPerOutput && c.variant != MatmulVariant::kCooperativeMatrix) {
     const uint64_t words = static_cast<uint64_t>(AccWords(p.acc));

@@ -29,6 +29,26 @@ StatusOr<LibraryDispatch> EmitCooperativeMatrix(const MatmulProblem& p, const Ep
 StatusOr<LibraryDispatch> EmitSplitKReduce(const MatmulProblem& p, const Epilogue& e, const TargetInfo& t,
                                            uint32_t split, const std::string& name);
 
+// The packed matmul for CPU drivers (matmul_packed.cc): panel sizes of `p` under config `c`.
+struct PackedShape {
+  uint32_t lanes = 8, tm = 8;  // subgroup lanes (4 columns each), rows per invocation
+  int64_t row_groups = 0;      // texels of A along M (4 rows each), padded to a multiple of tm
+  int64_t panels = 0;          // B panels of 4 * lanes columns
+  int64_t kp = 0;              // K padded to a multiple of lanes
+  uint64_t a_texels = 0, b_texels = 0;
+};
+PackedShape PackedShapeOf(const MatmulProblem& p, const TileConfig& c);
+// The device offers what the kernel uses (rgba32f texel buffers, shuffles, subgroup = wg_x).
+bool PackedFits(const TileConfig& c, const TargetInfo& t, std::string* why);
+// The problem suits it: f32 accumulation of float operands read affinely, panels within limits.
+bool PackedApplies(const MatmulProblem& p, const TileConfig& c, const TargetInfo& t, std::string* why);
+// Copies operand `x` ('a' or 'b') into its panels (scratch 0 or 1).
+StatusOr<LibraryDispatch> EmitPackOperand(const MatmulProblem& p, const Epilogue& e, const TargetInfo& t,
+                                          const TileConfig& c, char x, const std::string& name);
+// The product of the panels with the epilogue.
+StatusOr<LibraryDispatch> EmitPackedProduct(const MatmulProblem& p, const Epilogue& e, const TargetInfo& t,
+                                            const TileConfig& c, const std::string& name);
+
 // K = 0: writes the epilogue of zero to every output (the operands are not bound).
 StatusOr<LibraryDispatch> EmitZeroContraction(const MatmulProblem& p, const Epilogue& e, const TargetInfo& t,
                                               const std::string& name);

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "codegen/library/matmul_variants.h"
+
 namespace vkhlo::codegen::library {
 namespace {
 
@@ -24,6 +26,11 @@ TileConfig Shared(std::string name, uint32_t wx, uint32_t wy, uint32_t tm, uint3
 TileConfig PerOutput(std::string name, uint32_t threads) {
   return {std::move(name), V::kDotPerOutput, threads, 1, 1, 1, 1, 1};
 }
+// lanes: the subgroup size the kernel is written for (one subgroup per workgroup, 4 columns
+// per lane); tm: rows per invocation.
+TileConfig Packed(std::string name, uint32_t lanes, uint32_t tm) {
+  return {std::move(name), V::kPacked, lanes, 1, tm, 4, lanes, 4};
+}
 TileConfig Coop(std::string name, uint32_t subgroups_x, uint32_t subgroups_y, uint32_t m, uint32_t n, uint32_t k,
                 uint32_t subgroup) {
   TileConfig c{std::move(name), V::kCooperativeMatrix, subgroup * subgroups_x, subgroups_y, 1, 1, k, 1};
@@ -42,6 +49,7 @@ uint32_t SharedBytes(const TileConfig& c, AccKind acc) {
     case V::kDotPerOutput: return c.wg_x * bytes;
     case V::kCooperativeMatrix: return 0;
     case V::kRegisterTiled: return 0;
+    case V::kPacked: return 0;
   }
   return 0;
 }
@@ -85,6 +93,7 @@ std::string_view VariantName(MatmulVariant v) {
     case V::kSharedTiled: return "shared";
     case V::kCooperativeMatrix: return "coopmat";
     case V::kDotPerOutput: return "dot_per_output";
+    case V::kPacked: return "packed";
   }
   return "?";
 }
@@ -140,7 +149,13 @@ const std::vector<TileConfig>& ConfigTable(DeviceClass c) {
   // main tile: 16x16 (fewer lane-by-lane loads per FMA) measured 0.7-1.5x of it on the shared
   // machine, no clear win for its longer compile; 32x16 was no faster and took 40 s to
   // compile, 32x32 over 3 minutes.
+  // The packed kernels come first: A and B copied into panels read as rgba32f texel buffers
+  // (matmul_packed.cc: 4x the register-tiled kernel at 1024^3 on lavapipe). One per SIMD width
+  // llvmpipe may have (its subgroup size: 4 with SSE, 8 with AVX, 16 with 512-bit vectors).
   static const std::vector<TileConfig> kCpu = {
+      Packed("cpu.packed_8x32", 8, 8),
+      Packed("cpu.packed_8x16", 4, 8),
+      Packed("cpu.packed_8x64", 16, 8),
       Reg("cpu.regtile_8x16", 8, 8, 8, 16, 8, 8),
       Reg("cpu.regtile_16x16", 8, 8, 16, 16, 8, 8),
       Reg("cpu.regtile_4x8", 8, 8, 4, 8, 8, 8),
@@ -177,6 +192,10 @@ bool ConfigFits(const TileConfig& c, AccKind acc, const TargetInfo& t, std::stri
   const uint32_t shared = SharedBytes(c, acc);
   if (shared > t.max_shared_memory_bytes) {
     return no(fmt::format("{} bytes of shared memory > maxComputeSharedMemorySize {}", shared, t.max_shared_memory_bytes));
+  }
+  if (c.variant == V::kPacked) {
+    std::string reason;
+    if (!PackedFits(c, t, &reason)) return no(reason);
   }
   if (c.variant == V::kCooperativeMatrix) {
     if (t.cooperative_matrix_shapes.empty()) return no("no VK_KHR_cooperative_matrix");
@@ -248,7 +267,7 @@ MatmulChoice ChooseMatmulConfig(const MatmulProblem& p, const TargetInfo& t) {
       }
       continue;
     }
-    if (c.variant == V::kDotPerOutput) continue;
+    if (c.variant == V::kDotPerOutput || c.variant == V::kPacked) continue;
     if (cpu && (c.tm == 1 || c.tn == 1)) continue;
     main = &c;
     break;
@@ -285,6 +304,27 @@ MatmulChoice ChooseMatmulConfig(const MatmulProblem& p, const TargetInfo& t) {
         c.wg_y <= t.max_workgroup_size[0] && c.wg_x <= t.max_workgroup_size[1]) {
       c.lanes_m = true;
       out.reason += ", lanes on M";
+    }
+  }
+  // CPU drivers: the packed kernel where it applies and the product is large enough to pay for
+  // copying the operands (three dispatches instead of one) and has a tile's worth of rows and
+  // columns; split-K shapes (few output tiles, long K) stay register-tiled.
+  if (cpu && out.config.variant == V::kRegisterTiled) {
+    for (const TileConfig& c : fitting) {
+      if (c.variant != V::kPacked) continue;
+      std::string why;
+      const int64_t tiles = p.batch * ((p.m + c.bm() - 1) / c.bm()) * ((p.n + c.bn() - 1) / c.bn());
+      const double flops = 2.0 * static_cast<double>(p.batch) * p.m * p.n * p.k;
+      if (p.m >= 4 && p.n >= c.bn() / 2 && p.k >= c.bk && flops >= (1 << 22) && tiles >= 16) {
+        if (PackedApplies(p, c, t, &why)) {
+          out.config = c;
+          out.reason = shape + ": packed panels (texel-buffer loads)";
+          out.reason += dropped;
+          return out;
+        }
+        out.reason += fmt::format(", not packed: {}", why);
+      }
+      break;
     }
   }
   // Split-K: too few output tiles to fill the device while K is long.

@@ -32,6 +32,7 @@ enum class MatmulVariant {
   kSharedTiled,        // BM x BN x BK tiles staged in shared memory (GPUs)
   kCooperativeMatrix,  // VK_KHR_cooperative_matrix tiles per subgroup
   kDotPerOutput,       // one output per workgroup, K split over its invocations (matrix-vector)
+  kPacked,             // operands packed into panels read as texel buffers (CPU drivers)
 };
 std::string_view VariantName(MatmulVariant v);
 

@@ -45,6 +45,10 @@ std::vector<TargetInfo> Targets() {
   };
   t[2].cooperative_matrix_shapes.push_back({16, 16, 16, 0, 0, 1, 1});
   t[6].max_workgroup_size = {128, 128, 64};
+  // lavapipe: rgba32f storage texel buffers and subgroup shuffles (the packed kernel).
+  t[5].storage_texel_buffer_rgba32f = true;
+  t[5].max_texel_buffer_elements = 1ull << 27;
+  t[5].subgroup_operations = 0x1 | 0x2 | 0x4 | 0x8 | 0x10 | 0x20 | 0x40;
   return t;
 }
 
@@ -159,6 +163,8 @@ TEST(MatmulConfigTest, EveryConfigCompiles) {
       p.c_rows.parts = {{48, n}};
       p.c_cols.parts = {{n, 1}};
       TargetInfo target = t;
+      // Each packed kernel is written for one subgroup size: compile them all.
+      if (c.variant == MatmulVariant::kPacked) target.subgroup_size = c.wg_x;
       if (c.variant == MatmulVariant::kCooperativeMatrix) {
         // Compile it even where ConfigFits would drop it for the compiler (glslang 12).
         auto d = EmitCooperativeMatrix(p, {}, target, c, "coop");

@@ -231,6 +231,79 @@ TEST_F(DotGeneralTest, SplitKAndMatrixVector) {
   Check(vm, {.force_config = "generic.dot_per_output_64"});
 }
 
+// The packed kernel of CPU drivers (panels read as texel buffers) around its tile edges (rows
+// by 8, columns by 4 per lane, K by the subgroup size), with random dimension numbers
+// (transposed and batched operands), f16/bf16 inputs and a fused epilogue; on devices it does
+// not fit (no rgba32f texel buffers or shuffles, another subgroup size) it is not offered.
+TEST_F(DotGeneralTest, PackedPanels) {
+  const std::string config = fmt::format("cpu.packed_8x{}", 4 * target_.subgroup_size);
+  const codegen::library::TileConfig* packed = nullptr;
+  for (const auto& c : codegen::library::ConfigTable(codegen::library::DeviceClass::kCpu)) {
+    if (c.name == config) packed = &c;
+  }
+  if (packed == nullptr || !codegen::library::ConfigFits(*packed, codegen::library::AccKind::kF32, target_)) {
+    GTEST_SKIP() << config << " does not fit " << target_.device_name;
+  }
+  std::mt19937_64 rng(7);
+  const std::vector<int64_t> sizes = {1, 3, 7, 9, 33, 100};
+  int cases = 0;
+  while (cases < 16) {
+    const int nb = static_cast<int>(rng() % 2), nm = 1 + static_cast<int>(rng() % 2), nn = 1 + static_cast<int>(rng() % 2),
+              nk = 1 + static_cast<int>(rng() % 2);
+    const char* types[][3] = {{"f32", "f32", "f32"}, {"f16", "f16", "f32"}, {"bf16", "bf16", "bf16"}, {"f16", "f16", "f16"}};
+    const auto& ty = types[cases % 4];
+    DotCase c = MakeDot(rng, sizes, nb, nm, nn, nk, ty[0], ty[1], ty[2]);
+    int64_t work = c.k;
+    for (int64_t d : c.result_dims) work *= d;
+    if (work > 3000000) continue;
+    ++cases;
+    Check(c, {.force_config = config});
+  }
+  // A size that is a multiple of every tile edge, one that misses each by one, and the chosen
+  // kernel on a shape large enough to pick the packed one by itself.
+  for (int64_t n : {64, 65, 63}) {
+    DotCase c;
+    c.mlir = fmt::format(R"(func.func @main(%a: tensor<{0}x{1}xf32>, %b: tensor<{1}x{2}xf32>) -> tensor<{0}x{2}xf32> {{
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<{0}x{1}xf32>, tensor<{1}x{2}xf32>) -> tensor<{0}x{2}xf32>
+  func.return %0 : tensor<{0}x{2}xf32>
+}})", n + 1, n - 1, n);
+    c.k = n - 1;
+    Check(c, {.force_config = config});
+  }
+  DotCase big;
+  big.mlir = R"(func.func @main(%a: tensor<2x130x257xf32>, %b: tensor<2x257x100xf32>) -> tensor<2x130x100xf32> {
+  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x130x257xf32>, tensor<2x257x100xf32>) -> tensor<2x130x100xf32>
+  func.return %0 : tensor<2x130x100xf32>
+})";
+  big.k = 257;
+  ASSERT_OK_AND_ASSIGN(ParsedOp parsed, ParseOp(big.mlir, ir::OpCode::kDotGeneral));
+  ASSERT_OK_AND_ASSIGN(auto plan, codegen::library::PlanDotGeneral(*parsed.op, target_));
+  EXPECT_EQ(plan.config.variant, codegen::library::MatmulVariant::kPacked) << plan.summary;
+  Check(big, {});
+  Epilogue e;
+  e.inputs.push_back({ir::ElementType::kF32, {100}, {2}});
+  e.steps = {{EpilogueOp::kAdd, 0}, {EpilogueOp::kRelu}};
+  std::vector<ir::Literal> bias = {RandomLiteral(ir::Type::Tensor(ir::ElementType::kF32, {100}), rng_)};
+  ASSERT_OK_AND_ASSIGN(ParsedOp with_bias, ParseOp(R"(func.func @main(%a: tensor<2x130x257xf32>, %b: tensor<2x257x100xf32>, %bias: tensor<100xf32>) -> tensor<2x130x100xf32> {
+  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x130x257xf32>, tensor<2x257x100xf32>) -> tensor<2x130x100xf32>
+  %1 = stablehlo.broadcast_in_dim %bias, dims = [2] : (tensor<100xf32>) -> tensor<2x130x100xf32>
+  %2 = stablehlo.add %0, %1 : tensor<2x130x100xf32>
+  %3 = stablehlo.constant dense<0.0> : tensor<2x130x100xf32>
+  %4 = stablehlo.maximum %2, %3 : tensor<2x130x100xf32>
+  func.return %4 : tensor<2x130x100xf32>
+})", ir::OpCode::kDotGeneral));
+  std::vector<ir::Literal> operands = {RandomLiteral(with_bias.op->operand(0)->type(), rng_),
+                                       RandomLiteral(with_bias.op->operand(1)->type(), rng_)};
+  interp::InterpValues values = {interp::InterpValue::Tensor(operands[0]), interp::InterpValue::Tensor(operands[1]),
+                                 interp::InterpValue::Tensor(bias[0])};
+  ASSERT_OK_AND_ASSIGN(interp::RunResult expected, interp::RunFunction(*with_bias.module, "main", values));
+  ASSERT_OK_AND_ASSIGN(auto fused, codegen::library::PlanDotGeneral(*with_bias.op, target_, e));
+  EXPECT_EQ(fused.config.variant, codegen::library::MatmulVariant::kPacked) << fused.summary;
+  EXPECT_EQ(fused.dispatches.size(), 3u) << "two packs and the product with the epilogue fused";
+  ASSERT_OK_AND_ASSIGN(ir::Literal actual, RunPlan(dev(), TestCompiler(), target_, fused, operands, bias));
+  EXPECT_EQ(Compare(expected.outputs[0].literal(), actual, 257), "");
+}
+
 // K = 0 (an empty contraction) gives zeros; empty results give no dispatch.
 TEST_F(DotGeneralTest, EmptyShapes) {
   DotCase c;
