@@ -49,6 +49,13 @@ struct TargetInfo {
   uint64_t min_storage_buffer_offset_alignment = 256;
   uint32_t max_push_constants_bytes = 128;
   uint32_t max_storage_buffers_per_stage = 4;  // maxPerStageDescriptorStorageBuffers
+  // Storage texel buffers (`layout(binding = i, rgba32f) readonly uniform imageBuffer`): the
+  // runtime binds them like storage buffers and the device layer makes the views. A view holds
+  // size / texel-bytes texels (a partial last texel reads as zero), starts at a multiple of
+  // the offset alignment, and holds at most max_texel_buffer_elements texels.
+  uint64_t max_texel_buffer_elements = 65536;          // maxTexelBufferElements
+  uint64_t min_texel_buffer_offset_alignment = 256;    // minTexelBufferOffsetAlignment
+  bool storage_texel_buffer_rgba32f = false;  // R32G32B32A32_SFLOAT has STORAGE_TEXEL_BUFFER
 
   // VK_KHR_cooperative_matrix shapes with subgroup scope (empty: no cooperative matrices).
   // Component types as VkComponentTypeKHR values (0 f16, 1 f32, 2 f64, 3 s8, 5 s32, ...).
@@ -72,6 +79,9 @@ struct TargetInfo {
     t.max_storage_buffer_range = 1ull << 31;
     t.min_storage_buffer_offset_alignment = 16;
     t.max_storage_buffers_per_stage = 64;
+    t.max_texel_buffer_elements = 1ull << 27;
+    t.min_texel_buffer_offset_alignment = 16;
+    t.storage_texel_buffer_rgba32f = true;
     return t;
   }
 };

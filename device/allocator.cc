@@ -26,7 +26,10 @@ struct Allocator::Block {
 
 namespace {
 
+// Texel usage lets any buffer be viewed as a storage texel buffer (the usage bit needs no
+// device feature; the descriptor cache makes views of the ranges kernels declare as texels).
 constexpr VkBufferUsageFlags kUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                      VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT |
                                       VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                       VK_BUFFER_USAGE_TRANSFER_DST_BIT;
 
@@ -121,7 +124,10 @@ StatusOr<std::unique_ptr<Allocator>> Allocator::Create(Device& device, const All
     allocator->memory_type_for_[static_cast<int>(kind)] = static_cast<uint32_t>(type);
   }
   // 32: library kernels (matmul, convolution) read their operands in 32-byte vector units.
-  uint64_t alignment = std::max<uint64_t>({32, req.alignment, caps.limits.min_storage_buffer_offset_alignment});
+  // Every buffer must also start where a texel view may (the alignments are powers of two, so
+  // the largest is a multiple of the others).
+  uint64_t alignment = std::max<uint64_t>({32, req.alignment, caps.limits.min_storage_buffer_offset_alignment,
+                                           caps.limits.min_texel_buffer_offset_alignment});
   const MemoryType& staging = caps.memory_types[allocator->memory_type_for_[1]];
   if (!staging.host_coherent) alignment = std::max(alignment, caps.limits.non_coherent_atom_size);
   allocator->alignment_ = alignment;

@@ -88,6 +88,11 @@ bool DeviceCapabilities::HasExtension(std::string_view ext) const {
   return std::find(extensions.begin(), extensions.end(), ext) != extensions.end();
 }
 
+bool DeviceCapabilities::HasStorageTexelBufferFormat(uint32_t vk_format) const {
+  return std::find(storage_texel_buffer_formats.begin(), storage_texel_buffer_formats.end(),
+                   vk_format) != storage_texel_buffer_formats.end();
+}
+
 std::string DeviceCapabilities::ApiVersionString() const {
   return fmt::format("{}.{}.{}", VK_API_VERSION_MAJOR(api_version),
                      VK_API_VERSION_MINOR(api_version), VK_API_VERSION_PATCH(api_version));

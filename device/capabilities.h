@@ -93,6 +93,10 @@ struct DeviceLimits {
   uint32_t max_push_constants_bytes = 0;      // maxPushConstantsSize
   uint64_t min_storage_buffer_offset_alignment = 1;
   uint32_t max_per_stage_storage_buffers = 0;  // maxPerStageDescriptorStorageBuffers
+  // Storage texel buffers count as storage images in the per-stage descriptor limits.
+  uint32_t max_per_stage_storage_images = 0;   // maxPerStageDescriptorStorageImages
+  uint64_t max_texel_buffer_elements = 0;      // maxTexelBufferElements
+  uint64_t min_texel_buffer_offset_alignment = 1;  // minTexelBufferOffsetAlignment
   uint32_t max_bound_descriptor_sets = 0;
   uint64_t max_memory_allocation_size = 0;    // maxMemoryAllocationSize (maintenance3)
   uint64_t max_buffer_size = 0;               // maxBufferSize (maintenance4), else 0 = unknown
@@ -138,12 +142,16 @@ struct DeviceCapabilities {
   std::vector<MemoryType> memory_types;
   std::vector<CooperativeMatrixShape> cooperative_matrix_shapes;
   std::vector<std::string> extensions;  // device extensions the driver offers
+  // The VkFormat values (of those vkhlo binds: R32G32B32A32_SFLOAT, R32_SFLOAT,
+  // R32G32B32A32_UINT, R32_UINT) whose buffer features include STORAGE_TEXEL_BUFFER.
+  std::vector<uint32_t> storage_texel_buffer_formats;
 
   // The queue family vkhlo submits compute work to (one with compute; a compute-only family is
   // preferred, since it may run alongside graphics). -1 when the device has no compute queue.
   int compute_queue_family = -1;
 
   bool HasExtension(std::string_view name) const;
+  bool HasStorageTexelBufferFormat(uint32_t vk_format) const;
   std::string ApiVersionString() const;
   // Total size of the device-local heaps.
   uint64_t DeviceLocalBytes() const;

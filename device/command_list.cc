@@ -223,12 +223,14 @@ Status CommandList::Dispatch(const Pipeline& pipeline, std::span<const Binding> 
   for (size_t i = 0; i < bindings.size(); ++i) {
     const BufferView& v = bindings[i].view;
     VKHLO_RETURN_IF_ERROR(CheckView(v, fmt::format("dispatch of '{}', binding {}", name, i)));
-    if (v.size > limits.max_storage_buffer_range) {
+    // Texel buffers have their own limits, checked where their views are made.
+    const bool texel = pipeline.bindings()[i].kind == BindingKind::kStorageTexelBuffer;
+    if (!texel && v.size > limits.max_storage_buffer_range) {
       return InvalidArgumentError(fmt::format(
           "dispatch of '{}', binding {}: range of {} bytes exceeds maxStorageBufferRange = {}", name,
           i, v.size, limits.max_storage_buffer_range));
     }
-    if (v.offset % limits.min_storage_buffer_offset_alignment != 0) {
+    if (!texel && v.offset % limits.min_storage_buffer_offset_alignment != 0) {
       return InvalidArgumentError(fmt::format(
           "dispatch of '{}', binding {}: offset {} is not a multiple of "
           "minStorageBufferOffsetAlignment = {}", name, i, v.offset,
@@ -251,7 +253,7 @@ Status CommandList::Dispatch(const Pipeline& pipeline, std::span<const Binding> 
 
   VkDescriptorSet set = VK_NULL_HANDLE;
   if (!views.empty()) {
-    VKHLO_ASSIGN_OR_RETURN(set, device_->descriptors().Acquire(pipeline.set_layout(), views));
+    VKHLO_ASSIGN_OR_RETURN(set, device_->descriptors().Acquire(pipeline, views));
     held_sets_.push_back(set);
   }
   Hazard(accesses);

@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "device/device.h"
+#include "device/pipeline.h"
 #include "device/queue.h"
 #include "device/vk_status.h"
 
@@ -10,7 +13,31 @@ namespace vkhlo::device {
 namespace {
 constexpr uint32_t kSetsPerPool = 256;
 constexpr uint32_t kBuffersPerPool = kSetsPerPool * 8;
+constexpr uint32_t kTexelBuffersPerPool = kSetsPerPool * 4;
 }  // namespace
+
+StatusOr<uint64_t> TexelViewRange(const DeviceLimits& limits, std::string_view pipeline,
+                                  uint32_t binding, const ShaderBinding& kind, const BufferView& view) {
+  const uint64_t alignment = std::max<uint64_t>(limits.min_texel_buffer_offset_alignment, 1);
+  if (view.offset % alignment != 0) {
+    return InvalidArgumentError(fmt::format(
+        "dispatch of '{}', texel buffer binding {}: offset {} is not a multiple of "
+        "minTexelBufferOffsetAlignment = {}", pipeline, binding, view.offset, alignment));
+  }
+  const uint64_t texels = view.size / kind.texel_bytes;
+  if (texels == 0) {
+    return InvalidArgumentError(fmt::format(
+        "dispatch of '{}', texel buffer binding {}: {} bytes hold no whole texel of {} bytes",
+        pipeline, binding, view.size, kind.texel_bytes));
+  }
+  if (texels > limits.max_texel_buffer_elements) {
+    return ResourceExhaustedError(fmt::format(
+        "dispatch of '{}', texel buffer binding {}: {} texels of {} bytes exceed "
+        "maxTexelBufferElements = {}", pipeline, binding, texels, kind.texel_bytes,
+        limits.max_texel_buffer_elements));
+  }
+  return texels * kind.texel_bytes;
+}
 
 bool DescriptorCache::Key::operator==(const Key& other) const {
   if (layout != other.layout || views.size() != other.views.size()) return false;
@@ -38,8 +65,15 @@ DescriptorCache::DescriptorCache(Device& device, size_t capacity)
     : device_(device), capacity_(capacity) {}
 
 DescriptorCache::~DescriptorCache() {
-  // Destroying a pool frees its sets.
+  // Destroying a pool frees its sets; nothing is in flight any more, so their views can go too.
   for (VkDescriptorPool pool : pools_) vkDestroyDescriptorPool(device_.handle(), pool, nullptr);
+  for (auto& [key, entry] : entries_) DestroyViews(entry.texel_views);
+}
+
+void DescriptorCache::DestroyViews(std::vector<VkBufferView>& views) {
+  for (VkBufferView view : views) vkDestroyBufferView(device_.handle(), view, nullptr);
+  stats_.live_texel_views -= views.size();
+  views.clear();
 }
 
 StatusOr<std::pair<VkDescriptorSet, VkDescriptorPool>> DescriptorCache::AllocateLocked(
@@ -57,12 +91,13 @@ StatusOr<std::pair<VkDescriptorSet, VkDescriptorPool>> DescriptorCache::Allocate
       return device_.Check(result, "vkAllocateDescriptorSets");
     }
   }
-  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kBuffersPerPool};
+  const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kBuffersPerPool},
+                                        {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, kTexelBuffersPerPool}};
   VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
   pool_info.flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT;
   pool_info.maxSets = kSetsPerPool;
-  pool_info.poolSizeCount = 1;
-  pool_info.pPoolSizes = &size;
+  pool_info.poolSizeCount = 2;
+  pool_info.pPoolSizes = sizes;
   VkDescriptorPool pool = VK_NULL_HANDLE;
   VKHLO_DEVICE_RETURN_IF_ERROR(device_, vkCreateDescriptorPool(device_.handle(), &pool_info, nullptr, &pool));
   pools_.push_back(pool);
@@ -76,6 +111,7 @@ void DescriptorCache::EvictLocked(const Key& key) {
   auto it = entries_.find(key);
   if (it == entries_.end()) return;
   vkFreeDescriptorSets(device_.handle(), it->second.pool, 1, &it->second.set);
+  DestroyViews(it->second.texel_views);  // only the freed set referenced them
   by_set_.erase(it->second.set);
   lru_.erase(it->second.lru);
   entries_.erase(it);
@@ -97,9 +133,51 @@ Status DescriptorCache::MakeRoomLocked() {
   return OkStatus();
 }
 
-StatusOr<VkDescriptorSet> DescriptorCache::Acquire(VkDescriptorSetLayout layout,
+Status DescriptorCache::WriteLocked(const Pipeline& pipeline, VkDescriptorSet set,
+                                    std::span<const BufferView> views,
+                                    std::vector<VkBufferView>& texel_views) {
+  std::span<const ShaderBinding> kinds = pipeline.bindings();
+  const DeviceLimits& limits = device_.capabilities().limits;
+  // Sized up front: the writes point into these vectors.
+  std::vector<VkDescriptorBufferInfo> infos(views.size());
+  std::vector<VkBufferView> texel_handles(views.size(), VK_NULL_HANDLE);
+  std::vector<VkWriteDescriptorSet> writes(views.size());
+  for (size_t i = 0; i < views.size(); ++i) {
+    writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    writes[i].dstSet = set;
+    writes[i].dstBinding = static_cast<uint32_t>(i);
+    writes[i].descriptorCount = 1;
+    if (kinds[i].kind != BindingKind::kStorageTexelBuffer) {
+      infos[i] = {views[i].buffer, views[i].offset, views[i].size};
+      writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      writes[i].pBufferInfo = &infos[i];
+      continue;
+    }
+    VKHLO_ASSIGN_OR_RETURN(uint64_t range, TexelViewRange(limits, pipeline.name(), static_cast<uint32_t>(i),
+                                                          kinds[i], views[i]));
+    VkBufferViewCreateInfo view_info{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
+    view_info.buffer = views[i].buffer;
+    view_info.format = kinds[i].format;
+    view_info.offset = views[i].offset;
+    view_info.range = range;
+    VKHLO_DEVICE_RETURN_IF_ERROR(device_, vkCreateBufferView(device_.handle(), &view_info, nullptr,
+                                                             &texel_handles[i]));
+    texel_views.push_back(texel_handles[i]);
+    stats_.live_texel_views++;
+    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
+    writes[i].pTexelBufferView = &texel_handles[i];
+  }
+  vkUpdateDescriptorSets(device_.handle(), static_cast<uint32_t>(writes.size()), writes.data(), 0, nullptr);
+  return OkStatus();
+}
+
+StatusOr<VkDescriptorSet> DescriptorCache::Acquire(const Pipeline& pipeline,
                                                    std::span<const BufferView> views) {
-  Key key{layout, std::vector<BufferView>(views.begin(), views.end())};
+  if (views.size() != pipeline.bindings().size()) {
+    return InvalidArgumentError(fmt::format("dispatch of '{}': {} buffers bound, the shader has {}",
+                                            pipeline.name(), views.size(), pipeline.bindings().size()));
+  }
+  Key key{pipeline.set_layout(), std::vector<BufferView>(views.begin(), views.end())};
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = entries_.find(key);
   if (it != entries_.end()) {
@@ -109,24 +187,18 @@ StatusOr<VkDescriptorSet> DescriptorCache::Acquire(VkDescriptorSetLayout layout,
     return it->second.set;
   }
   VKHLO_RETURN_IF_ERROR(MakeRoomLocked());
-  VKHLO_ASSIGN_OR_RETURN(auto allocated, AllocateLocked(layout));
+  VKHLO_ASSIGN_OR_RETURN(auto allocated, AllocateLocked(pipeline.set_layout()));
   auto [set, pool] = allocated;
-
-  std::vector<VkDescriptorBufferInfo> infos(views.size());
-  std::vector<VkWriteDescriptorSet> writes(views.size());
-  for (size_t i = 0; i < views.size(); ++i) {
-    infos[i] = {views[i].buffer, views[i].offset, views[i].size};
-    writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    writes[i].dstSet = set;
-    writes[i].dstBinding = static_cast<uint32_t>(i);
-    writes[i].descriptorCount = 1;
-    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    writes[i].pBufferInfo = &infos[i];
+  std::vector<VkBufferView> texel_views;
+  if (Status written = WriteLocked(pipeline, set, views, texel_views); !written.ok()) {
+    // A view that cannot be made (bad offset, too many texels) leaves nothing behind.
+    vkFreeDescriptorSets(device_.handle(), pool, 1, &set);
+    DestroyViews(texel_views);
+    return written;
   }
-  vkUpdateDescriptorSets(device_.handle(), static_cast<uint32_t>(writes.size()), writes.data(), 0, nullptr);
 
   lru_.push_front(key);
-  auto entry = entries_.emplace(std::move(key), Entry{set, pool, 0, 1, lru_.begin()}).first;
+  auto entry = entries_.emplace(std::move(key), Entry{set, pool, 0, 1, lru_.begin(), std::move(texel_views)}).first;
   by_set_[set] = &entry->second;
   stats_.misses++;
   stats_.live_sets++;

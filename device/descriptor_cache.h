@@ -1,6 +1,9 @@
 // Descriptor sets for dispatches, cached by their contents.
 //
-// A dispatch binds storage buffers (VkBuffer, offset, range) to a pipeline's set layout. The set
+// A dispatch binds storage buffers (VkBuffer, offset, range) to a pipeline's set layout; a
+// binding the pipeline declares as a storage texel buffer gets a VkBufferView of that range,
+// owned by the cached set and destroyed with it (the layout fixes which bindings are texel
+// buffers and their formats, so the key needs no more than today's). The set
 // for a given layout and bindings is written once and reused by every later dispatch with the
 // same bindings, so steady-state execution (the same executable run again on the same buffers)
 // allocates and updates no descriptors. Sets are evicted when a block's VkBuffer is destroyed
@@ -13,21 +16,32 @@
 #include <list>
 #include <mutex>
 #include <span>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "device/buffer.h"
+#include "device/capabilities.h"
+#include "device/spirv_reflect.h"
 #include "vkhlo/status.h"
 
 namespace vkhlo::device {
 
 class Device;
+class Pipeline;
+
+// Whether `view` can be bound as texel buffer `binding` of `pipeline` (offset a multiple of
+// minTexelBufferOffsetAlignment, at least one and at most maxTexelBufferElements texels).
+// Returns the range of the VkBufferView: the size rounded down to whole texels.
+StatusOr<uint64_t> TexelViewRange(const DeviceLimits& limits, std::string_view pipeline,
+                                  uint32_t binding, const ShaderBinding& kind, const BufferView& view);
 
 struct DescriptorCacheStats {
   uint64_t hits = 0;
   uint64_t misses = 0;     // sets allocated and written
   uint64_t pools = 0;      // VkDescriptorPools created
   uint64_t live_sets = 0;
+  uint64_t live_texel_views = 0;  // VkBufferViews the cached sets own
 };
 
 class DescriptorCache {
@@ -37,8 +51,9 @@ class DescriptorCache {
   DescriptorCache(const DescriptorCache&) = delete;
   DescriptorCache& operator=(const DescriptorCache&) = delete;
 
-  // A set for `layout` with `views[i]` at binding i, held by the caller until Release.
-  StatusOr<VkDescriptorSet> Acquire(VkDescriptorSetLayout layout, std::span<const BufferView> views);
+  // A set for `pipeline`'s layout with `views[i]` at binding i (a storage buffer or texel
+  // buffer, as the pipeline declares), held by the caller until Release.
+  StatusOr<VkDescriptorSet> Acquire(const Pipeline& pipeline, std::span<const BufferView> views);
   // Ends a hold: `submission` is the queue value of the submission that used the set (0 if the
   // recording was abandoned).
   void Release(VkDescriptorSet set, uint64_t submission);
@@ -63,10 +78,15 @@ class DescriptorCache {
     uint64_t last_use;  // submission value of the latest use
     uint32_t holds;     // command lists recording with it
     std::list<Key>::iterator lru;
+    std::vector<VkBufferView> texel_views;  // destroyed when the set is freed
   };
 
   StatusOr<std::pair<VkDescriptorSet, VkDescriptorPool>> AllocateLocked(VkDescriptorSetLayout layout);
   void EvictLocked(const Key& key);
+  void DestroyViews(std::vector<VkBufferView>& views);
+  // Writes `views` into `set`, creating the texel views into `texel_views`.
+  Status WriteLocked(const Pipeline& pipeline, VkDescriptorSet set, std::span<const BufferView> views,
+                     std::vector<VkBufferView>& texel_views);
   Status MakeRoomLocked();
 
   Device& device_;

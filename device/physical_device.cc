@@ -155,6 +155,9 @@ StatusOr<DeviceCapabilities> QueryCapabilities(VkInstance instance, uint32_t ins
   lim.max_push_constants_bytes = l.maxPushConstantsSize;
   lim.min_storage_buffer_offset_alignment = l.minStorageBufferOffsetAlignment;
   lim.max_per_stage_storage_buffers = l.maxPerStageDescriptorStorageBuffers;
+  lim.max_per_stage_storage_images = l.maxPerStageDescriptorStorageImages;
+  lim.max_texel_buffer_elements = l.maxTexelBufferElements;
+  lim.min_texel_buffer_offset_alignment = l.minTexelBufferOffsetAlignment;
   lim.max_bound_descriptor_sets = l.maxBoundDescriptorSets;
   lim.max_memory_allocation_size = maint3.maxMemoryAllocationSize;
   lim.max_buffer_size = has_maint4 ? maint4.maxBufferSize : 0;
@@ -182,6 +185,14 @@ StatusOr<DeviceCapabilities> QueryCapabilities(VkInstance instance, uint32_t ins
   caps.features.pipeline_creation_feedback =
       available(VK_API_VERSION_1_3, VK_EXT_PIPELINE_CREATION_FEEDBACK_EXTENSION_NAME);
   if (caps.features.cooperative_matrix) ReadCooperativeMatrixShapes(instance, pd, caps);
+  for (VkFormat format : {VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R32_SFLOAT,
+                          VK_FORMAT_R32G32B32A32_UINT, VK_FORMAT_R32_UINT}) {
+    VkFormatProperties props{};
+    vkGetPhysicalDeviceFormatProperties(pd, format, &props);
+    if (props.bufferFeatures & VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT) {
+      caps.storage_texel_buffer_formats.push_back(static_cast<uint32_t>(format));
+    }
+  }
 
   // Memory.
   VkPhysicalDeviceMemoryProperties mem{};

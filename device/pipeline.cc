@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -179,9 +180,16 @@ Status PipelineCache::CheckLimits(const std::string& name, const ShaderInterface
     return too_big("push constant bytes", shader.push_constant_bytes, "maxPushConstantsSize",
                    l.max_push_constants_bytes);
   }
-  if (shader.bindings.size() > l.max_per_stage_storage_buffers) {
-    return too_big("storage buffer bindings", shader.bindings.size(),
+  const size_t texel_buffers = std::count_if(shader.bindings.begin(), shader.bindings.end(), [](const auto& b) {
+    return b.kind == BindingKind::kStorageTexelBuffer;
+  });
+  if (shader.bindings.size() - texel_buffers > l.max_per_stage_storage_buffers) {
+    return too_big("storage buffer bindings", shader.bindings.size() - texel_buffers,
                    "maxPerStageDescriptorStorageBuffers", l.max_per_stage_storage_buffers);
+  }
+  if (texel_buffers > l.max_per_stage_storage_images) {
+    return too_big("storage texel buffer bindings", texel_buffers,
+                   "maxPerStageDescriptorStorageImages", l.max_per_stage_storage_images);
   }
   if (desc.workgroup_base_offset &&
       *desc.workgroup_base_offset + 12 > shader.push_constant_bytes) {
@@ -203,11 +211,16 @@ Status PipelineCache::CheckLimits(const std::string& name, const ShaderInterface
   }
   for (size_t i = 0; i < shader.bindings.size(); ++i) {
     const ShaderBinding& b = shader.bindings[i];
-    if (b.set != 0 || b.binding != i || !b.storage_buffer) {
+    if (b.set != 0 || b.binding != i || b.kind == BindingKind::kUniformBuffer) {
       return InvalidArgumentError(fmt::format(
-          "pipeline '{}': vkhlo shaders bind storage buffers at set 0, bindings 0..N-1; found {} "
-          "at set {} binding {}", name, b.storage_buffer ? "a storage buffer" : "a uniform buffer",
-          b.set, b.binding));
+          "pipeline '{}': vkhlo shaders bind storage (texel) buffers at set 0, bindings 0..N-1; "
+          "found {} at set {} binding {}", name, BindingKindName(b.kind), b.set, b.binding));
+    }
+    if (b.kind == BindingKind::kStorageTexelBuffer && !caps.HasStorageTexelBufferFormat(b.format)) {
+      return FailedPreconditionError(fmt::format(
+          "pipeline '{}': binding {} is a storage texel buffer of VkFormat {}, which device '{}' "
+          "(profile {}) does not support as STORAGE_TEXEL_BUFFER", name, i,
+          static_cast<int>(b.format), caps.name, caps.profile));
     }
   }
   return OkStatus();
@@ -246,6 +259,7 @@ StatusOr<std::shared_ptr<const Pipeline>> PipelineCache::CreatePipeline(const Co
   p->device_ = dev;
   p->name_ = name;
   p->binding_count_ = static_cast<uint32_t>(shader->bindings.size());
+  p->bindings_ = shader->bindings;
   p->push_constant_bytes_ = (shader->push_constant_bytes + 3) / 4 * 4;
   p->workgroup_size_ = shader->workgroup_size;
   p->shared_memory_bytes_ = shader->shared_memory_bytes;
@@ -253,7 +267,10 @@ StatusOr<std::shared_ptr<const Pipeline>> PipelineCache::CreatePipeline(const Co
 
   std::vector<VkDescriptorSetLayoutBinding> bindings(p->binding_count_);
   for (uint32_t i = 0; i < p->binding_count_; ++i) {
-    bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    VkDescriptorType type = p->bindings_[i].kind == BindingKind::kStorageTexelBuffer
+                                ? VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER
+                                : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    bindings[i] = {i, type, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
   }
   VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
   set_info.bindingCount = p->binding_count_;

@@ -2,7 +2,9 @@
 // device's limits, and cached in memory (by content) and on disk (VkPipelineCache).
 //
 // Binding model: a shader's storage buffers live in descriptor set 0 at bindings 0..N-1; its
-// push constants are one block starting at offset 0. A shader that may be dispatched over more
+// push constants are one block starting at offset 0. A binding may instead be a storage texel
+// buffer (reflected from the SPIR-V, with its format): it is bound from the same BufferView and
+// the descriptor cache makes the VkBufferView. A shader that may be dispatched over more
 // workgroups than maxComputeWorkGroupCount reserves a uvec3 in its push constants for the
 // workgroup base (see shaders/include/vkhlo_dispatch.glsl) and names its offset in
 // `workgroup_base_offset`; the command list then splits big grids and fills it in.
@@ -48,6 +50,8 @@ class Pipeline {
   VkPipelineLayout layout() const { return layout_; }
   VkDescriptorSetLayout set_layout() const { return set_layout_; }
   uint32_t binding_count() const { return binding_count_; }
+  // Binding i's kind and, for texel buffers, format (as reflected; bindings()[i].binding == i).
+  std::span<const ShaderBinding> bindings() const { return bindings_; }
   uint32_t push_constant_bytes() const { return push_constant_bytes_; }
   const std::array<uint32_t, 3>& workgroup_size() const { return workgroup_size_; }
   uint64_t shared_memory_bytes() const { return shared_memory_bytes_; }
@@ -68,6 +72,7 @@ class Pipeline {
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
   uint32_t binding_count_ = 0;
+  std::vector<ShaderBinding> bindings_;
   uint32_t push_constant_bytes_ = 0;
   std::array<uint32_t, 3> workgroup_size_ = {1, 1, 1};
   uint64_t shared_memory_bytes_ = 0;

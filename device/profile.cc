@@ -62,6 +62,10 @@ void ApplyMobile(DeviceCapabilities& caps) {
   CapAt(l.max_push_constants_bytes, 128u);
   // Alignment is a minimum the device requires: a weaker device requires more.
   l.min_storage_buffer_offset_alignment = std::max<uint64_t>(l.min_storage_buffer_offset_alignment, 256);
+  // Texel buffers as the Vulkan spec guarantees them (many phones report exactly these), so
+  // kernels reading through texel views must handle operands too large for one view.
+  CapAt(l.max_texel_buffer_elements, uint64_t{65536});
+  l.min_texel_buffer_offset_alignment = std::max<uint64_t>(l.min_texel_buffer_offset_alignment, 256);
 
   SubgroupProperties& sg = caps.subgroup;
   // The subgroup size is a fact of the hardware, not a capability: keep it, but without size

@@ -13,7 +13,7 @@ namespace {
 // The SPIR-V opcodes and enumerants this reader needs (SPIR-V 1.6 specification).
 enum Op : uint32_t {
   kOpEntryPoint = 15, kOpExecutionMode = 16, kOpTypeBool = 20, kOpTypeInt = 21,
-  kOpTypeFloat = 22, kOpTypeVector = 23, kOpTypeMatrix = 24, kOpTypeArray = 28,
+  kOpTypeFloat = 22, kOpTypeVector = 23, kOpTypeImage = 25, kOpTypeMatrix = 24, kOpTypeArray = 28,
   kOpTypeRuntimeArray = 29, kOpTypeStruct = 30, kOpTypePointer = 32, kOpConstantTrue = 41,
   kOpConstantFalse = 42, kOpConstant = 43, kOpConstantComposite = 44, kOpSpecConstantTrue = 48,
   kOpSpecConstantFalse = 49, kOpSpecConstant = 50, kOpSpecConstantComposite = 51,
@@ -24,8 +24,35 @@ enum : uint32_t {
   kDecorationSpecId = 1, kDecorationArrayStride = 6, kDecorationBlock = 2,
   kDecorationBufferBlock = 3, kDecorationBuiltIn = 11, kDecorationBinding = 33,
   kDecorationDescriptorSet = 34, kDecorationOffset = 35, kBuiltInWorkgroupSize = 25,
-  kStorageUniform = 2, kStorageWorkgroup = 4, kStoragePushConstant = 9, kStorageStorageBuffer = 12,
+  kStorageUniformConstant = 0, kStorageUniform = 2, kStorageWorkgroup = 4, kStoragePushConstant = 9, kStorageStorageBuffer = 12,
 };
+
+// OpTypeImage operands (after the result id) and the image formats vkhlo binds as texel buffers.
+enum : uint32_t { kDimBuffer = 5, kSampledStorage = 2 };
+enum : uint32_t { kFormatRgba32f = 1, kFormatR32f = 3, kFormatRgba32ui = 30, kFormatR32ui = 33 };
+
+struct ImageType {
+  uint32_t dim = 0;
+  uint32_t sampled = 0;
+  uint32_t format = 0;
+};
+
+struct TexelFormat {
+  VkFormat format;
+  uint32_t bytes;
+};
+
+// The formats a storage texel buffer may declare: 32-bit float and uint, 1 or 4 components
+// (what the kernels need; each is widely supported as STORAGE_TEXEL_BUFFER).
+std::optional<TexelFormat> TexelFormatOf(uint32_t spirv_format) {
+  switch (spirv_format) {
+    case kFormatRgba32f: return TexelFormat{VK_FORMAT_R32G32B32A32_SFLOAT, 16};
+    case kFormatR32f: return TexelFormat{VK_FORMAT_R32_SFLOAT, 4};
+    case kFormatRgba32ui: return TexelFormat{VK_FORMAT_R32G32B32A32_UINT, 16};
+    case kFormatR32ui: return TexelFormat{VK_FORMAT_R32_UINT, 4};
+    default: return std::nullopt;
+  }
+}
 
 struct Instruction {
   uint32_t opcode;
@@ -74,9 +101,13 @@ class Module {
       } else if (storage == kStorageStorageBuffer || storage == kStorageUniform) {
         bool storage_buffer = storage == kStorageStorageBuffer ||
                               decorations_[pointee->second].contains(kDecorationBufferBlock);
-        out.bindings.push_back(ShaderBinding{Decoration(var, kDecorationDescriptorSet).value_or(0),
-                                             Decoration(var, kDecorationBinding).value_or(0),
-                                             storage_buffer});
+        out.bindings.push_back(ShaderBinding{
+            Decoration(var, kDecorationDescriptorSet).value_or(0),
+            Decoration(var, kDecorationBinding).value_or(0),
+            storage_buffer ? BindingKind::kStorageBuffer : BindingKind::kUniformBuffer});
+      } else if (storage == kStorageUniformConstant) {
+        VKHLO_ASSIGN_OR_RETURN(ShaderBinding b, TexelBinding(var, pointee->second));
+        out.bindings.push_back(b);
       }
     }
     std::sort(out.bindings.begin(), out.bindings.end(), [](const auto& a, const auto& b) {
@@ -87,13 +118,34 @@ class Module {
     out.bindings.erase(std::unique(out.bindings.begin(), out.bindings.end(),
                                    [](const auto& a, const auto& b) {
                                      return a.set == b.set && a.binding == b.binding &&
-                                            a.storage_buffer == b.storage_buffer;
+                                            a.kind == b.kind && a.format == b.format;
                                    }),
                        out.bindings.end());
     return out;
   }
 
  private:
+  // A UniformConstant variable: vkhlo binds only storage texel buffers of a known format there
+  // (samplers, sampled and storage images have no place in its binding model).
+  StatusOr<ShaderBinding> TexelBinding(uint32_t var, uint32_t type) const {
+    const uint32_t set = Decoration(var, kDecorationDescriptorSet).value_or(0);
+    const uint32_t binding = Decoration(var, kDecorationBinding).value_or(0);
+    auto image = images_.find(type);
+    if (image == images_.end() || image->second.dim != kDimBuffer ||
+        image->second.sampled != kSampledStorage) {
+      return InvalidArgumentError(fmt::format(
+          "set {} binding {}: only storage buffers and storage texel buffers (imageBuffer) are "
+          "supported, not other images or samplers", set, binding));
+    }
+    std::optional<TexelFormat> format = TexelFormatOf(image->second.format);
+    if (!format) {
+      return InvalidArgumentError(fmt::format(
+          "set {} binding {}: unsupported texel buffer format (SPIR-V image format {}; supported: "
+          "rgba32f, r32f, rgba32ui, r32ui)", set, binding, image->second.format));
+    }
+    return ShaderBinding{set, binding, BindingKind::kStorageTexelBuffer, format->format, format->bytes};
+  }
+
   void Record(const Instruction& in) {
     auto ops = in.operands;
     switch (in.opcode) {
@@ -125,6 +177,9 @@ class Module {
       case kOpTypeMatrix: composite_[ops[0]] = {ops[1], ops[2], false}; break;
       case kOpTypeArray: composite_[ops[0]] = {ops[1], ops[2], true}; break;
       case kOpTypeRuntimeArray: runtime_arrays_.insert(ops[0]); break;
+      case kOpTypeImage:
+        if (ops.size() >= 8) images_[ops[0]] = ImageType{ops[2], ops[6], ops[7]};
+        break;
       case kOpTypeStruct:
         structs_[ops[0]] = std::vector<uint32_t>(ops.begin() + 1, ops.end());
         break;
@@ -245,6 +300,7 @@ class Module {
   };
   std::unordered_map<uint32_t, Composite> composite_;
   std::unordered_set<uint32_t> runtime_arrays_;
+  std::unordered_map<uint32_t, ImageType> images_;
   std::unordered_map<uint32_t, std::vector<uint32_t>> structs_;
   std::unordered_map<uint32_t, uint32_t> pointee_;
   std::unordered_map<uint32_t, uint32_t> constants_;
@@ -253,6 +309,15 @@ class Module {
 };
 
 }  // namespace
+
+std::string_view BindingKindName(BindingKind kind) {
+  switch (kind) {
+    case BindingKind::kStorageBuffer: return "a storage buffer";
+    case BindingKind::kUniformBuffer: return "a uniform buffer";
+    case BindingKind::kStorageTexelBuffer: return "a storage texel buffer";
+  }
+  return "an unknown binding";
+}
 
 StatusOr<ShaderInterface> ReflectComputeShader(std::span<const uint32_t> spirv,
                                                std::span<const SpecializationValue> specialization) {

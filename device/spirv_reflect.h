@@ -3,10 +3,13 @@
 // workgroup size (after specialization), shared memory, push-constant bytes, bindings.
 #pragma once
 
+#include <vulkan/vulkan.h>
+
 #include <array>
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "vkhlo/status.h"
@@ -18,10 +21,20 @@ struct SpecializationValue {
   uint32_t bits = 0;  // the 32-bit value (bool, int, uint or float bit pattern)
 };
 
+// What a binding's descriptor is. Storage texel buffers (`uniform imageBuffer` with a format
+// qualifier) exist because some drivers (llvmpipe) turn imageLoad into vector loads where a
+// storage-buffer load in a loop runs lane by lane; the runtime binds them from the same
+// (VkBuffer, offset, size) as a storage buffer and the device layer makes the VkBufferView.
+enum class BindingKind : uint8_t { kStorageBuffer, kUniformBuffer, kStorageTexelBuffer };
+std::string_view BindingKindName(BindingKind kind);
+
 struct ShaderBinding {
   uint32_t set = 0;
   uint32_t binding = 0;
-  bool storage_buffer = true;  // false: uniform buffer
+  BindingKind kind = BindingKind::kStorageBuffer;
+  // Storage texel buffers only: the view's format and the bytes of one texel.
+  VkFormat format = VK_FORMAT_UNDEFINED;
+  uint32_t texel_bytes = 0;
 };
 
 struct ShaderInterface {

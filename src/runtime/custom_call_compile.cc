@@ -89,13 +89,17 @@ Status CompileKernel(ClientState& client, const CustomCallKernel& kernel, std::s
   bool layout_ok = shader->bindings.size() == expected_bindings;
   for (size_t i = 0; layout_ok && i < shader->bindings.size(); ++i) {
     const device::ShaderBinding& b = shader->bindings[i];
-    layout_ok = b.set == 0 && b.binding == i && b.storage_buffer;
+    // Custom kernels get plain storage buffers: texel views would need the caller to know
+    // formats and alignment rules that the custom-call interface does not carry.
+    layout_ok = b.set == 0 && b.binding == i && b.kind == device::BindingKind::kStorageBuffer;
   }
   if (!layout_ok) {
     std::string found;
     for (const device::ShaderBinding& b : shader->bindings) {
       found += fmt::format("{}(set {}, binding {}{})", found.empty() ? "" : ", ", b.set, b.binding,
-                           b.storage_buffer ? "" : ", uniform");
+                           b.kind == device::BindingKind::kStorageBuffer ? ""
+                           : b.kind == device::BindingKind::kUniformBuffer ? ", uniform buffer"
+                                                                           : ", storage texel buffer");
     }
     return error(fmt::format("binds {} operands then {} results as storage buffers at set 0, bindings 0..{}; its "
                              "kernel declares [{}]", operands.size(), results.size(),

@@ -27,6 +27,9 @@ codegen::TargetInfo TargetFromDevice(const device::Device& device) {
   t.min_storage_buffer_offset_alignment = caps.limits.min_storage_buffer_offset_alignment;
   t.max_push_constants_bytes = caps.limits.max_push_constants_bytes;
   t.max_storage_buffers_per_stage = caps.limits.max_per_stage_storage_buffers;
+  t.max_texel_buffer_elements = caps.limits.max_texel_buffer_elements;
+  t.min_texel_buffer_offset_alignment = caps.limits.min_texel_buffer_offset_alignment;
+  t.storage_texel_buffer_rgba32f = caps.HasStorageTexelBufferFormat(VK_FORMAT_R32G32B32A32_SFLOAT);
   // Identity and matrix units, for the library kernels' per-vendor configurations.
   t.vendor_id = caps.vendor_id;
   switch (caps.type) {

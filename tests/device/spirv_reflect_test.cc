@@ -38,7 +38,7 @@ TEST(SpirvReflectTest, PushConstantsBindingsAndSharedMemory) {
   EXPECT_EQ(fill->push_constant_bytes, 40u);  // uvec4 base, uvec4 groups, uint count, uint value
   ASSERT_EQ(fill->bindings.size(), 1u);
   EXPECT_EQ(fill->bindings[0].binding, 0u);
-  EXPECT_TRUE(fill->bindings[0].storage_buffer);
+  EXPECT_EQ(fill->bindings[0].kind, BindingKind::kStorageBuffer);
   EXPECT_EQ(fill->shared_memory_bytes, 0u);
   EXPECT_EQ(fill->entry_point, "main");
 
@@ -55,6 +55,54 @@ TEST(SpirvReflectTest, AliasedViewsAreOneBinding) {
   ASSERT_EQ(info->bindings.size(), 2u);
   EXPECT_EQ(info->bindings[0].binding, 0u);
   EXPECT_EQ(info->bindings[1].binding, 1u);
+}
+
+TEST(SpirvReflectTest, StorageTexelBuffersHaveKindAndFormat) {
+  auto read = ReflectComputeShader(Spirv("test/texel_read"), {});
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  ASSERT_EQ(read->bindings.size(), 3u);
+  EXPECT_EQ(read->bindings[0].kind, BindingKind::kStorageTexelBuffer);
+  EXPECT_EQ(read->bindings[0].format, VK_FORMAT_R32G32B32A32_SFLOAT);
+  EXPECT_EQ(read->bindings[0].texel_bytes, 16u);
+  EXPECT_EQ(read->bindings[1].kind, BindingKind::kStorageTexelBuffer);
+  EXPECT_EQ(read->bindings[1].format, VK_FORMAT_R32_SFLOAT);
+  EXPECT_EQ(read->bindings[1].texel_bytes, 4u);
+  EXPECT_EQ(read->bindings[2].kind, BindingKind::kStorageBuffer);
+  EXPECT_EQ(read->bindings[2].format, VK_FORMAT_UNDEFINED);
+
+  auto formats = ReflectComputeShader(Spirv("test/texel_formats"), {});
+  ASSERT_TRUE(formats.ok()) << formats.status().ToString();
+  ASSERT_EQ(formats->bindings.size(), 3u);
+  EXPECT_EQ(formats->bindings[0].format, VK_FORMAT_R32G32B32A32_UINT);
+  EXPECT_EQ(formats->bindings[0].texel_bytes, 16u);
+  EXPECT_EQ(formats->bindings[1].kind, BindingKind::kStorageBuffer);
+  EXPECT_EQ(formats->bindings[2].format, VK_FORMAT_R32_UINT);
+  EXPECT_EQ(formats->bindings[2].texel_bytes, 4u);
+}
+
+// The module with its first OpTypeImage's format operand replaced.
+std::vector<uint32_t> WithImageFormat(std::span<const uint32_t> spirv, uint32_t format) {
+  std::vector<uint32_t> out(spirv.begin(), spirv.end());
+  for (size_t pos = 5; pos < out.size(); pos += out[pos] >> 16) {
+    if ((out[pos] & 0xFFFFu) == 25 /* OpTypeImage */) {
+      out[pos + 8] = format;  // result, sampled type, dim, depth, arrayed, ms, sampled, format
+      return out;
+    }
+  }
+  ADD_FAILURE() << "no OpTypeImage";
+  return out;
+}
+
+TEST(SpirvReflectTest, UnsupportedTexelBufferFormatIsAnError) {
+  auto info = ReflectComputeShader(WithImageFormat(Spirv("test/texel_read"), 6 /* Rg32f */), {});
+  ASSERT_FALSE(info.ok());
+  EXPECT_NE(info.status().message().find("unsupported texel buffer format"), std::string::npos)
+      << info.status().ToString();
+  EXPECT_NE(info.status().message().find("binding 0"), std::string::npos) << info.status().ToString();
+  // The supported formats pass through the same path.
+  auto r32ui = ReflectComputeShader(WithImageFormat(Spirv("test/texel_read"), 33), {});
+  ASSERT_TRUE(r32ui.ok()) << r32ui.status().ToString();
+  EXPECT_EQ(r32ui->bindings[0].format, VK_FORMAT_R32_UINT);
 }
 
 TEST(SpirvReflectTest, RejectsMalformedModules) {
