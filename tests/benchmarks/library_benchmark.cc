@@ -30,6 +30,7 @@
 #include "device/transfer.h"
 #include "frontend/parser.h"
 #include "ir/walk.h"
+#include "runtime/target_from_device.h"
 
 namespace vkhlo {
 namespace {
@@ -52,24 +53,7 @@ Env& SharedEnv() {
       std::exit(1);
     }
     e.device = std::move(device).value();
-    const auto& caps = e.device->capabilities();
-    auto& t = e.target;
-    t.device_name = caps.name;
-    t.vendor_id = caps.vendor_id;
-    t.device_type = caps.type == device::DeviceType::kCpu ? codegen::TargetInfo::DeviceType::kCpu
-                    : caps.type == device::DeviceType::kDiscreteGpu ? codegen::TargetInfo::DeviceType::kDiscreteGpu
-                                                                    : codegen::TargetInfo::DeviceType::kIntegratedGpu;
-    t.shader_int64 = caps.features.shader_int64;
-    t.shader_float64 = caps.features.shader_float64;
-    t.shader_float16 = caps.features.shader_float16;
-    t.storage_buffer_16bit = caps.features.storage_buffer_16bit;
-    t.subgroup_size = caps.subgroup.size;
-    t.max_workgroup_size = caps.limits.max_workgroup_size;
-    t.max_workgroup_count = caps.limits.max_workgroup_count;
-    t.max_workgroup_invocations = caps.limits.max_workgroup_invocations;
-    t.max_shared_memory_bytes = caps.limits.max_shared_memory_bytes;
-    t.max_storage_buffer_range = caps.limits.max_storage_buffer_range;
-    t.max_storage_buffers_per_stage = caps.limits.max_per_stage_storage_buffers;
+    e.target = runtime::TargetFromDevice(*e.device);  // what the runtime would plan for
     e.compiler = std::make_unique<codegen::GlslCompiler>("");
     return e;
   }();
