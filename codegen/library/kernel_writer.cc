@@ -303,11 +303,28 @@ Status KernelWriter::DeclarePackedMatmul() {
   return DeclareOutput();
 }
 
-Status KernelWriter::DeclarePack(char x) {
+Status KernelWriter::DeclarePack(char x, const char* texel_format) {
   const int operand = x == 'a' ? 0 : 1;
-  Binding({BufferRole::kOperand, operand}, "Operand", fmt::format("{}_buf", x), true, false);
-  VKHLO_RETURN_IF_ERROR(DeclareOperand(x, operand == 0 ? p_.a : p_.b, operand == 0 ? p_.a_type : p_.b_type, 0));
-  Binding({BufferRole::kScratch, operand, true}, "Panel", "pk_buf", false, true);
+  const OperandAccess& access = operand == 0 ? p_.a : p_.b;
+  const std::string row = x == 'a' ? "m" : "k", col = x == 'a' ? "k" : "n";
+  if (texel_format != nullptr && access.affine) {
+    // An f32 operand read as a texel buffer: llvmpipe gathers r32f texels with one vector
+    // instruction and rgba32f ones as four-element rows, where a storage-buffer load loops over
+    // the lanes. load_<x> reads one element; rgba32f kernels index whole texels by ix_<x> / 4.
+    bindings_.push_back({BufferRole::kOperand, operand});
+    buffers_ += fmt::format("layout(binding = 0, {}) readonly uniform imageBuffer {}_img;\n", texel_format, x);
+    functions_ += fmt::format("uint ix_{}(uint b, uint r, uint c) {{ return {} + {} + {}; }}\n", x, access.batch.Offset("b"),
+                              access.rows.Offset("r"), access.cols.Offset("c"));
+    if (std::string(texel_format) == "r32f") {
+      functions_ += fmt::format("float load_{0}(uint b, uint {1}, uint {2}) {{ return imageLoad({0}_img, int(ix_{0}(b, {1}, {2}))).x; }}\n",
+                                x, row, col);
+    }
+  } else {
+    Binding({BufferRole::kOperand, operand}, "Operand", fmt::format("{}_buf", x), true, false);
+    VKHLO_RETURN_IF_ERROR(DeclareOperand(x, access, operand == 0 ? p_.a_type : p_.b_type, 0));
+  }
+  bindings_.push_back({BufferRole::kScratch, operand, true});
+  buffers_ += "layout(binding = 1, rgba32f) writeonly uniform imageBuffer pk;\n";
   return OkStatus();
 }
 

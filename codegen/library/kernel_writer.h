@@ -42,9 +42,11 @@ class KernelWriter {
   // The packed matmul's product: the panels of A and B (scratch 0, 1) as rgba32f texel buffers
   // `pa`, `pb` (bindings 0, 1), the epilogue inputs, the result.
   Status DeclarePackedMatmul();
-  // A pack kernel: operand x (binding 0, with load_<x>) and its panel buffer `pk_buf` (scratch 0
-  // for A, 1 for B).
-  Status DeclarePack(char x);
+  // A pack kernel: operand x at binding 0 and its panels, the rgba32f texel buffer `pk`
+  // (scratch 0 for A, 1 for B). The operand is a storage buffer read by load_<x>, or, given a
+  // `texel_format` ("r32f": with load_<x>; "rgba32f": whole texels) and an affine f32 operand,
+  // the texel buffer <x>_img indexed through ix_<x>(b, r, c).
+  Status DeclarePack(char x, const char* texel_format);
   // No operands (K = 0: every output is the epilogue of zero): the epilogue inputs, the result.
   Status DeclareFill();
   // The same at element index `index` (a multiple of `width`; a safe address even when the

@@ -86,38 +86,80 @@ bool PackedFits(const TileConfig& c, const TargetInfo& t, std::string* why) {
 StatusOr<LibraryDispatch> EmitPackOperand(const MatmulProblem& p, const Epilogue& e, const TargetInfo& t,
                                           const TileConfig& c, char x, const std::string& name) {
   const PackedShape s = PackedShapeOf(p, c);
+  const bool is_a = x == 'a';
+  const OperandAccess& access = is_a ? p.a : p.b;
+  const ir::ElementType type = is_a ? p.a_type : p.b_type;
+  const uint64_t elements = static_cast<uint64_t>(p.batch * p.k * (is_a ? p.m : p.n));
+  const bool texels = type == ir::ElementType::kF32 && access.affine && elements <= t.max_texel_buffer_elements;
+  // A panel texel holds 4 consecutive rows of A (4 columns of B) at one k. Where the operand
+  // stores them contiguously and aligned (a vector run of 4 along that axis) a panel texel is
+  // one texel of the operand; where 4 consecutive k are contiguous instead, 4x4 blocks are
+  // transposed; otherwise elements are read one by one.
+  const int along_panel = is_a ? access.row_run : access.col_run;
+  const int along_k = is_a ? access.col_run : access.row_run;
+  enum class Mode { kElements, kCopy, kTranspose };
+  const Mode mode = !texels ? Mode::kElements : along_panel >= 4 ? Mode::kCopy : along_k >= 4 ? Mode::kTranspose
+                                                                                              : Mode::kElements;
   KernelWriter w(p, e, t);
-  VKHLO_RETURN_IF_ERROR(w.DeclarePack(x));
-  // One invocation per texel (4 floats): lanes along k for A (consecutive columns of a row-major
-  // A), along the texel's columns for B.
+  VKHLO_RETURN_IF_ERROR(w.DeclarePack(x, mode == Mode::kElements ? (texels ? "r32f" : nullptr) : "rgba32f"));
+  // The operand element (b, r, c) for a panel position: row/col order differs for A and B.
+  auto at = [&](const std::string& panel_index, const std::string& k) {
+    return is_a ? fmt::format("b, {}, {}", panel_index, k) : fmt::format("b, {}, {}", k, panel_index);
+  };
+  const char* lim = is_a ? "M" : "N";
+  // Lanes run along k for A (the columns of a row-major A), along the panel's texels for B
+  // (the columns of a row-major B); elements past M, N or K are zero (the product reads whole
+  // panels). `o` is the panel texel of (r0 .. r0 + 3, k), `kq` the k-steps one invocation owns.
+  const uint32_t kq = mode == Mode::kTranspose ? 4 : 1;
+  const int64_t k_items = s.kp / kq;
   std::string body;
-  LibraryDispatch d;
   constexpr uint32_t kGroup = 64;
-  if (x == 'a') {
-    // grid: x over KP, y over row groups, z over the batch.
-    body += fmt::format("  uint k = wg.x * {}u + gl_LocalInvocationID.x;\n  if (k >= {}u) return;\n", kGroup, s.kp);
-    body += "  uint g = wg.y, b = wg.z;\n";
-    body += fmt::format("  uint o = ((b * {}u + g) * {}u + k) * 4u;\n", s.row_groups, s.kp);
-    for (int r = 0; r < 4; ++r) {
-      body += fmt::format("  {{ uint m = g * 4u + {}u; float v = load_a(b, min(m, M - 1u), min(k, K - 1u)); pk_buf[o + {}u] = floatBitsToUint(m < M && k < K ? v : 0.0); }}\n",
-                          r, r);
-    }
-    d.grid = {static_cast<uint32_t>((s.kp + kGroup - 1) / kGroup), static_cast<uint32_t>(s.row_groups),
-              static_cast<uint32_t>(p.batch)};
+  uint32_t grid_x = 0;
+  if (is_a) {
+    body += fmt::format("  uint kk = wg.x * {}u + gl_LocalInvocationID.x;\n  if (kk >= {}u) return;\n", kGroup, k_items);
+    body += fmt::format("  uint k = kk * {}u, b = wg.z, r0 = wg.y * 4u;\n", kq);
+    body += fmt::format("  int o = int((b * {}u + wg.y) * {}u + k);\n  const int step = 1;\n", s.row_groups, s.kp);
+    grid_x = static_cast<uint32_t>((k_items + kGroup - 1) / kGroup);
   } else {
-    // grid: x over the L texels of a panel row times KP, y over panels, z over the batch.
     body += fmt::format("  uint i = wg.x * {}u + gl_LocalInvocationID.x;\n  if (i >= {}u) return;\n", kGroup,
-                        s.kp * s.lanes);
-    body += fmt::format("  uint k = i / {0}u, l = i % {0}u, panel = wg.y, b = wg.z;\n", s.lanes);
-    body += fmt::format("  uint o = (((b * {}u + panel) * {}u + k) * {}u + l) * 4u;\n", s.panels, s.kp, s.lanes);
-    for (int q = 0; q < 4; ++q) {
-      body += fmt::format(
-          "  {{ uint n = (panel * {}u + l) * 4u + {}u; float v = load_b(b, min(k, K - 1u), min(n, N - 1u)); pk_buf[o + {}u] = floatBitsToUint(n < N && k < K ? v : 0.0); }}\n",
-          s.lanes, q, q);
-    }
-    d.grid = {static_cast<uint32_t>((s.kp * s.lanes + kGroup - 1) / kGroup), static_cast<uint32_t>(s.panels),
-              static_cast<uint32_t>(p.batch)};
+                        k_items * s.lanes);
+    body += fmt::format("  uint k = (i / {0}u) * {1}u, l = i % {0}u, b = wg.z;\n", s.lanes, kq);
+    body += fmt::format("  int o = int(((b * {}u + wg.y) * {}u + k) * {}u + l);\n  const int step = {};\n", s.panels,
+                        s.kp, s.lanes, s.lanes);
+    body += fmt::format("  uint r0 = (wg.y * {}u + l) * 4u;\n", s.lanes);
+    grid_x = static_cast<uint32_t>((k_items * s.lanes + kGroup - 1) / kGroup);
   }
+  switch (mode) {
+    case Mode::kElements:
+      body += "  vec4 v = vec4(0.0);\n";
+      for (int q = 0; q < 4; ++q) {
+        body += fmt::format("  {{ float e = load_{}({}); v.{} = r0 + {}u < {} && k < K ? e : 0.0; }}\n", x,
+                            at(fmt::format("min(r0 + {}u, {} - 1u)", q, lim), "min(k, K - 1u)"), "xyzw"[q], q, lim);
+      }
+      body += "  imageStore(pk, o, v);\n";
+      break;
+    case Mode::kCopy:
+      // The texel's rows past M (columns past N) belong to the next row group of the operand
+      // (its run is aligned, so the texel exists): zero them.
+      body += fmt::format("  vec4 v = k < K ? imageLoad({}_img, int(ix_{}({}) / 4u)) : vec4(0.0);\n", x, x,
+                          at(fmt::format("min(r0, {} - 1u)", lim), "min(k, K - 1u)"));
+      for (int q = 1; q < 4; ++q) body += fmt::format("  if (r0 + {}u >= {}) v.{} = 0.0;\n", q, lim, "xyzw"[q]);
+      body += fmt::format("  if (r0 >= {}) v = vec4(0.0);\n  imageStore(pk, o, v);\n", lim);
+      break;
+    case Mode::kTranspose:
+      // Four texels along k (one per panel row/column), written back as four panel texels.
+      for (int q = 0; q < 4; ++q) {
+        body += fmt::format("  vec4 t{} = r0 + {}u < {} && k < K ? imageLoad({}_img, int(ix_{}({}) / 4u)) : vec4(0.0);\n", q,
+                            q, lim, x, x, at(fmt::format("min(r0 + {}u, {} - 1u)", q, lim), "min(k, K - 4u)"));
+      }
+      for (int j = 0; j < 4; ++j) {
+        const char c = "xyzw"[j];
+        body += fmt::format("  imageStore(pk, o + {0} * step, vec4(t0.{1}, t1.{1}, t2.{1}, t3.{1}));\n", j, c);
+      }
+      break;
+  }
+  LibraryDispatch d;
+  d.grid = {grid_x, static_cast<uint32_t>(is_a ? s.row_groups : s.panels), static_cast<uint32_t>(p.batch)};
   d.name = fmt::format("{}.pack_{}", name, x);
   d.glsl = w.Assemble(kGroup, 1, 1, body);
   d.workgroup_size = {kGroup, 1, 1};

@@ -270,6 +270,33 @@ TEST_F(DotGeneralTest, PackedPanels) {
     c.k = n - 1;
     Check(c, {.force_config = config});
   }
+  // Every pack path: operands whose panel texels are operand texels (A stored [K, M], B [K, N])
+  // are copied, those with 4 contiguous k (A [M, K], B [N, K]) transposed in 4x4 blocks; f16
+  // operands are read element by element.
+  for (int layout = 0; layout < 4; ++layout) {
+    for (const char* type : {"f32", "f16"}) {
+      const bool a_km = layout & 1, b_nk = layout & 2;
+      const std::string at = fmt::format("tensor<2x{}x{}x{}>", a_km ? 44 : 36, a_km ? 36 : 44, type);
+      const std::string bt = fmt::format("tensor<2x{}x{}x{}>", b_nk ? 40 : 44, b_nk ? 44 : 40, type);
+      DotCase c;
+      c.mlir = fmt::format(R"(func.func @main(%a: {0}, %b: {1}) -> tensor<2x36x40xf32> {{
+  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [{2}] x [{3}] : ({0}, {1}) -> tensor<2x36x40xf32>
+  func.return %0 : tensor<2x36x40xf32>
+}})", at, bt, a_km ? 1 : 2, b_nk ? 2 : 1);
+      c.k = 44;
+      Check(c, {.force_config = config});
+      ASSERT_OK_AND_ASSIGN(ParsedOp parsed, ParseOp(c.mlir, ir::OpCode::kDotGeneral));
+      ASSERT_OK_AND_ASSIGN(auto plan, codegen::library::PlanDotGeneral(*parsed.op, target_, {}, {.force_config = config}));
+      ASSERT_EQ(plan.dispatches.size(), 3u);
+      const bool f32 = std::string(type) == "f32";
+      for (int x = 0; x < 2; ++x) {
+        const std::string& glsl = plan.dispatches[static_cast<size_t>(x)].glsl;
+        EXPECT_EQ(glsl.find("rgba32f) readonly uniform imageBuffer") != std::string::npos, f32) << glsl;
+        const bool transposed = x == 0 ? !a_km : b_nk;
+        EXPECT_EQ(glsl.find("vec4 t3") != std::string::npos, f32 && transposed) << glsl;
+      }
+    }
+  }
   DotCase big;
   big.mlir = R"(func.func @main(%a: tensor<2x130x257xf32>, %b: tensor<2x257x100xf32>) -> tensor<2x130x100xf32> {
   %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x130x257xf32>, tensor<2x257x100xf32>) -> tensor<2x130x100xf32>
