@@ -7,8 +7,12 @@
 // u64vec4 load costs under twice a 4-byte one. The 1024^3 register-tiled kernel with its loads
 // hoisted out of the K loop runs 10-15x faster than with them: the lane-by-lane loads are the
 // whole cost, bounds checks and index math are not. llvmpipe makes SIMD lanes of local x only
-// (local y is a scalar loop), so lanes must run along a long axis (TileConfig::lanes_m). So the
-// CPU table uses register tiles with no shared memory and 8-element vector loads; GPUs get
+// (local y is a scalar loop), so lanes must run along a long axis (TileConfig::lanes_m). Loads
+// that avoid the lane loop: `imageLoad` of rgba32f / r32f texel buffers (straight-line vector
+// code) and subgroupShuffle with a constant lane (one permute). So the CPU table leads with the
+// packed kernel (operands copied into panels read as texel buffers, matmul_packed.cc), and keeps
+// register tiles with no shared memory and 8-element vector loads for shapes it does not take
+// (matrix-vector, small products, implicit convolution operands, non-float types); GPUs get
 // shared-memory tiles. The choice is
 // golden-tested for fake AMD, Intel, NVIDIA, Arm, Qualcomm and lavapipe targets
 // (tests/codegen_library/config_test.cc).
