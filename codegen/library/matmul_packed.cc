@@ -61,7 +61,9 @@ bool PackedApplies(const MatmulProblem& p, const TileConfig& c, const TargetInfo
   // Convolutions read A through an implicit (im2col) index: packing it would materialize im2col.
   if (!p.a.affine || !p.b.affine) return no("an operand is read through an implicit index");
   const PackedShape s = PackedShapeOf(p, c);
-  if (std::max(s.a_texels, s.b_texels) > t.max_texel_buffer_elements) {
+  // Scratch buffers are bound whole: their size rounded up to the allocator's alignment (at
+  // most 256 bytes, 16 texels more).
+  if (std::max(s.a_texels, s.b_texels) + 16 > t.max_texel_buffer_elements) {
     return no(fmt::format("panels of {} texels exceed maxTexelBufferElements {}", std::max(s.a_texels, s.b_texels),
                           t.max_texel_buffer_elements));
   }
@@ -90,7 +92,9 @@ StatusOr<LibraryDispatch> EmitPackOperand(const MatmulProblem& p, const Epilogue
   const OperandAccess& access = is_a ? p.a : p.b;
   const ir::ElementType type = is_a ? p.a_type : p.b_type;
   const uint64_t elements = static_cast<uint64_t>(p.batch * p.k * (is_a ? p.m : p.n));
-  const bool texels = type == ir::ElementType::kF32 && access.affine && elements <= t.max_texel_buffer_elements;
+  // The runtime binds the operand's whole buffer, its size rounded up to the allocator's
+  // alignment (at most 256 bytes: 64 more r32f texels), and the view must fit the limit.
+  const bool texels = type == ir::ElementType::kF32 && access.affine && elements + 64 <= t.max_texel_buffer_elements;
   // A panel texel holds 4 consecutive rows of A (4 columns of B) at one k. Where the operand
   // stores them contiguously and aligned (a vector run of 4 along that axis) a panel texel is
   // one texel of the operand; where 4 consecutive k are contiguous instead, 4x4 blocks are

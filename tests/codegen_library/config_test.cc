@@ -182,6 +182,30 @@ TEST(MatmulConfigTest, EveryConfigCompiles) {
   }
 }
 
+// The packed kernel's panels (and the whole-buffer views the runtime binds, rounded up to the
+// allocator's alignment) must fit maxTexelBufferElements; past it the register-tiled kernel runs.
+TEST(MatmulConfigTest, PackedPanelsWithinTexelLimit) {
+  TargetInfo t = Targets()[5];  // lavapipe
+  MatmulProblem p = Shape(1, 256, 256, 256);
+  p.what = "test";
+  const TileConfig* packed = nullptr;
+  for (const TileConfig& c : ConfigTable(DeviceClass::kCpu)) {
+    if (c.name == "cpu.packed_8x32") packed = &c;
+  }
+  ASSERT_NE(packed, nullptr);
+  const PackedShape s = PackedShapeOf(p, *packed);
+  EXPECT_EQ(s.a_texels, 64u * 256u);  // 64 groups of 4 rows x 256 k
+  EXPECT_EQ(s.b_texels, 8u * 256u * 8u);  // 8 panels of 32 columns x 256 k x 8 lanes
+  t.max_texel_buffer_elements = s.a_texels + 16;
+  EXPECT_TRUE(PackedApplies(p, *packed, t, nullptr));
+  EXPECT_EQ(ChooseMatmulConfig(p, t).config.name, "cpu.packed_8x32");
+  t.max_texel_buffer_elements = s.a_texels + 15;
+  std::string why;
+  EXPECT_FALSE(PackedApplies(p, *packed, t, &why));
+  EXPECT_NE(why.find("maxTexelBufferElements"), std::string::npos) << why;
+  EXPECT_EQ(ChooseMatmulConfig(p, t).config.variant, MatmulVariant::kRegisterTiled);
+}
+
 TEST(MatmulConfigTest, F64OnADeviceWithoutIt) {
   TargetInfo t = Targets()[3];  // arm: no shaderFloat64
   MatmulProblem p = Shape(1, 8, 8, 8);
