@@ -13,6 +13,11 @@ std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims) {
   return s;
 }
 
+// The element index of an affine operand at GLSL (b, r, c).
+std::string AffineIndex(const OperandAccess& access) {
+  return fmt::format("{} + {} + {}", access.batch.Offset("b"), access.rows.Offset("r"), access.cols.Offset("c"));
+}
+
 std::string ZeroOf(AccKind k) { return fmt::format("{}(0)", AccGlslType(k)); }
 
 // GLSL turning a scratch word group into an accumulator and back.
@@ -89,8 +94,7 @@ Status KernelWriter::DeclareOperand(char x, const OperandAccess& access, Element
   // ix_<x>(b, r, c, valid): the element index (0 where invalid, a safe address).
   std::string body;
   if (access.affine) {
-    body = fmt::format("  valid = true;\n  return {} + {} + {};\n", access.batch.Offset("b"), access.rows.Offset("r"),
-                       access.cols.Offset("c"));
+    body = fmt::format("  valid = true;\n  return {};\n", AffineIndex(access));
   } else {
     body = "  uint idx;\n" + access.custom_index + "  return valid ? idx : 0u;\n";
   }
@@ -313,8 +317,7 @@ Status KernelWriter::DeclarePack(char x, const char* texel_format) {
     // the lanes. load_<x> reads one element; rgba32f kernels index whole texels by ix_<x> / 4.
     bindings_.push_back({BufferRole::kOperand, operand});
     buffers_ += fmt::format("layout(binding = 0, {}) readonly uniform imageBuffer {}_img;\n", texel_format, x);
-    functions_ += fmt::format("uint ix_{}(uint b, uint r, uint c) {{ return {} + {} + {}; }}\n", x, access.batch.Offset("b"),
-                              access.rows.Offset("r"), access.cols.Offset("c"));
+    functions_ += fmt::format("uint ix_{}(uint b, uint r, uint c) {{ return {}; }}\n", x, AffineIndex(access));
     if (std::string(texel_format) == "r32f") {
       functions_ += fmt::format("float load_{0}(uint b, uint {1}, uint {2}) {{ return imageLoad({0}_img, int(ix_{0}(b, {1}, {2}))).x; }}\n",
                                 x, row, col);
