@@ -142,8 +142,9 @@ StatusOr<AccKind> AccumulatorFor(ElementType lhs, ElementType rhs, ElementType r
   auto fits = [&](ElementType operand) {
     const AccKind d = ComputeDomain(operand);
     switch (r) {
-      case AccKind::kF32: return d == AccKind::kF32 || d == AccKind::kI32 || d == AccKind::kBool;
-      case AccKind::kF64: return d == AccKind::kF64 || d == AccKind::kF32 || d == AccKind::kI32 || d == AccKind::kBool;
+      case AccKind::kF32: return d == AccKind::kF32 || d == AccKind::kI32 || d == AccKind::kI64 || d == AccKind::kBool;
+      case AccKind::kF64:
+        return d == AccKind::kF64 || d == AccKind::kF32 || d == AccKind::kI32 || d == AccKind::kI64 || d == AccKind::kBool;
       case AccKind::kI32:
       case AccKind::kI64: return d == AccKind::kI32 || d == AccKind::kI64 || d == AccKind::kBool;
       case AccKind::kBool: return d == AccKind::kBool;
@@ -270,6 +271,12 @@ Status EmitElementLoader(const std::string& fn, const std::string& buffer, Eleme
     }
   }
   if (acc == AccKind::kI64 || own == AccKind::kI64) prelude.Extension("GL_ARB_gpu_shader_int64");
+  // Unsigned 64-bit values read as negative int64s past 2^63: harmless in the i64 domain
+  // (wraparound), not when converted to a float.
+  if (type == ElementType::kU64 && (acc == AccKind::kF32 || acc == AccKind::kF64)) {
+    out += fmt::format("{0} {1}(uint i) {{ return {0}(packUint2x32({2})); }}\n", AccGlslType(acc), fn, raw);
+    return OkStatus();
+  }
   // Unsigned 32-bit values would read as negative ints in the i32 domain (harmless there:
   // wraparound), but must be widened from uint into 64-bit and float domains.
   if (type == ElementType::kU32 && acc != AccKind::kI32) {

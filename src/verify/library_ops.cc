@@ -263,8 +263,9 @@ StatusOr<TypeList> InferConvolution(const OpContext& ctx) {
 }
 
 // (C27) asks element_type(result) = element_type(lhs) for non-quantized convolutions. Programs
-// from XLA and JAX use a preferred result type (i8 x i8 -> i32, bf16 -> f32), as dot_general
-// may, so the result needs only the same kind of element (integer, float, complex) as lhs.
+// from XLA and JAX use a preferred result type (i8 x i8 -> i32, bf16 -> f32, i8 x i8 -> f32),
+// as dot_general may: the result's kind of element (boolean < integer < float < complex) must
+// only be at least the lhs's, the operands being converted to it.
 Status VerifyConvolutionElement(const OpContext& ctx) {
   VKHLO_RETURN_IF_ERROR(ctx.RequireResultTensor(0, kAny, "result"));
   const Type& lhs = ctx.operand(0);
@@ -273,8 +274,8 @@ Status VerifyConvolutionElement(const OpContext& ctx) {
   auto kind = [](ir::ElementType t) {
     return ir::IsComplex(t) ? 3 : ir::IsFloat(t) ? 2 : ir::IsBoolean(t) ? 0 : 1;
   };
-  if (kind(lhs.element_type()) != kind(result.element_type())) {
-    return ctx.Error("result must have an element type of the same kind as lhs (C27)", ElementName(lhs),
+  if (kind(result.element_type()) < kind(lhs.element_type())) {
+    return ctx.Error("result must have an element type of the same kind as lhs or a wider one (C27)", ElementName(lhs),
                      ElementName(result));
   }
   return OkStatus();

@@ -280,9 +280,11 @@ TEST_F(ConvolutionTest, ElementTypes) {
   s.feature_groups = 2;
   const std::vector<std::array<const char*, 3>> types = {
       {"f32", "f32", "f32"}, {"bf16", "bf16", "bf16"}, {"f16", "f16", "f32"}, {"i32", "i32", "i32"},
-      {"i8", "i8", "i32"},   {"f64", "f64", "f64"},     {"complex<f32>", "complex<f32>", "complex<f32>"}};
+      {"i8", "i8", "i32"},   {"f64", "f64", "f64"},     {"complex<f32>", "complex<f32>", "complex<f32>"},
+      // JAX's preferred_element_type: integers converted into a float result.
+      {"i8", "i8", "f32"},   {"i16", "i16", "f64"}};
   for (const auto& t : types) {
-    if (std::string(t[0]) == "f64" && !target_.shader_float64) continue;
+    if ((std::string(t[0]) == "f64" || std::string(t[2]) == "f64") && !target_.shader_float64) continue;
     s.lt = t[0];
     s.rt = t[1];
     s.ot = t[2];

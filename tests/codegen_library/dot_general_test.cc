@@ -169,6 +169,9 @@ TEST_F(DotGeneralTest, ElementTypes) {
       {"i64", "i64", "i64"},         {"ui64", "ui64", "ui64"},     {"i1", "i1", "i1"},
       {"i8", "i8", "i8"},            {"complex<f32>", "complex<f32>", "complex<f32>"},
       {"complex<f64>", "complex<f64>", "complex<f64>"},
+      // Integers into a float result (JAX's preferred_element_type): converted, then summed.
+      {"i64", "i64", "f64"},         {"ui64", "ui64", "f64"},      {"ui64", "ui64", "f32"},
+      {"i32", "i32", "f32"},
   };
   std::vector<TypeCase> all(std::begin(cases), std::end(cases));
   // f8 formats decode through the GLSL library (codegen/glsl), when this build has it.

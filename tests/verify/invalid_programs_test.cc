@@ -670,6 +670,12 @@ func.func private @impl(%a: tensor<3xi64>) -> tensor<3xi64> {
 }
 )mlir",
      "test.mlir:2:3: error: 'stablehlo.convolution' result shape must be the convolution's (C26, C28): expected tensor<1x2x2x1xf32>, found tensor<1x3x3x1xf32>"},
+    {R"mlir(func.func @main(%a: tensor<1x4x4x1xf32>, %k: tensor<3x3x1x1xf32>) -> tensor<1x2x2x1xi32> {
+  %0 = stablehlo.convolution(%a, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x1xf32>, tensor<3x3x1x1xf32>) -> tensor<1x2x2x1xi32>
+  func.return %0 : tensor<1x2x2x1xi32>
+}
+)mlir",
+     "test.mlir:2:3: error: 'stablehlo.convolution' result must have an element type of the same kind as lhs or a wider one (C27): expected f32, found i32"},
     {R"mlir(func.func @main(%a: tensor<4x5xf32>) -> tensor<4x5xcomplex<f32>> {
   %0 = stablehlo.fft %a, type = FFT, length = [5] : (tensor<4x5xf32>) -> tensor<4x5xcomplex<f32>>
   func.return %0 : tensor<4x5xcomplex<f32>>
