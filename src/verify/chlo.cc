@@ -100,7 +100,7 @@ Status VerifyChloConstant(const OpContext& ctx) {
 }
 
 StatusOr<TypeList> InferTopK(const OpContext& ctx) {
-  VKHLO_RETURN_IF_ERROR(ctx.RequireTensor(0, I | F, "operand"));
+  VKHLO_RETURN_IF_ERROR(ctx.RequireTensor(0, B | I | F, "operand"));
   const Type& operand = ctx.operand(0);
   VKHLO_ASSIGN_OR_RETURN(int64_t k, ctx.Int("k"));
   if (operand.rank() < 1) return ctx.Error("operand must have rank at least 1", "rank >= 1", operand.ToString());

@@ -507,6 +507,21 @@ TEST(ChloDecompose, TopKSortsDescendingWithStableTies) {
   EXPECT_EQ((*out)[1].GetInt(3), 3);
 }
 
+// Booleans (JAX's top_k of a bool array): true before false, ties in index order.
+TEST(ChloDecompose, TopKOfBooleans) {
+  Literal x = *Literal::Create(Type::Tensor(ElementType::kI1, {5}));
+  const int64_t bits[] = {0, 1, 0, 1, 1};
+  for (int64_t i = 0; i < 5; ++i) x.SetInt(i, bits[i]);
+  auto out = RunChlo("chlo.top_k", {x}, {Type::Tensor(ElementType::kI1, {4}), Type::Tensor(ElementType::kS32, {4})},
+                     "{k = 4 : i64}");
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  const int64_t values[] = {1, 1, 1, 0}, indices[] = {1, 3, 4, 0};
+  for (int64_t i = 0; i < 4; ++i) {
+    EXPECT_EQ((*out)[0].GetInt(i), values[i]) << i;
+    EXPECT_EQ((*out)[1].GetInt(i), indices[i]) << i;
+  }
+}
+
 TEST(ChloDecompose, NarrowFloatsComputeInF32) {
   // bf16 erf and lgamma: the f32 result rounded once.
   // Values exact in bf16, so the f32 run sees the same inputs.
