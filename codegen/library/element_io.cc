@@ -271,17 +271,16 @@ Status EmitElementLoader(const std::string& fn, const std::string& buffer, Eleme
     }
   }
   if (acc == AccKind::kI64 || own == AccKind::kI64) prelude.Extension("GL_ARB_gpu_shader_int64");
-  // Unsigned 64-bit values read as negative int64s past 2^63: harmless in the i64 domain
-  // (wraparound), not when converted to a float.
-  if (type == ElementType::kU64 && (acc == AccKind::kF32 || acc == AccKind::kF64)) {
-    out += fmt::format("{0} {1}(uint i) {{ return {0}(packUint2x32({2})); }}\n", AccGlslType(acc), fn, raw);
-    return OkStatus();
-  }
-  // Unsigned 32-bit values would read as negative ints in the i32 domain (harmless there:
-  // wraparound), but must be widened from uint into 64-bit and float domains.
-  if (type == ElementType::kU32 && acc != AccKind::kI32) {
+  // Unsigned 32- and 64-bit values read as negative signed ints past 2^31 / 2^63: harmless in
+  // their own integer domain (wraparound), but they must be widened (ui32 into 64 bits) and
+  // converted to floats as unsigned.
+  const bool u32_widened = type == ElementType::kU32 && acc != AccKind::kI32;
+  const bool u64_to_float = type == ElementType::kU64 && AccIsFloat(acc);
+  if (u32_widened || u64_to_float) {
     if (acc == AccKind::kC64 || acc == AccKind::kC128) return UnimplementedError("ui32 into a complex accumulator");
-    value = acc == AccKind::kBool ? fmt::format("int({} != 0u)", raw) : fmt::format("{}({})", AccGlslType(acc), raw);
+    const std::string unsigned_value = u64_to_float ? fmt::format("packUint2x32({})", raw) : raw;
+    value = acc == AccKind::kBool ? fmt::format("int({} != 0u)", raw)
+                                  : fmt::format("{}({})", AccGlslType(acc), unsigned_value);
     out += fmt::format("{} {}(uint i) {{ return {}; }}\n", AccGlslType(acc), fn, value);
     return OkStatus();
   }

@@ -97,9 +97,9 @@ Status CompileKernel(ClientState& client, const CustomCallKernel& kernel, std::s
     std::string found;
     for (const device::ShaderBinding& b : shader->bindings) {
       found += fmt::format("{}(set {}, binding {}{})", found.empty() ? "" : ", ", b.set, b.binding,
-                           b.kind == device::BindingKind::kStorageBuffer ? ""
-                           : b.kind == device::BindingKind::kUniformBuffer ? ", uniform buffer"
-                                                                           : ", storage texel buffer");
+                           b.kind == device::BindingKind::kStorageBuffer
+                               ? ""
+                               : fmt::format(", {}", device::BindingKindName(b.kind)));
     }
     return error(fmt::format("binds {} operands then {} results as storage buffers at set 0, bindings 0..{}; its "
                              "kernel declares [{}]", operands.size(), results.size(),
