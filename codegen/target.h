@@ -56,6 +56,7 @@ struct TargetInfo {
   uint64_t max_texel_buffer_elements = 65536;          // maxTexelBufferElements
   uint64_t min_texel_buffer_offset_alignment = 256;    // minTexelBufferOffsetAlignment
   bool storage_texel_buffer_rgba32f = false;  // R32G32B32A32_SFLOAT has STORAGE_TEXEL_BUFFER
+  bool storage_texel_buffer_rgba32ui = false;  // R32G32B32A32_UINT has STORAGE_TEXEL_BUFFER
 
   // VK_KHR_cooperative_matrix shapes with subgroup scope (empty: no cooperative matrices).
   // Component types as VkComponentTypeKHR values (0 f16, 1 f32, 2 f64, 3 s8, 5 s32, ...).
@@ -82,6 +83,7 @@ struct TargetInfo {
     t.max_texel_buffer_elements = 1ull << 27;
     t.min_texel_buffer_offset_alignment = 16;
     t.storage_texel_buffer_rgba32f = true;
+    t.storage_texel_buffer_rgba32ui = true;
     return t;
   }
 };

@@ -41,6 +41,14 @@ std::string DispatchBuilder::VectorView(int b) {
   return fmt::format("in{}v", b);
 }
 
+std::string DispatchBuilder::TexelView(const ir::Value* v) {
+  const size_t b = bindings_.size();
+  bindings_.push_back(KernelBuffer::Read(v));
+  texel_views_.resize(b + 1, false);
+  texel_views_[b] = true;
+  return fmt::format("in{}t", b);
+}
+
 KernelDispatch DispatchBuilder::Finish(std::string name, std::string summary, uint32_t workgroup_size, uint64_t groups,
                                        const std::string& comment) {
   KernelDispatch d;
@@ -53,7 +61,12 @@ KernelDispatch DispatchBuilder::Finish(std::string name, std::string summary, ui
   glsl += "// " + comment + "\n";
   for (const std::string& file : prelude_.includes()) glsl += fmt::format("#include \"{}\"\n", file);
   glsl += fmt::format("layout(local_size_x = {}) in;\n", workgroup_size);
+  auto texel = [&](size_t b) { return b < texel_views_.size() && texel_views_[b]; };
   for (size_t b = 0; b < bindings_.size(); ++b) {
+    if (texel(b)) {
+      glsl += fmt::format("layout(set = 0, binding = {0}, rgba32ui) readonly uniform uimageBuffer in{0}t;\n", b);
+      continue;
+    }
     // A binding also read as uvec4 is declared twice (aliased views of one buffer); `restrict`
     // would promise the compiler the two never meet.
     const bool vector = b < vector_views_.size() && vector_views_[b];
@@ -74,7 +87,10 @@ KernelDispatch DispatchBuilder::Finish(std::string name, std::string summary, ui
   // w is always 0 and the compiler cannot know it).
   if (!bindings_.empty()) {
     std::string reads;
-    for (size_t b = 0; b < bindings_.size(); ++b) reads += fmt::format("{}in{}[0]", b ? " ^ " : "", b);
+    for (size_t b = 0; b < bindings_.size(); ++b) {
+      const std::string read = texel(b) ? fmt::format("imageLoad(in{}t, 0).x", b) : fmt::format("in{}[0]", b);
+      reads += (b ? " ^ " : "") + read;
+    }
     glsl += fmt::format("  if (pc.vkhlo_workgroup_base.w == 0xffffffffu && ({}) == 0x12345678u) return;\n", reads);
   }
   glsl += em_.body() + "}\n";

@@ -29,6 +29,9 @@ class DispatchBuilder {
   int BindingOf(const ir::Value* v) const;
   // Declares a second, aliased `uvec4[]` view of binding `b` and returns its name ("in3v").
   std::string VectorView(int b);
+  // Binds fusion input `v` once more, as an rgba32ui storage texel buffer (the runtime makes a
+  // view of the same buffer), and returns the texel buffer's name ("in5t").
+  std::string TexelView(const ir::Value* v);
 
   ElementalEmitter& em() { return em_; }
   // Shared-memory declarations (`shared float sh0[256];`), placed before main().
@@ -44,6 +47,7 @@ class DispatchBuilder {
   std::vector<KernelBuffer> bindings_;
   std::vector<std::string> shared_;
   std::vector<bool> vector_views_;  // per binding
+  std::vector<bool> texel_views_;   // per binding: declared as a texel buffer only
   ElementalEmitter em_;
 };
 

@@ -36,6 +36,34 @@ uint32_t SharedBytes(const TypeFacts& f) {
   }
 }
 
+// A fusion input read 4 words at a time (vector_inputs.h): through an aliased `uvec4[]` view of
+// its storage buffer, or through an rgba32ui texel buffer of it.
+struct VectorInput {
+  const ir::Value* value = nullptr;
+  std::string view;
+  bool texel = false;
+  // GLSL uvec4 at `index` (in 16-byte units).
+  std::string Load(const std::string& index) const {
+    return texel ? fmt::format("imageLoad({}, int({}))", view, index) : fmt::format("{}[{}]", view, index);
+  }
+};
+
+// Texel views per kernel: Vulkan guarantees 4 storage images (texel buffers among them) per stage.
+constexpr int kMaxTexelViews = 4;
+
+// CPU devices (llvmpipe) load a storage-buffer uvec4 whose address varies across the lanes one
+// lane at a time, in a loop with a branch per lane; `imageLoad` of an rgba32ui texel buffer is
+// straight-line vector code (16-byte loads and a transpose). GPUs read storage buffers at full
+// speed, so they keep them (and the texel limits there can be as low as 64Ki texels).
+bool ReadsThroughTexels(const TargetInfo& target, const ir::Value& v) {
+  if (target.device_type != TargetInfo::DeviceType::kCpu || !target.storage_texel_buffer_rgba32ui) return false;
+  uint64_t elements = 1;
+  for (int64_t d : v.type().dims()) elements *= static_cast<uint64_t>(d);
+  // The runtime binds the whole buffer: its size rounded up to the allocator's alignment (at
+  // most 256 bytes, 16 texels more).
+  return (elements + 3) / 4 + 16 <= target.max_texel_buffer_elements;
+}
+
 struct Context {
   const Fusion& fusion;
   const ir::Operation& op;
@@ -57,9 +85,16 @@ class PassWriter {
     const size_t n = c_.reducer.num_operands;
     b_.BindInputs(c_.fusion.inputs);
     if (Vectorized()) {
+      int texels = 0;
       for (size_t i = 0; i < c_.fusion.inputs.size(); ++i) {
         if (!c_.vector_inputs[i]) continue;
-        vectors_.push_back({c_.fusion.inputs[i], b_.VectorView(b_.BindingOf(c_.fusion.inputs[i]))});
+        const ir::Value* in = c_.fusion.inputs[i];
+        if (texels < kMaxTexelViews && ReadsThroughTexels(c_.target, *in)) {
+          ++texels;
+          vectors_.push_back({in, b_.TexelView(in), true});
+        } else {
+          vectors_.push_back({in, b_.VectorView(b_.BindingOf(in)), false});
+        }
       }
     }
     for (size_t k = 0; k < n; ++k) {
@@ -113,18 +148,18 @@ class PassWriter {
     const uint32_t loads = pass_.vector / 4;
     std::vector<std::string> words;
     const std::string at = loads > 1 ? em.Var("uint", fmt::format("({}) >> 2u", address)) : "";
-    for (const auto& [value, view] : vectors_) {
+    for (const VectorInput& in : vectors_) {
       for (uint32_t q = 0; q < loads; ++q) {
-        words.push_back(em.Var("uvec4", loads > 1 ? fmt::format("{}[{} + {}u]", view, at, q)
-                                                  : fmt::format("{}[({}) >> 2u]", view, address)));
+        words.push_back(em.Var("uvec4", in.Load(loads > 1 ? fmt::format("{} + {}u", at, q)
+                                                          : fmt::format("({}) >> 2u", address))));
       }
     }
     std::vector<std::vector<Expr>> lanes;
     for (uint32_t j = 0; j < pass_.vector; ++j) {
       em.PushScope();
       for (size_t v = 0; v < vectors_.size(); ++v) {
-        em.Bind(vectors_[v].first, Expr{fmt::format("{}[{}]", words[v * loads + j / 4], j % 4),
-                                        vectors_[v].first->type().element_type(), true});
+        em.Bind(vectors_[v].value, Expr{fmt::format("{}[{}]", words[v * loads + j / 4], j % 4),
+                                        vectors_[v].value->type().element_type(), true});
       }
       const std::string lane_address = em.Var("uint", fmt::format("{} + {}u", address, j));
       const Index index = Index::Linear(c_.geometry.input_dims, lane_address);
@@ -139,7 +174,7 @@ class PassWriter {
           status = value.status();
         }
       }
-      for (const auto& [value, view] : vectors_) em.Unbind(value);
+      for (const VectorInput& in : vectors_) em.Unbind(in.value);
       em.PopScope();
       VKHLO_RETURN_IF_ERROR(status);
       lanes.push_back(std::move(values));
@@ -528,7 +563,7 @@ class PassWriter {
   bool from_scratch_, to_scratch_;
   DispatchBuilder b_;
   std::vector<std::string> scratch_;
-  std::vector<std::pair<const ir::Value*, std::string>> vectors_;  // vector inputs and their uvec4 views
+  std::vector<VectorInput> vectors_;
   ResultWriter results_;
   std::vector<Expr> init_;
 };

@@ -30,6 +30,7 @@ codegen::TargetInfo TargetFromDevice(const device::Device& device) {
   t.max_texel_buffer_elements = caps.limits.max_texel_buffer_elements;
   t.min_texel_buffer_offset_alignment = caps.limits.min_texel_buffer_offset_alignment;
   t.storage_texel_buffer_rgba32f = caps.HasStorageTexelBufferFormat(VK_FORMAT_R32G32B32A32_SFLOAT);
+  t.storage_texel_buffer_rgba32ui = caps.HasStorageTexelBufferFormat(VK_FORMAT_R32G32B32A32_UINT);
   // Identity and matrix units, for the library kernels' per-vendor configurations.
   t.vendor_id = caps.vendor_id;
   switch (caps.type) {

@@ -499,6 +499,53 @@ func.func @main(%x: tensor<512x300xf32>, %y: tensor<512x300xf32>) -> tensor<512x
   EXPECT_EQ(d->stats.kernels_dispatched, 1u);
 }
 
+// CPU devices read vector inputs through rgba32ui texel buffers (at most 4 per kernel, the rest
+// through uvec4 storage-buffer views); GPUs keep storage buffers. A row sum of 5 inputs added
+// together runs with both kinds of view in one kernel, bit for bit against the interpreter.
+TEST(ReductionTest, TexelViewsOnCpuDevices) {
+  const std::string program = R"(
+func.func @main(%a: tensor<40x256xf32>, %b: tensor<40x256xf32>, %c: tensor<40x256xf32>, %d: tensor<40x256xf32>, %e: tensor<40x256xf32>) -> tensor<40xf32> {
+  %ab = stablehlo.add %a, %b : tensor<40x256xf32>
+  %abc = stablehlo.add %ab, %c : tensor<40x256xf32>
+  %abcd = stablehlo.add %abc, %d : tensor<40x256xf32>
+  %s = stablehlo.add %abcd, %e : tensor<40x256xf32>
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %r = stablehlo.reduce(%s init: %z) applies stablehlo.add across dimensions = [1] : (tensor<40x256xf32>, tensor<f32>) -> tensor<40xf32>
+  func.return %r : tensor<40xf32>
+}
+)";
+  auto module = frontend::ParseModule(program);
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  auto count = [](const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  for (bool cpu : {true, false}) {
+    codegen::TargetInfo target = codegen::TargetInfo::Everything();
+    target.device_type = cpu ? codegen::TargetInfo::DeviceType::kCpu : codegen::TargetInfo::DeviceType::kDiscreteGpu;
+    auto plan = codegen::PlanBlock((*module)->FindFunction("main")->body().front(), target);
+    ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+    ASSERT_EQ(plan->fusions.size(), 1u);
+    const codegen::Fusion& f = plan->fusions[0];
+    auto kernel = codegen::FindDeviceKernelEmitter(*f.device_op)->emit(f, target, {});
+    ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
+    ASSERT_FALSE(kernel->dispatches.empty());
+    const std::string& glsl = kernel->dispatches[0].glsl;
+    SCOPED_TRACE(glsl);
+    EXPECT_EQ(count(glsl, "readonly uniform uimageBuffer"), cpu ? 4u : 0u);
+    EXPECT_EQ(count(glsl, "uvec4 in"), cpu ? 1u : 5u);  // aliased uvec4[] views
+    // Texel views are extra bindings of the same inputs.
+    EXPECT_EQ(kernel->dispatches[0].bindings.size(), (cpu ? 4u : 0u) + 6u);
+  }
+  std::mt19937_64 rng(41);
+  std::vector<ir::Literal> inputs;
+  for (int i = 0; i < 5; ++i) inputs.push_back(SmallInts(ElementType::kF32, {40, 256}, rng, -8, 8));
+  auto r = testing::RunOnBoth(program, inputs);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ExpectSame(*r, program);
+}
+
 // Element-wise consumers of the result join the reduce's kernel (mean and relu of a row sum,
 // also converted to bf16); a consumer that broadcasts the result (x - max, as in softmax) does
 // not: it reads the result at other indices.
