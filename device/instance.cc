@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "device/llvmpipe_width.h"
 #include "device/vk_status.h"
 #include "support/env.h"
 
@@ -42,6 +43,8 @@ InstanceOptions InstanceOptions::FromEnvironment() {
 }
 
 StatusOr<std::shared_ptr<Instance>> Instance::Create(InstanceOptions options) {
+  // Before the loader can start llvmpipe (Mesa reads its width once, at its first device).
+  PreferWideLlvmpipeVectors();
   std::shared_ptr<Instance> self(new Instance());
   self->handler_ = std::move(options.validation_handler);
 

@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "device/allocator.h"
 #include "device/command_list.h"
+#include "device/llvmpipe_width.h"
 #include "device/queue.h"
 #include "device/transfer.h"
 #include "support/env.h"
@@ -73,6 +76,30 @@ TEST(DeviceEnvironmentTest, MobileProfileMasksTheOpenedDevice) {
   // Memory still works through the masked limits: a buffer over maxStorageBufferRange.
   auto big = device->allocator().Allocate(caps.limits.max_storage_buffer_range + 4096);
   EXPECT_TRUE(big.ok()) << big.status().ToString();
+}
+
+// The llvmpipe width vkhlo chose before its instance (device/llvmpipe_width.h) is the one an
+// llvmpipe device runs: 16-lane subgroups where it set 512 bits; the mobile runs turn it off
+// (tests/CMakeLists.txt), so both widths stay tested on an AVX-512 host.
+TEST(DeviceEnvironmentTest, LlvmpipeWidthIsTheChosenOne) {
+  auto device = OpenTestDevice();
+  ASSERT_NE(device, nullptr);
+  const std::string what = PreferWideLlvmpipeVectors();
+  const char* width = std::getenv("LP_NATIVE_VECTOR_WIDTH");
+  const bool llvmpipe = device->capabilities().name.find("llvmpipe") != std::string::npos;
+  if (what.rfind("LP_NATIVE_VECTOR_WIDTH=512", 0) == 0) {
+    ASSERT_NE(width, nullptr);
+    EXPECT_STREQ(width, "512");
+    if (llvmpipe) {
+      EXPECT_EQ(device->capabilities().subgroup.size, 16u);
+    }
+  } else if (GetEnv("VKHLO_LLVMPIPE_WIDE") == std::optional<std::string>("0") && !GetEnv("LP_NATIVE_VECTOR_WIDTH")) {
+    EXPECT_NE(what.find("VKHLO_LLVMPIPE_WIDE is off"), std::string::npos) << what;
+    EXPECT_EQ(width, nullptr);
+    if (llvmpipe) {
+      EXPECT_LT(device->capabilities().subgroup.size, 16u);
+    }
+  }
 }
 
 TEST(DeviceEnvironmentTest, BadDeviceRequestIsAClearError) {

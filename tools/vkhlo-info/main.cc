@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "device/instance.h"
+#include "device/llvmpipe_width.h"
 #include "device/physical_device.h"
 #include "device/profile.h"
 #include "support/env.h"
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
   if (json) {
     nlohmann::json out;
     out["profile"] = device::ProfileName(*profile);
+    out["llvmpipe_width"] = device::PreferWideLlvmpipeVectors();
     out["devices"] = nlohmann::json::array();
     for (const auto& d : *devices) {
       out["devices"].push_back(tools::CapabilitiesJson(device::ApplyProfile(d.capabilities, *profile)));
@@ -54,7 +56,8 @@ int main(int argc, char** argv) {
     if (!unusable.empty()) std::printf("    not usable: %s\n", unusable.c_str());
   }
   if (!choice.ok()) return fail(choice.status());
-  std::printf("\nselected: [%d] %s — %s\n", choice->index, (*devices)[choice->index].capabilities.name.c_str(),
+  std::printf("\nllvmpipe width: %s\n", device::PreferWideLlvmpipeVectors().c_str());
+  std::printf("selected: [%d] %s — %s\n", choice->index, (*devices)[choice->index].capabilities.name.c_str(),
               choice->reason.c_str());
   return 0;
 }
