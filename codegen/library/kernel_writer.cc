@@ -233,6 +233,7 @@ Status KernelWriter::DeclareOutput() {
   const ElementType final_type = e_.custom_result_type ? *e_.custom_result_type : e_.convert_to.value_or(p_.c_type);
   const AccKind f = ComputeDomain(final_type);
   const bool narrow = StorageBits(final_type) < 32;
+  result_binding_ = static_cast<int>(bindings_.size());
   Binding({BufferRole::kResult, 0, true}, "Result", "c_buf", false, !narrow);
   VKHLO_RETURN_IF_ERROR(EmitElementStorer("st_c", "c_buf", final_type, prelude_, functions_));
   functions_ += fmt::format("uint out_index(uint b, uint m, uint n) {{ return {} + {} + {}; }}\n", p_.c_batch.Offset("b"),
@@ -307,6 +308,23 @@ Status KernelWriter::DeclarePackedMatmul() {
   return DeclareOutput();
 }
 
+bool KernelWriter::DeclareVectorResult() {
+  const ElementType final_type = e_.custom_result_type ? *e_.custom_result_type : e_.convert_to.value_or(p_.c_type);
+  if (result_binding_ < 0 || final_type != ElementType::kF32 || ComputeDomain(p_.c_type) != AccKind::kF32) return false;
+  if (p_.n % 4 != 0 || !p_.c_cols.IsUnitStride() || !p_.c_rows.StridesMultipleOf(4) ||
+      !p_.c_batch.StridesMultipleOf(4)) {
+    return false;
+  }
+  buffers_ += fmt::format("layout(std430, binding = {}) writeonly buffer ResultVector {{ uvec4 c_vec[]; }};\n",
+                          result_binding_);
+  functions_ +=
+      "void store_c4(uint b, uint m, uint n, vec4 acc) {\n"
+      "  c_vec[out_index(b, m, n) / 4u] = floatBitsToUint(vec4(epilogue(acc.x, b, m, n), epilogue(acc.y, b, m, n + 1u),\n"
+      "                                                         epilogue(acc.z, b, m, n + 2u), epilogue(acc.w, b, m, n + 3u)));\n"
+      "}\n";
+  return true;
+}
+
 Status KernelWriter::DeclarePack(char x, const char* texel_format) {
   const int operand = x == 'a' ? 0 : 1;
   const OperandAccess& access = operand == 0 ? p_.a : p_.b;
@@ -327,7 +345,7 @@ Status KernelWriter::DeclarePack(char x, const char* texel_format) {
     VKHLO_RETURN_IF_ERROR(DeclareOperand(x, access, operand == 0 ? p_.a_type : p_.b_type, 0));
   }
   bindings_.push_back({BufferRole::kScratch, operand, true});
-  buffers_ += "layout(binding = 1, rgba32f) writeonly uniform imageBuffer pk;\n";
+  buffers_ += "layout(binding = 1) writeonly buffer PK { vec4 pk_buf[]; };\n";
   return OkStatus();
 }
 

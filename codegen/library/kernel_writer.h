@@ -42,8 +42,16 @@ class KernelWriter {
   // The packed matmul's product: the panels of A and B (scratch 0, 1) as rgba32f texel buffers
   // `pa`, `pb` (bindings 0, 1), the epilogue inputs, the result.
   Status DeclarePackedMatmul();
-  // A pack kernel: operand x at binding 0 and its panels, the rgba32f texel buffer `pk`
-  // (scratch 0 for A, 1 for B). The operand is a storage buffer read by load_<x>, or, given a
+  // After DeclarePackedMatmul: an aliased uvec4 view of the result and
+  // `store_c4(b, m, n, vec4 acc)`, which stores the epilogue of 4 columns n .. n + 3 (n a
+  // multiple of 4) as one vector. False (nothing declared) unless the result is f32, its columns
+  // are contiguous, its rows and batches start at multiples of 4 elements and N is a multiple
+  // of 4. llvmpipe stores a storage-buffer value lane by lane, a vector in one step per lane
+  // instead of four.
+  bool DeclareVectorResult();
+  // A pack kernel: operand x at binding 0 and its panels, the vec4 storage buffer `pk_buf`
+  // (scratch 0 for A, 1 for B; llvmpipe stores a vec4 per lane in one step, an rgba32f texel
+  // in four). The operand is a storage buffer read by load_<x>, or, given a
   // `texel_format` ("r32f": with load_<x>; "rgba32f": whole texels) and an affine f32 operand,
   // the texel buffer <x>_img indexed through ix_<x>(b, r, c).
   Status DeclarePack(char x, const char* texel_format);
@@ -72,6 +80,7 @@ class KernelWriter {
   Status DeclareOperand(char x, const OperandAccess& access, ir::ElementType type, int binding);
   Status DeclareEpilogue();
   Status DeclareOutput();
+  int result_binding_ = -1;
 
   const MatmulProblem& p_;
   const Epilogue& e_;

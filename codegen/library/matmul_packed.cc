@@ -140,7 +140,7 @@ StatusOr<LibraryDispatch> EmitPackOperand(const MatmulProblem& p, const Epilogue
         body += fmt::format("  {{ float e = load_{}({}); v.{} = r0 + {}u < {} && k < K ? e : 0.0; }}\n", x,
                             at(fmt::format("min(r0 + {}u, {} - 1u)", q, lim), "min(k, K - 1u)"), "xyzw"[q], q, lim);
       }
-      body += "  imageStore(pk, o, v);\n";
+      body += "  pk_buf[o] = v;\n";
       break;
     case Mode::kCopy:
       // The texel's rows past M (columns past N) belong to the next row group of the operand
@@ -148,7 +148,7 @@ StatusOr<LibraryDispatch> EmitPackOperand(const MatmulProblem& p, const Epilogue
       body += fmt::format("  vec4 v = k < K ? imageLoad({}_img, int(ix_{}({}) / 4u)) : vec4(0.0);\n", x, x,
                           at(fmt::format("min(r0, {} - 1u)", lim), "min(k, K - 1u)"));
       for (int q = 1; q < 4; ++q) body += fmt::format("  if (r0 + {}u >= {}) v.{} = 0.0;\n", q, lim, "xyzw"[q]);
-      body += fmt::format("  if (r0 >= {}) v = vec4(0.0);\n  imageStore(pk, o, v);\n", lim);
+      body += fmt::format("  if (r0 >= {}) v = vec4(0.0);\n  pk_buf[o] = v;\n", lim);
       break;
     case Mode::kTranspose:
       // Four texels along k (one per panel row/column), written back as four panel texels.
@@ -158,7 +158,7 @@ StatusOr<LibraryDispatch> EmitPackOperand(const MatmulProblem& p, const Epilogue
       }
       for (int j = 0; j < 4; ++j) {
         const char c = "xyzw"[j];
-        body += fmt::format("  imageStore(pk, o + {0} * step, vec4(t0.{1}, t1.{1}, t2.{1}, t3.{1}));\n", j, c);
+        body += fmt::format("  pk_buf[o + {0} * step] = vec4(t0.{1}, t1.{1}, t2.{1}, t3.{1});\n", j, c);
       }
       break;
   }
@@ -198,7 +198,12 @@ StatusOr<LibraryDispatch> EmitPackedProduct(const MatmulProblem& p, const Epilog
     body += "    }\n";
   }
   body += "  }\n";
+  const bool vector_result = w.DeclareVectorResult();
   for (uint32_t i = 0; i < tm; ++i) {
+    if (vector_result) {  // N is a multiple of 4: the lane's 4 columns are all in or all out
+      body += fmt::format("  if (m0 + {0}u < M && n0 < N) store_c4(b, m0 + {0}u, n0, c{0});\n", i);
+      continue;
+    }
     for (int q = 0; q < 4; ++q) {
       body += fmt::format("  if (m0 + {0}u < M && n0 + {1}u < N) store_c(b, m0 + {0}u, n0 + {1}u, c{0}.{2});\n", i, q,
                           "xyzw"[q]);

@@ -301,6 +301,8 @@ TEST_F(DotGeneralTest, PackedPanels) {
         const bool transposed = x == 0 ? !a_km : b_nk;
         EXPECT_EQ(glsl.find("vec4 t3") != std::string::npos, f32 && transposed) << glsl;
       }
+      // An f32 result of 40 columns: each lane stores its 4 columns of a row as one vector.
+      EXPECT_NE(plan.dispatches[2].glsl.find("store_c4(b, m0"), std::string::npos) << plan.dispatches[2].glsl;
     }
   }
   DotCase big;
