@@ -239,11 +239,14 @@ TEST_F(DotGeneralTest, SplitKAndMatrixVector) {
 // (transposed and batched operands), f16/bf16 inputs and a fused epilogue; on devices it does
 // not fit (no rgba32f texel buffers or shuffles, another subgroup size) it is not offered.
 TEST_F(DotGeneralTest, PackedPanels) {
-  const std::string config = fmt::format("cpu.packed_8x{}", 4 * target_.subgroup_size);
+  // The CPU table's packed entry for this device's SIMD width (its subgroup size).
   const codegen::library::TileConfig* packed = nullptr;
   for (const auto& c : codegen::library::ConfigTable(codegen::library::DeviceClass::kCpu)) {
-    if (c.name == config) packed = &c;
+    if (packed == nullptr && c.variant == codegen::library::MatmulVariant::kPacked && c.wg_x == target_.subgroup_size) {
+      packed = &c;
+    }
   }
+  const std::string config = packed != nullptr ? packed->name : fmt::format("a packed entry of {} lanes", target_.subgroup_size);
   // Skipped where the device cannot run the kernel (PackedFits: no rgba32f storage texel
   // buffers, no subgroup shuffles, or a subgroup size with no table entry); the reason is printed.
   std::string why = "no such table entry";
