@@ -15,6 +15,7 @@
 #include "codegen/reduction/reducer.h"
 #include "codegen/reduction/result_writer.h"
 #include "codegen/reduction/vector_inputs.h"
+#include "codegen/texel_reads.h"
 #include "codegen/reduction/reduction_kernels.h"
 
 namespace vkhlo::codegen::reduction {
@@ -48,20 +49,11 @@ struct VectorInput {
   }
 };
 
-// Texel views per kernel: Vulkan guarantees 4 storage images (texel buffers among them) per stage.
-constexpr int kMaxTexelViews = 4;
-
-// CPU devices (llvmpipe) load a storage-buffer uvec4 whose address varies across the lanes one
-// lane at a time, in a loop with a branch per lane; `imageLoad` of an rgba32ui texel buffer is
-// straight-line vector code (16-byte loads and a transpose). GPUs read storage buffers at full
-// speed, so they keep them (and the texel limits there can be as low as 64Ki texels).
+// Reads input `v` through a texel view (texel_reads.h).
 bool ReadsThroughTexels(const TargetInfo& target, const ir::Value& v) {
-  if (target.device_type != TargetInfo::DeviceType::kCpu || !target.storage_texel_buffer_rgba32ui) return false;
   uint64_t elements = 1;
   for (int64_t d : v.type().dims()) elements *= static_cast<uint64_t>(d);
-  // The runtime binds the whole buffer: its size rounded up to the allocator's alignment (at
-  // most 256 bytes, 16 texels more).
-  return (elements + 3) / 4 + 16 <= target.max_texel_buffer_elements;
+  return PrefersTexelReads(target, elements);
 }
 
 struct Context {

@@ -20,7 +20,10 @@
 //                accumulators (lanes), joined (l0 . l1) . (l2 . l3) before the tree; in
 //                invocation mode when the kept innermost dimension is the memory's innermost
 //                one (column reductions), each invocation owns 4 adjacent results and folds
-//                their rows side by side, each in order (any reducer).
+//                their rows side by side, each in order (any reducer). On CPU devices the
+//                uvec4s come from rgba32ui texel views of the inputs (reduce_kernel.cc): llvmpipe
+//                loads a storage-buffer uvec4 lane by lane, a texel as straight-line vector
+//                code (4096x4096 f32 row sums 2.7x faster, column sums 2.7x).
 //   Two passes   when rows are long and there are too few of them to fill the device: pass 1
 //                splits every row into S segments and writes one partial per (row, segment)
 //                into scratch; pass 2 reduces each row's S partials in order and applies init.
