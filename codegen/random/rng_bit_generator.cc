@@ -2,18 +2,21 @@
 // (src/interp/random_ops.cc, which is XLA's RngBitGeneratorExpander): THREE_FRY (Threefry-2x32,
 // 20 rounds), PHILOX (Philox-4x32, 10 rounds; a 2-element state uses the key as the counter's
 // high word) and DEFAULT (= PHILOX, as the interpreter), every integer and float output type.
-// Element i is a pure function of the state and i (the interpreter's layout: THREE_FRY 32-bit
-// outputs take word 0 of the first half of the blocks, then word 1; PHILOX four 32-bit or two
-// 64-bit values per block), so each invocation computes its own elements — whole output words,
+// Element i is a pure function of the state and i (the interpreter's layout: THREE_FRY outputs
+// of 32 bits or fewer pair elements along one dimension, ir/threefry_layout.h; PHILOX four
+// 32-bit or two 64-bit values per block), so each invocation computes its own elements — whole output words,
 // so packed narrow elements never share a word between invocations. All arithmetic is 32-bit
 // (64-bit counters carry by hand; Philox's high products by umulExtended): no shaderInt64.
 // Invocation 0 also writes the new state.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "codegen/device_kernel.h"
 #include "codegen/elemental/types.h"
 #include "codegen/random/philox_glsl.h"
 #include "codegen/random/rng_kernels.h"
+#include "ir/threefry_layout.h"
 
 namespace vkhlo::codegen {
 namespace {
@@ -70,9 +73,10 @@ uvec2 element(uint i) {
 #if THREE_FRY
   uvec2 key = state_at(0u), counter = state_at(1u);
   if (WIDE) return threefry(key, add64(counter, i));
-  uint half_n = (N + 1u) / 2u;
-  if (i < half_n) return uvec2(threefry(key, add64(counter, i)).x, 0u);
-  return uvec2(threefry(key, add64(counter, i - half_n)).y, 0u);
+  uint c = i / SPLIT_INNER % SPLIT_DIM;
+  uint block = (i / (SPLIT_DIM * SPLIT_INNER) * ((SPLIT_DIM + 1u) / 2u) + c / 2u) * SPLIT_INNER + i % SPLIT_INNER;
+  uvec2 r = threefry(key, add64(counter, block));
+  return uvec2((c & 1u) == 0u ? r.x : r.y, 0u);
 #else
   if (WIDE) { uvec4 r = philox_block(i / 2u); return (i % 2u) == 0u ? r.xy : r.zw; }
   uvec4 r = philox_block(i / 4u);
@@ -92,7 +96,8 @@ StatusOr<DeviceKernel> EmitRngBitGenerator(const Fusion& fusion, const TargetInf
   const bool wide = width > 32;
   const bool three_fry = algorithm == "THREE_FRY";
   // Blocks consumed: the counter advance.
-  const int64_t advance = three_fry ? (wide ? n : (n + 1) / 2) : (wide ? (n + 1) / 2 : (n + 3) / 4);
+  const ir::ThreeFryLayout split = ir::ThreeFryLayoutOf(op.result(1)->type().dims());
+  const int64_t advance = three_fry ? (wide ? n : split.blocks) : (wide ? (n + 1) / 2 : (n + 3) / 4);
   const uint32_t per = storage < 32 ? static_cast<uint32_t>(32 / storage) : 1;
   const int64_t items = (n + per - 1) / per;
 
@@ -147,6 +152,8 @@ StatusOr<DeviceKernel> EmitRngBitGenerator(const Fusion& fusion, const TargetInf
   d.glsl = DeviceKernelHeader(d.bindings, {kGroup, 1, 1}) +
            fmt::format("#define THREE_FRY {}\n#define WIDE {}\n#define N {}u\n#define STATE_SIZE {}u\n#define ADVANCE {}u\n",
                        three_fry ? 1 : 0, wide ? "true" : "false", n, state_size, static_cast<uint32_t>(advance)) +
+           fmt::format("#define SPLIT_DIM {}u\n#define SPLIT_INNER {}u\n", std::max<int64_t>(1, split.dim),
+                       split.inner) +
            kPhilox4x32Glsl + kGenerators +
            "void main() {\n  " + KeepBindingsStatement(d.bindings.size()) + "\n" +
            fmt::format("  uint id = vkhlo_workgroup_id(pc).x * {}u + gl_LocalInvocationID.x;\n", kGroup) +

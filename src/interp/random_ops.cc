@@ -4,9 +4,9 @@
 //   state[0] is the key (split into two u32: low word first), the rest the counter.
 //   THREE_FRY (state: 2 x u64): Threefry-2x32 with 20 rounds on counter words (low, high).
 //     64-bit outputs: element i = TF(counter + i), low | high << 32; counter += n.
-//     32-bit and narrower outputs: h = ceil(n / 2) blocks; element i = TF(counter + i).word0 for
-//     i < h, else TF(counter + i - h).word1 (word0s then word1s); narrower types keep the low bits
-//     of those 32-bit values; counter += h.
+//     32-bit and narrower outputs: one dimension split into pairs of words (ir/threefry_layout.h:
+//     element i = TF(counter + Block(i)).word[Word(i)]); narrower types keep the low bits of
+//     those 32-bit values; counter += the blocks used.
 //   PHILOX (state: 3 x u64 = key, counter low, counter high; with a 2-element state the counter
 //     high word is the key, and only the low word is carried forward): Philox-4x32 with 10
 //     rounds on the 128-bit counter's four
@@ -41,6 +41,7 @@
 #include "interp/library_common.h"
 #include "interp/op_registry.h"
 #include "ir/rng_seed.h"
+#include "ir/threefry_layout.h"
 
 namespace vkhlo::interp {
 namespace {
@@ -91,8 +92,10 @@ struct Bits {
   std::vector<uint64_t> state;
 };
 
-Bits ThreeFryBits(const std::vector<uint64_t>& state, int64_t n, int width) {
+Bits ThreeFryBits(const std::vector<uint64_t>& state, const std::vector<int64_t>& dims, int width) {
   Bits out;
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
   out.values.resize(static_cast<size_t>(n));
   const auto key = Split(state[0]);
   const uint64_t counter = state[1];
@@ -104,13 +107,12 @@ Bits ThreeFryBits(const std::vector<uint64_t>& state, int64_t n, int width) {
     out.state = {state[0], counter + static_cast<uint64_t>(n)};
     return out;
   }
-  const int64_t half = (n + 1) / 2;
-  for (int64_t i = 0; i < half; ++i) {
-    const auto r = ThreeFry2x32(key, Split(counter + static_cast<uint64_t>(i)));
-    out.values[static_cast<size_t>(i)] = r[0];
-    if (half + i < n) out.values[static_cast<size_t>(half + i)] = r[1];
+  const ir::ThreeFryLayout layout = ir::ThreeFryLayoutOf(dims);
+  for (int64_t i = 0; i < n; ++i) {
+    const auto r = ThreeFry2x32(key, Split(counter + static_cast<uint64_t>(layout.Block(i))));
+    out.values[static_cast<size_t>(i)] = r[static_cast<size_t>(layout.Word(i))];
   }
-  out.state = {state[0], counter + static_cast<uint64_t>(half)};
+  out.state = {state[0], counter + static_cast<uint64_t>(layout.blocks)};
   return out;
 }
 
@@ -170,7 +172,7 @@ StatusOr<InterpValues> EvalRngBitGenerator(EvalContext& context, const Operation
   Bits bits;
   if (algorithm == "THREE_FRY") {
     if (state.size() != 2) return context.OpError(op, "THREE_FRY takes a state of 2 elements");
-    bits = ThreeFryBits(state, n, width);
+    bits = ThreeFryBits(state, output_type.dims(), width);
   } else if (algorithm == "PHILOX") {
     if (state.size() != 2 && state.size() != 3) return context.OpError(op, "PHILOX takes a state of 2 or 3 elements");
     bits = PhiloxBits(state, n, width);

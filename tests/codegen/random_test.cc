@@ -34,8 +34,11 @@ void Check(const std::string& algorithm, const std::vector<uint64_t>& state, con
 constexpr uint64_t kNearCarry = 0xfffffffffffffff0ull;  // the counter wraps within the stream
 
 TEST(RandomTest, ThreeFryStreams) {
+  // Outputs of 32 bits or fewer pair elements along one dimension (ir/threefry_layout.h): the
+  // first, a middle or the last one, or none (scalars, all ones).
   for (const char* type : {"tensor<7x5xui32>", "tensor<33xui64>", "tensor<9xf32>", "tensor<3x5xi8>", "tensor<11xf16>",
-                           "tensor<9xi4>", "tensor<0xui32>", "tensor<f64>"}) {
+                           "tensor<9xi4>", "tensor<0xui32>", "tensor<f64>", "tensor<3x5x2xui8>", "tensor<5x1x3xui16>",
+                           "tensor<3x4x3xf32>", "tensor<1x1xui32>", "tensor<ui16>", "tensor<4x0x3xui32>"}) {
     SCOPED_TRACE(type);
     Check("THREE_FRY", {0x0123456789abcdefull, kNearCarry}, type);
   }

@@ -71,7 +71,7 @@ TEST(RngBitGenerator, ThreeFryKnownAnswers) {
 }
 
 TEST(RngBitGenerator, ThreeFryOddSizesAndNarrowTypes) {
-  // 3 x u32: two blocks; elements are block0.w0, block1.w0, block0.w1.
+  // 3 x u32: two blocks; elements are block0.w0, block0.w1, block1.w0 (pairs along the dimension).
   auto wide = Generate("THREE_FRY", {7, 100}, "tensor<4xui32>");
   auto odd = Generate("THREE_FRY", {7, 100}, "tensor<3xui32>");
   ASSERT_EQ(wide.output.size(), 4u);
