@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
 #include <cstdlib>
 #include <mutex>
 
@@ -21,14 +20,8 @@ bool HostHasAvx512() {
 #endif
 }
 
-// Whether VKHLO_LLVMPIPE_WIDE says no ("0", "false", "no", "off"); unset means yes.
-bool WideAllowed() {
-  std::optional<std::string> v = GetEnv("VKHLO_LLVMPIPE_WIDE");
-  if (!v) return true;
-  std::string s;
-  for (char c : *v) s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return !(s == "0" || s == "false" || s == "no" || s == "off");
-}
+// Unset means yes; otherwise the usual flag values ("1", "true", ...; "0" is no).
+bool WideAllowed() { return !GetEnv("VKHLO_LLVMPIPE_WIDE") || GetEnvFlag("VKHLO_LLVMPIPE_WIDE"); }
 
 }  // namespace
 

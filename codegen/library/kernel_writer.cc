@@ -228,9 +228,13 @@ Status KernelWriter::DeclareEpilogue() {
   return OkStatus();
 }
 
+ElementType KernelWriter::FinalType() const {
+  return e_.custom_result_type ? *e_.custom_result_type : e_.convert_to.value_or(p_.c_type);
+}
+
 Status KernelWriter::DeclareOutput() {
   const AccKind r = ComputeDomain(p_.c_type);
-  const ElementType final_type = e_.custom_result_type ? *e_.custom_result_type : e_.convert_to.value_or(p_.c_type);
+  const ElementType final_type = FinalType();
   const AccKind f = ComputeDomain(final_type);
   const bool narrow = StorageBits(final_type) < 32;
   result_binding_ = static_cast<int>(bindings_.size());
@@ -309,7 +313,7 @@ Status KernelWriter::DeclarePackedMatmul() {
 }
 
 bool KernelWriter::DeclareVectorResult() {
-  const ElementType final_type = e_.custom_result_type ? *e_.custom_result_type : e_.convert_to.value_or(p_.c_type);
+  const ElementType final_type = FinalType();
   if (result_binding_ < 0 || final_type != ElementType::kF32 || ComputeDomain(p_.c_type) != AccKind::kF32) return false;
   if (p_.n % 4 != 0 || !p_.c_cols.IsUnitStride() || !p_.c_rows.StridesMultipleOf(4) ||
       !p_.c_batch.StridesMultipleOf(4)) {

@@ -80,6 +80,8 @@ class KernelWriter {
   Status DeclareOperand(char x, const OperandAccess& access, ir::ElementType type, int binding);
   Status DeclareEpilogue();
   Status DeclareOutput();
+  // The element type the result is stored as (after the epilogue's convert or custom result).
+  ir::ElementType FinalType() const;
   int result_binding_ = -1;
 
   const MatmulProblem& p_;

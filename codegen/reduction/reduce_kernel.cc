@@ -51,9 +51,7 @@ struct VectorInput {
 
 // Reads input `v` through a texel view (texel_reads.h).
 bool ReadsThroughTexels(const TargetInfo& target, const ir::Value& v) {
-  uint64_t elements = 1;
-  for (int64_t d : v.type().dims()) elements *= static_cast<uint64_t>(d);
-  return PrefersTexelReads(target, elements);
+  return PrefersTexelReads(target, static_cast<uint64_t>(v.type().num_elements()));
 }
 
 struct Context {
