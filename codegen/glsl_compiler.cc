@@ -16,6 +16,7 @@
 
 #if VKHLO_HAVE_GLSL_LIBRARY
 #include "codegen/glsl/glsl_library.h"
+#include "codegen/spirv_float_controls.h"
 #endif
 
 namespace vkhlo::codegen {
@@ -41,8 +42,12 @@ uint64_t Fnv1a(std::string_view data, uint64_t hash) {
 
 // A 128-bit content key from two differently seeded 64-bit hashes (hex, 32 characters).
 std::string ContentKey(std::string_view source, const GlslCompileOptions& options) {
-  const std::string header = fmt::format("{}|vk1.{}|opt{}|", GlslCompiler::VersionString(),
-                                         options.vulkan_api_minor, options.optimize ? 1 : 0);
+  const FloatControls& fc = options.float_controls;
+  const std::string header =
+      fmt::format("{}|vk1.{}|opt{}|fc{}{}{}{}{}{}|", GlslCompiler::VersionString(), options.vulkan_api_minor,
+                  options.optimize ? 1 : 0, int(fc.signed_zero_inf_nan_preserve_16), int(fc.signed_zero_inf_nan_preserve_32),
+                  int(fc.signed_zero_inf_nan_preserve_64), int(fc.rounding_mode_rte_16), int(fc.rounding_mode_rte_32),
+                  int(fc.rounding_mode_rte_64));
   uint64_t a = Fnv1a(source, Fnv1a(header, 1469598103934665603ull));
   uint64_t b = Fnv1a(source, Fnv1a(header, 0x9e3779b97f4a7c15ull));
   return fmt::format("{:016x}{:016x}", a, b);
@@ -193,6 +198,14 @@ StatusOr<std::shared_ptr<const SpirvWords>> GlslCompiler::Compile(std::string_vi
   return shared;
 }
 
+GlslCompileOptions GlslCompileOptions::ForTarget(const TargetInfo& target, std::string name) {
+  GlslCompileOptions options;
+  options.name = std::move(name);
+  options.vulkan_api_minor = target.vulkan_api_minor;
+  options.float_controls = target.float_controls;
+  return options;
+}
+
 StatusOr<SpirvWords> GlslCompiler::CompileUncached(std::string_view source,
                                                    const GlslCompileOptions& options) {
   InitializeGlslangOnce();
@@ -225,6 +238,11 @@ StatusOr<SpirvWords> GlslCompiler::CompileUncached(std::string_view source,
   glslang::SpvOptions spv_options;
   spv_options.disableOptimizer = true;  // spirv-opt runs below, with validation around it
   glslang::GlslangToSpv(*program.getIntermediate(EShLangCompute), words, &logger, &spv_options);
+  if (options.float_controls.any()) {
+    StatusOr<SpirvWords> declared = AddFloatControls(words, options.float_controls);
+    if (!declared.ok()) return internal("declaring float controls failed", declared.status().message());
+    words = std::move(*declared);
+  }
   stats_.compiles++;
   stats_.compile_ms += MillisecondsSince(start);
 

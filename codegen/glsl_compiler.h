@@ -27,6 +27,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "codegen/target.h"
 #include "vkhlo/status.h"
 
 namespace vkhlo::codegen {
@@ -36,6 +37,12 @@ struct GlslCompileOptions {
   // Vulkan 1.1 targets SPIR-V 1.3; 0 targets Vulkan 1.0 / SPIR-V 1.0.
   uint32_t vulkan_api_minor = 1;
   bool optimize = true;  // spirv-opt performance passes
+  // Float-control execution modes to declare (codegen/spirv_float_controls.h); only those of
+  // widths the module uses are added.
+  FloatControls float_controls;
+
+  // The options every kernel for `target` compiles with.
+  static GlslCompileOptions ForTarget(const TargetInfo& target, std::string name);
 };
 
 using SpirvWords = std::vector<uint32_t>;

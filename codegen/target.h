@@ -13,6 +13,25 @@
 
 namespace vkhlo::codegen {
 
+// VkPhysicalDeviceFloatControlsProperties (VK_KHR_shader_float_controls, core in Vulkan 1.2): the
+// execution modes a kernel may declare, per float width. Kernels declare every one the device
+// offers (codegen/spirv_float_controls.h); results never depend on them (exact paths work on
+// the bits), but without SignedZeroInfNanPreserve a driver may fold isnan() away or drop the
+// sign of a zero, and without RoundingModeRTE the rounding of +, -, * is the driver's choice.
+struct FloatControls {
+  bool signed_zero_inf_nan_preserve_16 = false;  // shaderSignedZeroInfNanPreserveFloat16
+  bool signed_zero_inf_nan_preserve_32 = false;
+  bool signed_zero_inf_nan_preserve_64 = false;
+  bool rounding_mode_rte_16 = false;  // shaderRoundingModeRTEFloat16
+  bool rounding_mode_rte_32 = false;
+  bool rounding_mode_rte_64 = false;
+  bool any() const {
+    return signed_zero_inf_nan_preserve_16 || signed_zero_inf_nan_preserve_32 || signed_zero_inf_nan_preserve_64 ||
+           rounding_mode_rte_16 || rounding_mode_rte_32 || rounding_mode_rte_64;
+  }
+  bool operator==(const FloatControls&) const = default;
+};
+
 struct TargetInfo {
   std::string device_name = "unknown device";  // for messages ("..., which <device> lacks")
   std::string profile = "native";              // VKHLO_PROFILE that masked the capabilities
@@ -35,6 +54,9 @@ struct TargetInfo {
   // not need these; they are here for library kernels that may).
   bool storage_buffer_8bit = false;   // storageBuffer8BitAccess
   bool storage_buffer_16bit = false;  // storageBuffer16BitAccess
+
+  // Execution modes kernels declare (see FloatControls).
+  FloatControls float_controls;
 
   // Subgroups (for reductions, later).
   uint32_t subgroup_size = 1;
@@ -84,6 +106,7 @@ struct TargetInfo {
     t.min_texel_buffer_offset_alignment = 16;
     t.storage_texel_buffer_rgba32f = true;
     t.storage_texel_buffer_rgba32ui = true;
+    t.float_controls = {true, true, true, true, true, true};
     return t;
   }
 };

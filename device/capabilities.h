@@ -106,6 +106,23 @@ struct DeviceLimits {
   bool timestamp_compute_and_graphics = false;
 };
 
+// VkPhysicalDeviceFloatControlsProperties (VK_KHR_shader_float_controls; core in Vulkan 1.2):
+// which execution modes shaders may declare, per float width. All false when unavailable.
+struct FloatControlsProperties {
+  bool signed_zero_inf_nan_preserve_16 = false;  // shaderSignedZeroInfNanPreserveFloat16
+  bool signed_zero_inf_nan_preserve_32 = false;
+  bool signed_zero_inf_nan_preserve_64 = false;
+  bool rounding_mode_rte_16 = false;  // shaderRoundingModeRTEFloat16
+  bool rounding_mode_rte_32 = false;
+  bool rounding_mode_rte_64 = false;
+  bool denorm_preserve_32 = false;  // shaderDenormPreserveFloat32 (reported, not relied on)
+  bool denorm_preserve_64 = false;
+  bool any() const {
+    return signed_zero_inf_nan_preserve_16 || signed_zero_inf_nan_preserve_32 || signed_zero_inf_nan_preserve_64 ||
+           rounding_mode_rte_16 || rounding_mode_rte_32 || rounding_mode_rte_64;
+  }
+};
+
 struct MemoryHeap {
   uint64_t size = 0;
   bool device_local = false;
@@ -138,6 +155,7 @@ struct DeviceCapabilities {
   DeviceFeatures features;
   SubgroupProperties subgroup;
   DeviceLimits limits;
+  FloatControlsProperties float_controls;
   std::vector<MemoryHeap> memory_heaps;
   std::vector<MemoryType> memory_types;
   std::vector<CooperativeMatrixShape> cooperative_matrix_shapes;

@@ -62,6 +62,10 @@ Status Device::Open(DeviceOptions options) {
   if (caps.api_version < VK_API_VERSION_1_3) {
     enable_if_offered(VK_EXT_PIPELINE_CREATION_FEEDBACK_EXTENSION_NAME);
   }
+  // Shaders declare the float-control execution modes the device offers (core in 1.2).
+  if (caps.api_version < VK_API_VERSION_1_2 && caps.float_controls.any()) {
+    enable_if_offered(VK_KHR_SHADER_FLOAT_CONTROLS_EXTENSION_NAME);
+  }
   // Portability implementations (MoltenVK) require their subset extension to be enabled.
   enable_if_offered("VK_KHR_portability_subset");
 

@@ -128,7 +128,21 @@ StatusOr<DeviceCapabilities> QueryCapabilities(VkInstance instance, uint32_t ins
   if (has_maint4) link(maint4);
   if (has_driver) link(driver);
   if (has_size_control) link(size_control);
+  VkPhysicalDeviceFloatControlsProperties float_controls{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES};
+  const bool has_float_controls = available(VK_API_VERSION_1_2, VK_KHR_SHADER_FLOAT_CONTROLS_EXTENSION_NAME);
+  if (has_float_controls) link(float_controls);
   vkGetPhysicalDeviceProperties2(pd, &props2);
+  if (has_float_controls) {
+    FloatControlsProperties& fc = caps.float_controls;
+    fc.signed_zero_inf_nan_preserve_16 = float_controls.shaderSignedZeroInfNanPreserveFloat16;
+    fc.signed_zero_inf_nan_preserve_32 = float_controls.shaderSignedZeroInfNanPreserveFloat32;
+    fc.signed_zero_inf_nan_preserve_64 = float_controls.shaderSignedZeroInfNanPreserveFloat64;
+    fc.rounding_mode_rte_16 = float_controls.shaderRoundingModeRTEFloat16;
+    fc.rounding_mode_rte_32 = float_controls.shaderRoundingModeRTEFloat32;
+    fc.rounding_mode_rte_64 = float_controls.shaderRoundingModeRTEFloat64;
+    fc.denorm_preserve_32 = float_controls.shaderDenormPreserveFloat32;
+    fc.denorm_preserve_64 = float_controls.shaderDenormPreserveFloat64;
+  }
 
   const VkPhysicalDeviceLimits& l = base.limits;
   caps.name = base.deviceName;

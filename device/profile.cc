@@ -51,6 +51,9 @@ void ApplyMobile(DeviceCapabilities& caps) {
   f.timeline_semaphore = false;
   f.buffer_device_address = false;
   caps.cooperative_matrix_shapes.clear();
+  // Many phone drivers offer no float controls: kernels must be exact without them (they work
+  // on the bits where it matters), and the mobile runs check that they are.
+  caps.float_controls = {};
 
   DeviceLimits& l = caps.limits;
   CapAt(l.max_shared_memory_bytes, 16u * 1024);

@@ -75,45 +75,48 @@ $T hlo_ipow_$S($T a, $T b) {
   return r;
 })";
 
-// IEEE maximum/minimum: NaN in, NaN out; -0 < +0. $SIGN(x) is true for a set sign bit.
+// IEEE maximum/minimum: NaN in, NaN out; -0 < +0. $SIGN_A is true for a set sign bit of a,
+// $NAN_A / $NAN_B for a NaN a / b (or a NaN part of a complex a / b): tests on the bits, since a
+// driver may fold the isnan() built-in to false (without SignedZeroInfNanPreserve, Vulkan lets
+// it assume there are no NaNs).
 constexpr const char* kFloatMax = R"(
 $T hlo_max_$S($T a, $T b) {
-  if (isnan(a)) return a;
-  if (isnan(b)) return b;
-  if (a == b) return $SIGN(a) ? b : a;
+  if ($NAN_A) return a;
+  if ($NAN_B) return b;
+  if (a == b) return $SIGN_A ? b : a;
   return a > b ? a : b;
 })";
 
 constexpr const char* kFloatMin = R"(
 $T hlo_min_$S($T a, $T b) {
-  if (isnan(a)) return a;
-  if (isnan(b)) return b;
-  if (a == b) return $SIGN(a) ? a : b;
+  if ($NAN_A) return a;
+  if ($NAN_B) return b;
+  if (a == b) return $SIGN_A ? a : b;
   return a < b ? a : b;
 })";
 
 // Complex values order lexicographically; a value with a NaN part wins as a NaN would.
 constexpr const char* kComplexMax = R"(
 $T hlo_max_$S($T a, $T b) {
-  if (any(isnan(a))) return a;
-  if (any(isnan(b))) return b;
+  if ($NAN_A) return a;
+  if ($NAN_B) return b;
   bool a_larger = a.x == b.x ? a.y > b.y : a.x > b.x;
   return a_larger ? a : b;
 })";
 
 constexpr const char* kComplexMin = R"(
 $T hlo_min_$S($T a, $T b) {
-  if (any(isnan(a))) return a;
-  if (any(isnan(b))) return b;
+  if ($NAN_A) return a;
+  if ($NAN_B) return b;
   bool a_smaller = a.x == b.x ? a.y < b.y : a.x < b.x;
   return a_smaller ? a : b;
 })";
 
-std::string SignBitExpr(const TypeFacts& f) {
+std::string SignBitExpr(const TypeFacts& f, const std::string& x) {
   switch (f.kind) {
-    case ComputeKind::kDouble: return "((unpackDouble2x32(x).y >> 31) != 0u)";
-    case ComputeKind::kHalf: return "((floatBitsToUint(float(x)) >> 31) != 0u)";
-    default: return "((floatBitsToUint(x) >> 31) != 0u)";
+    case ComputeKind::kDouble: return fmt::format("((unpackDouble2x32({}).y >> 31) != 0u)", x);
+    case ComputeKind::kHalf: return fmt::format("((floatBitsToUint(float({})) >> 31) != 0u)", x);
+    default: return fmt::format("((floatBitsToUint({}) >> 31) != 0u)", x);
   }
 }
 
@@ -127,18 +130,15 @@ std::string IntHelper(ElementalEmitter& em, const TypeFacts& f, const std::strin
 }
 
 std::string MaxMinHelper(ElementalEmitter& em, const TypeFacts& f, bool max) {
-  if (IsComplexKind(f.kind)) return TypedHelper(em, max ? "hlo_max" : "hlo_min", f, max ? kComplexMax : kComplexMin);
-  std::string sign = Instantiate(SignBitExpr(f), {});
-  std::string text = max ? kFloatMax : kFloatMin;
-  // $SIGN(a) -> the sign-bit test of a.
-  for (const char* arg : {"a"}) {
-    std::string call = std::string("$SIGN(") + arg + ")";
-    std::string test = sign;
-    size_t pos;
-    while ((pos = test.find("(x)")) != std::string::npos) test.replace(pos, 3, std::string("(") + arg + ")");
-    while ((pos = text.find(call)) != std::string::npos) text.replace(pos, call.size(), test);
+  const std::string name = max ? "hlo_max" : "hlo_min";
+  if (IsComplexKind(f.kind)) {
+    std::string text = Instantiate(max ? kComplexMax : kComplexMin, {{"NAN_A", NanTestExpr(f, "a")}, {"NAN_B", NanTestExpr(f, "b")}});
+    return TypedHelper(em, name, f, text);
   }
-  return TypedHelper(em, max ? "hlo_max" : "hlo_min", f, text);
+  std::string text = Instantiate(max ? kFloatMax : kFloatMin, {{"NAN_A", NanTestExpr(f, "a")},
+                                                              {"NAN_B", NanTestExpr(f, "b")},
+                                                              {"SIGN_A", SignBitExpr(f, "a")}});
+  return TypedHelper(em, name, f, text);
 }
 
 using BinaryFn = StatusOr<Expr> (*)(ElementalEmitter&, const Operation&, const Expr&, const Expr&);
@@ -304,8 +304,8 @@ StatusOr<Expr> EmitSign(ElementalEmitter& em, const Operation& op, const Index& 
     case ComputeKind::kBool: return Unsupported(em, op, a);
     default:
       // NaN stays NaN, +-0 stay.
-      return em.Exact(a.type, fmt::format("(isnan({0}) || {0} == {1}) ? {0} : ({0} < {1} ? {3} : {2})", a.code,
-                                          zero, one, TypedLiteral(f, -1)));
+      return em.Exact(a.type, fmt::format("({4} || {0} == {1}) ? {0} : ({0} < {1} ? {3} : {2})", a.code,
+                                          zero, one, TypedLiteral(f, -1), NanTestExpr(f, a.code)));
   }
 }
 

@@ -4,15 +4,19 @@
 // convert follows the interpreter (src/interp/elementwise_convert.cc):
 //   integer -> integer     wraps modulo 2^N
 //   float -> integer       truncates toward zero; saturates out of range; NaN -> 0
-//   any -> float           rounds once, to nearest even. Vulkan's int->float and wider->narrower
-//                          float conversions are correctly rounded; for bf16/f8/f6/f4 (and f16
-//                          without shaderFloat16) an integer is first rounded to odd at 24 bits,
-//                          which makes the final rounding in the codec exact, and an f64 is
-//                          encoded straight from double (hlo_encode_<fmt>(double)).
+//   any -> float           rounds once, to nearest even, on the bits (hlo_convert_f32/f64.glsl,
+//                          the codecs): Vulkan leaves the rounding mode of its conversions open
+//                          (RoundingModeRTE is optional), so only conversions that cannot round
+//                          (widening, small integers) use built-ins. For bf16/f8/f6/f4/f16 an
+//                          integer is first rounded to odd at 24 bits, which makes the final
+//                          rounding in the codec exact, and an f64 is encoded straight from
+//                          double (hlo_encode_<fmt>(double)).
 //   complex -> real        the real part converts
 //   any -> i1              zero -> false, anything else (NaN included) -> true
 // real, imag and complex move raw parts and so need no float64 feature for complex<f64>.
 #include <fmt/format.h>
+
+#include <cmath>
 
 #include "codegen/elemental/emit_util.h"
 #include "codegen/elemental/op_emitters.h"
@@ -23,63 +27,65 @@ namespace {
 using ir::ElementType;
 using ir::Operation;
 
-// Round to odd at 24 significant bits: exact below 2^24, otherwise truncated with a sticky
-// last bit. Rounding the result once more to a format of <= 22 bits is correctly rounded.
-constexpr const char* kOddFromU32 = R"(
-float hlo_odd_from_u32(uint m) {
-  if (m < 0x1000000u) return float(m);
-  int shift = findMSB(m) - 23;
-  uint kept = m >> uint(shift);
-  if ((m & ((1u << uint(shift)) - 1u)) != 0u) kept |= 1u;
-  return ldexp(float(kept), shift);
-})";
-
-constexpr const char* kOddFromU64 = R"(
-float hlo_odd_from_u64(uint64_t m) {
-  if (m < 0x1000000UL) return float(uint(m));
-  uint high = uint(m >> 32);
-  int msb = high != 0u ? 32 + findMSB(high) : findMSB(uint(m));
-  int shift = msb - 23;
-  uint kept = uint(m >> uint(shift));
-  if ((m & ((1UL << uint(shift)) - 1UL)) != 0UL) kept |= 1u;
-  return ldexp(float(kept), shift);
-})";
-
-// The value of an integer compute expression rounded to odd at 24 bits, as a float.
-std::string IntToOddFloat(ElementalEmitter& em, const TypeFacts& f, const std::string& v) {
-  const bool wide = f.kind == ComputeKind::kInt64 || f.kind == ComputeKind::kUint64;
-  if (wide) {
-    em.prelude().Helper("hlo_odd_from_u64", kOddFromU64);
-  } else {
-    em.prelude().Helper("hlo_odd_from_u32", kOddFromU32);
-  }
-  const std::string fn = wide ? "hlo_odd_from_u64" : "hlo_odd_from_u32";
-  const std::string unsigned_type = wide ? "uint64_t" : "uint";
-  if (!IsSignedKind(f.kind)) return fmt::format("{}({}({}))", fn, unsigned_type, v);
-  const std::string zero = TypedLiteral(f, 0);
-  return fmt::format("({0} < {1} ? -{2}({3}(0) - {3}({0})) : {2}({3}({0})))", v, zero, fn, unsigned_type);
+// The 64-bit words (low, high) of a 64-bit integer compute value.
+std::string Words64(const std::string& v) {
+  return fmt::format("uvec2(uint(uint64_t({0})), uint(uint64_t({0}) >> 32))", v);
 }
 
-// Float -> integer: truncate, saturate, NaN -> 0. `v` is float or double.
+bool IsWideKind(ComputeKind kind) { return kind == ComputeKind::kInt64 || kind == ComputeKind::kUint64; }
+
+// The value of an integer compute expression rounded to odd at 24 bits, as a float: rounding it
+// once more to a format of <= 22 bits is correctly rounded (hlo_convert_f32.glsl).
+std::string IntToOddFloat(ElementalEmitter& em, const TypeFacts& f, const std::string& v) {
+  em.Include("hlo_convert_f32.glsl");
+  if (IsWideKind(f.kind)) {
+    if (!IsSignedKind(f.kind)) return fmt::format("hlo_odd_from_u64_({})", Words64(v));
+    // |v| as words, then the sign (int64 minimum: 0 - v wraps to 2^63, which is |v|).
+    return fmt::format("({0} < int64_t(0) ? -hlo_odd_from_u64_({1}) : hlo_odd_from_u64_({2}))", v,
+                       Words64(fmt::format("int64_t(0) - {}", v)), Words64(v));
+  }
+  if (!IsSignedKind(f.kind)) return fmt::format("hlo_odd_from_u32(uint({}))", v);
+  return fmt::format("({0} < 0 ? -hlo_odd_from_u32(0u - uint({0})) : hlo_odd_from_u32(uint({0})))", v);
+}
+
+// An integer compute expression as f32 or f64, rounded once to nearest even on the bits (Vulkan
+// leaves the rounding mode of OpConvert*ToF open); conversions that cannot round stay built-ins.
+std::string IntToFloat(ElementalEmitter& em, const TypeFacts& f, const TypeFacts& t, const std::string& v) {
+  const bool to_double = t.kind == ComputeKind::kDouble;
+  const bool exact = f.bits <= 24 || (to_double && !IsWideKind(f.kind));
+  if (exact) return fmt::format("{}({})", t.glsl, v);
+  em.Include(to_double ? "hlo_convert_f64.glsl" : "hlo_convert_f32.glsl");
+  const std::string prefix = to_double ? "hlo_f64_from_" : "hlo_f32_from_";
+  const bool is_signed = IsSignedKind(f.kind);
+  if (IsWideKind(f.kind)) return fmt::format("{}{}64_({})", prefix, is_signed ? "i" : "u", Words64(v));
+  return fmt::format("{}{}32({}({}))", prefix, is_signed ? "i" : "u", is_signed ? "int" : "uint", v);
+}
+
+// Float -> integer: truncate, saturate, NaN -> 0. `v` is float or double. Every test is on the
+// bits or against a power of two, and truncation is hlo_trunc (exact; the built-in is not).
 std::string FloatToInt(ElementalEmitter& em, const std::string& float_type, const std::string& v, const TypeFacts& to) {
+  const bool is_double = float_type == "double";
   const bool is_signed = IsSignedKind(to.kind);
   const int w = to.bits;
-  const std::string one = float_type == "double" ? "1.0LF" : "1.0";
-  const std::string name = fmt::format("hlo_{}_to_{}{}", float_type == "double" ? "f64" : "f32", is_signed ? "s" : "u", w);
+  em.Include(is_double ? "hlo_basic_f64.glsl" : "hlo_basic_f32.glsl");
+  const std::string name = fmt::format("hlo_{}_to_{}{}", is_double ? "f64" : "f32", is_signed ? "s" : "u", w);
+  // 2^n as a literal of the float type (exact: n <= 64).
+  auto power = [&](int n) {
+    return is_double ? fmt::format("{:.1f}LF", std::ldexp(1.0, n)) : fmt::format("{:.1f}", std::ldexp(1.0, n));
+  };
   std::string max_value, min_value, body;
   const std::string t = std::string(to.glsl);
   if (is_signed) {
     max_value = w == 64 ? "int64_t(0x7fffffffffffffffL)" : IntLiteral((int64_t{1} << (w - 1)) - 1);
     min_value = w == 64 ? "(int64_t(-0x7fffffffffffffffL) - int64_t(1))" : IntLiteral(-(int64_t{1} << (w - 1)));
-    body = fmt::format(
-        "  if (t >= ldexp({0}, {1})) return {2};\n  if (t < -ldexp({0}, {1})) return {3};\n  return {4}(t);\n", one,
-        w - 1, max_value, min_value, t);
+    body = fmt::format("  if (t >= {0}) return {1};\n  if (t < -{0}) return {2};\n  return {3}(t);\n",
+                       power(w - 1), max_value, min_value, t);
   } else {
     max_value = w == 64 ? "~uint64_t(0)" : UintLiteral(w == 32 ? 0xffffffffu : (1u << w) - 1);
-    body = fmt::format("  if (t >= ldexp({0}, {1})) return {2};\n  if (t <= {3}(0)) return {4}(0);\n  return {4}(t);\n",
-                       one, w, max_value, float_type, t);
+    body = fmt::format("  if (t >= {0}) return {1};\n  if (t <= {2}(0)) return {3}(0);\n  return {3}(t);\n",
+                       power(w), max_value, float_type, t);
   }
-  em.prelude().Helper(name, fmt::format("\n{} {}({} v) {{\n  if (isnan(v)) return {}(0);\n  {} t = trunc(v);\n{}}}",
+  em.prelude().Helper(name, fmt::format("\n{} {}({} v) {{\n  if (hlo_is_nan_(v)) return {}(0);\n  {} t = hlo_trunc(v);\n{}}}",
                                         t, name, float_type, t, float_type, body));
   return fmt::format("{}({})", name, v);
 }
@@ -114,25 +120,28 @@ StatusOr<Expr> ConvertElement(ElementalEmitter& em, const Expr& value, ElementTy
     if (IsIntKind(t.kind)) return em.Result(to, fmt::format("{}({})", t.glsl, v));
     switch (t.kind) {
       case ComputeKind::kFloat:
-      case ComputeKind::kDouble: return exact(fmt::format("{}({})", t.glsl, v));
-      case ComputeKind::kHalf: return exact(fmt::format("float16_t({})", IntToOddFloat(em, f, v)));
+      case ComputeKind::kDouble: return exact(IntToFloat(em, f, t, v));
+      case ComputeKind::kHalf: return exact(RoundToHalf(em, IntToOddFloat(em, f, v)));
       default: return em.Result(to, IntToOddFloat(em, f, v));  // narrow floats
     }
   }
   // A real float.
+  const bool from_double = f.kind == ComputeKind::kDouble;
   if (IsIntKind(t.kind)) {
-    const bool from_double = f.kind == ComputeKind::kDouble;
     std::string as_float = from_double || f.kind != ComputeKind::kHalf ? v : fmt::format("float({})", v);
     return em.Result(to, FloatToInt(em, from_double ? "double" : "float", as_float, t));
   }
   switch (t.kind) {
     case ComputeKind::kFloat:
-    case ComputeKind::kDouble:
-    case ComputeKind::kHalf: return exact(fmt::format("{}({})", t.glsl, v));
+      if (!from_double) return exact(fmt::format("float({})", v));  // exact widening
+      em.Include("hlo_convert_f64.glsl");
+      return exact(fmt::format("hlo_f32_from_f64({})", v));
+    case ComputeKind::kDouble: return exact(fmt::format("double({})", v));  // exact widening
+    case ComputeKind::kHalf: return exact(RoundToHalf(em, v, from_double));  // bf16 and f8 values may round too
     default: break;
   }
   // To a narrow float (or f16 without shaderFloat16): one rounding by the codec.
-  if (f.kind == ComputeKind::kDouble) {
+  if (from_double) {
     em.Include("hlo_float_codec.glsl");
     em.Include("hlo_float_codec_f64.glsl");
     Expr raw{em.Var("uint", fmt::format("hlo_encode_{}({})", t.codec, v)), to, true};
@@ -227,32 +236,9 @@ StatusOr<Expr> EmitBitcastConvert(ElementalEmitter& em, const Operation& op, con
   return Expr{em.Var("uint", StorageFromBits(to, code)), to, true};
 }
 
-// Rounds to `m` mantissa bits (ties to even, at the source format's own quantum for its
-// subnormals), then maps exponents outside `e` bits to infinity or zero, as the interpreter
-// (and XLA's bit-level definition) does. ldexp is split in two so no step leaves its range.
-constexpr const char* kReducePrecision = R"(
-$T hlo_reduce_precision_$S($T x, int e, int m, int src_e, int src_m, int src_min_exp) {
-  if (isnan(x)) return m > 0 ? x : (hlo_sign_bit_$S(x) ? -$INF : $INF);
-  if (isinf(x) || x == $T(0)) return x;
-  $T v = x;
-  if (m < src_m) {
-    int ex;
-    frexp(v, ex);
-    int q = max(ex - 1, src_min_exp) - m;
-    $T scaled = ldexp(ldexp(v, -(q / 2)), -(q - q / 2));
-    $T r = roundEven(scaled);
-    v = ldexp(ldexp(r, q / 2), q - q / 2);
-  }
-  if (e < src_e && !isinf(v) && v != $T(0)) {
-    int reduced_bias = (1 << (e - 1)) - 1;
-    int ex;
-    frexp(v, ex);
-    if (ex - 1 > reduced_bias) return hlo_sign_bit_$S(x) ? -$INF : $INF;
-    if (ex - 1 <= -reduced_bias) return hlo_sign_bit_$S(x) ? -$T(0) : $T(0);
-  }
-  return v;
-})";
-
+// hlo_reduce_precision (hlo_convert_f32/f64.glsl): on the bits, as the interpreter (and XLA's
+// bit-level definition) does. f16, bf16 and the narrow formats compute in f32 with their own
+// format's widths and smallest exponent, and convert back once.
 StatusOr<Expr> EmitReducePrecision(ElementalEmitter& em, const Operation& op, const Index& index) {
   const auto e = op.attribute("exponent_bits") ? op.attribute("exponent_bits")->AsInt() : std::nullopt;
   const auto m = op.attribute("mantissa_bits") ? op.attribute("mantissa_bits")->AsInt() : std::nullopt;
@@ -262,18 +248,13 @@ StatusOr<Expr> EmitReducePrecision(ElementalEmitter& em, const Operation& op, co
   if (!IsRealFloatKind(f.kind)) return em.OpError(op, "takes float operands");
   const ir::FloatFormat& format = ir::GetFloatFormat(a.type);
   const bool is_double = f.kind == ComputeKind::kDouble;
-  const TypeFacts& compute = is_double ? f : em.Facts(ElementType::kF32);
-  const std::string sign_bit = is_double ? "((unpackDouble2x32(x).y >> 31) != 0u)" : "((floatBitsToUint(x) >> 31) != 0u)";
-  TypedHelper(em, "hlo_sign_bit", compute,
-              fmt::format("\nbool hlo_sign_bit_$S($T x) {{ return {}; }}", sign_bit));
-  const std::string inf = is_double ? "packDouble2x32(uvec2(0u, 0x7ff00000u))" : "uintBitsToFloat(0x7f800000u)";
-  const std::string fn =
-      TypedHelper(em, "hlo_reduce_precision", compute, Instantiate(kReducePrecision, {{"INF", inf}}));
+  em.Include(is_double ? "hlo_convert_f64.glsl" : "hlo_convert_f32.glsl");
+  // Beyond 62 bits nothing changes for any format; the clamps keep the shifts defined.
   const std::string call =
-      fmt::format("{}({}{}{}, {}, {}, {}, {}, {})", fn, is_double ? "" : "float(", a.code, is_double ? "" : ")",
-                  std::min<int64_t>(*e, 30), std::min<int64_t>(*m, 62), format.exponent_bits, format.mantissa_bits,
-                  1 - format.bias);
-  if (f.kind == ComputeKind::kHalf) return em.Exact(a.type, fmt::format("float16_t({})", call));
+      fmt::format("hlo_reduce_precision({}{}{}, {}, {}, {}, {}, {})", is_double ? "" : "float(", a.code,
+                  is_double ? "" : ")", std::min<int64_t>(*e, 30), std::min<int64_t>(*m, 62), format.exponent_bits,
+                  format.mantissa_bits, 1 - format.bias);
+  if (f.kind == ComputeKind::kHalf) return em.Exact(a.type, RoundToHalf(em, call));
   return em.Result(a.type, call);
 }
 
@@ -320,7 +301,8 @@ StatusOr<Expr> EmitIsFinite(ElementalEmitter& em, const Operation& op, const Ind
   }
   VKHLO_ASSIGN_OR_RETURN(Expr c, em.Compute(a));
   if (!IsRealFloatKind(em.Facts(a.type).kind)) return em.OpError(op, "takes float operands");
-  return em.Exact(to, fmt::format("!(isinf({0}) || isnan({0}))", c.code));
+  // f16 and the narrow formats widen to f32 exactly (their NaNs and infinities included).
+  return em.Exact(to, fmt::format("((floatBitsToUint(float({})) & 0x7f800000u) != 0x7f800000u)", c.code));
 }
 
 }  // namespace

@@ -84,6 +84,28 @@ bool IsSignedKind(ComputeKind k) { return k == ComputeKind::kInt || k == Compute
 
 ir::ElementType ResultElementType(const ir::Operation& op) { return op.result(0)->type().element_type(); }
 
+std::string NanTestExpr(const TypeFacts& f, const std::string& x) {
+  switch (f.kind) {
+    case ComputeKind::kDouble:
+      return fmt::format("(((unpackDouble2x32({0}).y & 0x7fffffffu) | uint(unpackDouble2x32({0}).x != 0u)) > 0x7ff00000u)",
+                         x);
+    case ComputeKind::kComplex64:
+    case ComputeKind::kComplex128: {
+      TypeFacts part = f;
+      part.kind = f.kind == ComputeKind::kComplex64 ? ComputeKind::kFloat : ComputeKind::kDouble;
+      return fmt::format("({} || {})", NanTestExpr(part, x + ".x"), NanTestExpr(part, x + ".y"));
+    }
+    case ComputeKind::kHalf: return fmt::format("((floatBitsToUint(float({})) & 0x7fffffffu) > 0x7f800000u)", x);
+    default: return fmt::format("((floatBitsToUint({}) & 0x7fffffffu) > 0x7f800000u)", x);
+  }
+}
+
+std::string RoundToHalf(ElementalEmitter& emitter, const std::string& code, bool from_double) {
+  emitter.Include("hlo_float_codec.glsl");
+  if (from_double) emitter.Include("hlo_float_codec_f64.glsl");
+  return fmt::format("float16_t(unpackHalf2x16(hlo_encode_f16({})).x)", code);
+}
+
 StatusOr<Expr> RealLibraryCall(ElementalEmitter& emitter, const std::string& fn, const Expr& a, const Expr* b) {
   const TypeFacts& f = emitter.Facts(a.type);
   emitter.IncludeMath(f.kind);
@@ -92,7 +114,7 @@ StatusOr<Expr> RealLibraryCall(ElementalEmitter& emitter, const std::string& fn,
     // for the correctly rounded functions and within tolerance for the others.
     std::string call = b == nullptr ? fmt::format("{}(float({}))", fn, a.code)
                                     : fmt::format("{}(float({}), float({}))", fn, a.code, b->code);
-    return emitter.Exact(a.type, fmt::format("float16_t({})", call));
+    return emitter.Exact(a.type, RoundToHalf(emitter, call));
   }
   std::string call = b == nullptr ? fmt::format("{}({})", fn, a.code) : fmt::format("{}({}, {})", fn, a.code, b->code);
   return emitter.Result(a.type, call);

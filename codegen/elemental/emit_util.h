@@ -41,6 +41,16 @@ bool IsSignedKind(ComputeKind kind);
 // The element type of the op's (first) result.
 ir::ElementType ResultElementType(const ir::Operation& op);
 
+// Whether the compute value `x` of a float or complex kind is a NaN (has a NaN part), tested on
+// its bits: a driver may fold the isnan() built-in to false unless the shader declares
+// SignedZeroInfNanPreserve. `x` is repeated: pass a variable or a literal.
+std::string NanTestExpr(const TypeFacts& facts, const std::string& x);
+
+// An f32 (or, with `from_double`, f64) compute expression rounded once to float16_t, through
+// the codec on the bits: the float16_t() built-in rounds in a mode Vulkan leaves open unless the
+// shader declares RoundingModeRTE.
+std::string RoundToHalf(ElementalEmitter& emitter, const std::string& code, bool from_double = false);
+
 // A library math function applied to a real value: evaluated in float for half (then rounded
 // to half), in the type itself otherwise; narrow floats round back. `fn` is the hlo_* name.
 StatusOr<Expr> RealLibraryCall(ElementalEmitter& emitter, const std::string& fn, const Expr& a,

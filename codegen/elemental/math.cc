@@ -2,7 +2,9 @@
 //
 // Transcendentals and roots come from the GLSL library (hlo_math_f32/f64.glsl,
 // hlo_complex_f32/f64.glsl: hlo_exponential, hlo_complex_log, ...), because drivers' built-ins
-// are not accurate enough for every float type. floor, ceil and roundEven are exact built-ins.
+// are not accurate enough for every float type. Rounding to integers is the library's too
+// (hlo_floor, hlo_ceil, hlo_round_nearest_*: on the bits), because Vulkan gives floor, ceil and
+// roundEven no precision and drivers differ (see docs/exactness.md).
 // Narrow floats compute in f32 and round back; f16 with shaderFloat16 computes in f32 and
 // converts once.
 #include <fmt/format.h>
@@ -35,9 +37,9 @@ constexpr MathFn kMath[] = {
     {ir::OpCode::kRsqrt, "hlo_rsqrt", "hlo_complex_rsqrt"},
     {ir::OpCode::kCbrt, "hlo_cbrt", "hlo_complex_cbrt"},
     {ir::OpCode::kRoundNearestAfz, "hlo_round_nearest_afz", nullptr},
-    {ir::OpCode::kRoundNearestEven, "roundEven", nullptr},
-    {ir::OpCode::kFloor, "floor", nullptr},
-    {ir::OpCode::kCeil, "ceil", nullptr},
+    {ir::OpCode::kRoundNearestEven, "hlo_round_nearest_even", nullptr},
+    {ir::OpCode::kFloor, "hlo_floor", nullptr},
+    {ir::OpCode::kCeil, "hlo_ceil", nullptr},
 };
 
 const MathFn* FindMath(ir::OpCode code) {
@@ -59,13 +61,7 @@ StatusOr<Expr> EmitUnaryMath(ElementalEmitter& em, const Operation& op, const In
   if (!IsRealFloatKind(f.kind)) {
     return em.OpError(op, fmt::format("does not take {} operands", ir::ElementTypeName(a.type)));
   }
-  const std::string name = fn->real;
-  if (name.rfind("hlo_", 0) != 0) {
-    // A built-in that is exact in every float type (the result of rounding an exact value of
-    // the type is a value of the type).
-    return em.Exact(a.type, fmt::format("{}({})", name, a.code));
-  }
-  return RealLibraryCall(em, name, a);
+  return RealLibraryCall(em, fn->real, a);
 }
 
 StatusOr<Expr> EmitAtan2(ElementalEmitter& em, const Operation& op, const Index& index) {

@@ -6,7 +6,9 @@
 //   float hlo_remainder(float x, float y)   C fmod: exact, with the sign of x
 //   float hlo_round_nearest_afz(float x)    ties away from zero
 //   float hlo_round_nearest_even(float x)   ties to even
-//   bool  hlo_is_finite(float x)
+//   float hlo_trunc / hlo_floor / hlo_ceil  exact, on the bits (Vulkan gives the built-ins no
+//                                           precision)
+//   bool  hlo_is_finite(float x), hlo_is_nan_(float x), hlo_is_inf_(float x)
 //
 // Vulkan lets OpFDiv err by 2.5 ULP and sqrt inherit the error of 1/inversesqrt, and fma may be
 // unfused. Division and square root therefore take a hardware estimate of the quotient (root)
@@ -41,6 +43,55 @@ float hlo_exp2i_(int n) { return uintBitsToFloat(uint(n + 127) << 23); }
 float hlo_copysign_(float x, float s) {
   return uintBitsToFloat((floatBitsToUint(x) & 0x7FFFFFFFu) | (floatBitsToUint(s) & 0x80000000u));
 }
+
+// ---- rounding to integral values, on the bits ----
+//
+// Vulkan's precision tables give floor, ceil, trunc, round, roundEven and fract no precision
+// (and lavapipe's double roundEven returns +0 for -0.3 on some hosts), so these work on the bit
+// pattern alone: the integer part is the pattern with its fraction bits cleared, and one more
+// unit in the last integer place (a carry may move into the exponent) rounds the magnitude up.
+// The sign is kept (floor(-0.3) = -1, ceil(-0.3) = -0); NaNs come back quiet.
+const int HLO_ROUND_TRUNC = 0;  // toward zero
+const int HLO_ROUND_DOWN = 1;   // toward -infinity (floor)
+const int HLO_ROUND_UP = 2;     // toward +infinity (ceil)
+const int HLO_ROUND_EVEN = 3;   // to nearest, ties to even
+const int HLO_ROUND_AWAY = 4;   // to nearest, ties away from zero
+
+// Whether a magnitude with a non-zero fraction `inexact` and the fraction compared with one
+// half (`cmp_half`: -1 below, 0 equal, 1 above) rounds up to the next integer in `mode`.
+bool hlo_round_up_(int mode, bool negative, bool inexact, int cmp_half, bool odd) {
+  if (mode == HLO_ROUND_DOWN) return negative && inexact;
+  if (mode == HLO_ROUND_UP) return !negative && inexact;
+  if (mode == HLO_ROUND_EVEN) return cmp_half > 0 || (cmp_half == 0 && odd);
+  if (mode == HLO_ROUND_AWAY) return cmp_half >= 0;
+  return false;
+}
+
+float hlo_round_integral_(float x, int mode) {
+  uint b = floatBitsToUint(x);
+  uint a = b & 0x7FFFFFFFu;
+  uint sign = b & 0x80000000u;
+  if (a >= 0x4B000000u) return a > 0x7F800000u ? hlo_quiet_(x) : x;  // |x| >= 2^23, inf, NaN
+  bool negative = sign != 0u;
+  uint r;
+  if (a < 0x3F800000u) {  // |x| < 1: the integer part is 0, the fraction |x|
+    int cmp_half = a > 0x3F000000u ? 1 : a == 0x3F000000u ? 0 : -1;
+    r = hlo_round_up_(mode, negative, a != 0u, cmp_half, false) ? 0x3F800000u : 0u;
+  } else {
+    uint one = 1u << (150u - (a >> 23));  // the unit of the last integer place: 2^0
+    uint rest = a & (one - 1u);
+    uint halfway = one >> 1;
+    r = a - rest;
+    int cmp_half = rest > halfway ? 1 : rest == halfway ? 0 : -1;
+    // For 1 <= |x| < 2 the integer's last bit is the exponent's, which is odd: the integer is 1.
+    if (hlo_round_up_(mode, negative, rest != 0u, cmp_half, (r & one) != 0u)) r += one;
+  }
+  return uintBitsToFloat(sign | r);
+}
+
+float hlo_trunc(float x) { return hlo_round_integral_(x, HLO_ROUND_TRUNC); }
+float hlo_floor(float x) { return hlo_round_integral_(x, HLO_ROUND_DOWN); }
+float hlo_ceil(float x) { return hlo_round_integral_(x, HLO_ROUND_UP); }
 
 // A finite non-zero |x| (bits a, sign clear) as X * 2^(ex - 23), X with bit 23 set.
 void hlo_split_f32_(uint a, out uint X, out int ex) {
@@ -152,7 +203,7 @@ vec2 hlo_ff_mul_f_(vec2 a, float b) {
 float hlo_divide_refine_(uint sign, int e, uint X, uint Y, float qs) {
   uint Q = uint(qs * 16777216.0);  // Q ~ floor(X * 2^24 / Y) in [2^24, 2^25)
   int R = int((X << 24) - Q * Y);  // X * 2^24 - Q * Y; exact: |R| < 2^31 for a close Q
-  int d = int(floor(float(R) / float(Y)));  // one integer Newton step for a rough estimate
+  int d = int(hlo_floor(float(R) / float(Y)));  // one integer Newton step for a rough estimate
   Q = uint(int(Q) + d);
   R -= d * int(Y);
   [[dont_unroll]] for (int i = 0; i < 4 && R < 0; ++i) {
@@ -196,7 +247,7 @@ float hlo_divide(float x, float y) {
 float hlo_sqrt_refine_(uint n_low, int e, float qs) {
   uint Q = uint(qs * 16777216.0);  // ~ floor(sqrt(N)) in [2^24, 2^25)
   int R = int(n_low - Q * Q);      // N - Q^2; exact: |R| ~ 2 Q |error| < 2^31
-  int d = int(floor(float(R) / float(2u * Q) + 0.5));  // an integer Newton step
+  int d = int(hlo_floor(float(R) / float(2u * Q) + 0.5));  // an integer Newton step
   Q = uint(int(Q) + d);
   R = int(n_low - Q * Q);
   [[dont_unroll]] for (int i = 0; i < 4 && R < 0; ++i) {  // (Q - 1)^2 = Q^2 - 2Q + 1
@@ -279,21 +330,7 @@ float hlo_remainder(float x, float y) {
 
 // ---- rounding to integers ----
 
-float hlo_round_nearest_afz(float x) {
-  float a = abs(x);
-  if (!(a < 8388608.0)) return hlo_is_nan_(x) ? hlo_quiet_(x) : x;  // integral already
-  float t = floor(a);
-  if (a - t >= 0.5) t += 1.0;  // a - t is exact
-  return hlo_copysign_(t, x);
-}
-
-float hlo_round_nearest_even(float x) {
-  float a = abs(x);
-  if (!(a < 8388608.0)) return hlo_is_nan_(x) ? hlo_quiet_(x) : x;
-  float t = floor(a);
-  float d = a - t;
-  if (d > 0.5 || (d == 0.5 && t * 0.5 != floor(t * 0.5))) t += 1.0;
-  return hlo_copysign_(t, x);
-}
+float hlo_round_nearest_afz(float x) { return hlo_round_integral_(x, HLO_ROUND_AWAY); }
+float hlo_round_nearest_even(float x) { return hlo_round_integral_(x, HLO_ROUND_EVEN); }
 
 #endif  // HLO_BASIC_F32_GLSL

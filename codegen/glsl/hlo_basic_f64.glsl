@@ -1,6 +1,6 @@
 // Correctly rounded f64 arithmetic where Vulkan allows error, plus exact rounding and tests:
 // the double overloads of hlo_basic_f32.glsl (hlo_divide, hlo_sqrt, hlo_rsqrt, hlo_remainder,
-// hlo_round_nearest_afz, hlo_round_nearest_even, hlo_is_finite), same algorithms with 53-bit
+// hlo_round_nearest_afz, hlo_round_nearest_even, hlo_trunc, hlo_floor, hlo_ceil, hlo_is_finite), same algorithms with 53-bit
 // significands held in uvec2 (hlo_u64.glsl): the remainder of the estimate is exact modulo
 // 2^64, which needs no Int64 capability.
 //
@@ -49,6 +49,36 @@ uvec2 hlo_double_to_u64_(double d) {
   uint hi = uint(d * (1.0 / 4294967296.0));
   return uvec2(uint(d - double(hi) * 4294967296.0), hi);
 }
+
+// ---- rounding to integral values, on the bits (see hlo_basic_f32.glsl) ----
+
+double hlo_round_integral_(double x, int mode) {
+  uvec2 w = unpackDouble2x32(x);
+  uint hi = w.y & 0x7FFFFFFFu;
+  uint sign = w.y & 0x80000000u;
+  if (hi >= 0x43300000u) return hlo_is_nan_(x) ? hlo_quiet_(x) : x;  // |x| >= 2^52, inf, NaN
+  bool negative = sign != 0u;
+  uvec2 r;
+  if (hi < 0x3FF00000u) {  // |x| < 1
+    int cmp_half = hi > 0x3FE00000u || (hi == 0x3FE00000u && w.x != 0u) ? 1 : hi == 0x3FE00000u ? 0 : -1;
+    r = hlo_round_up_(mode, negative, (hi | w.x) != 0u, cmp_half, false) ? uvec2(0u, 0x3FF00000u) : uvec2(0u);
+  } else {
+    uvec2 a = uvec2(w.x, hi);
+    int frac_bits = 1075 - int(hi >> 20);  // 1..52
+    uvec2 one = hlo_u64_shl(uvec2(1u, 0u), frac_bits);
+    uvec2 rest = hlo_u64_low_bits(a, frac_bits);
+    uvec2 halfway = hlo_u64_shr(one, 1);
+    r = hlo_u64_sub(a, rest);
+    int cmp_half = hlo_u64_lt(halfway, rest) ? 1 : rest == halfway ? 0 : -1;
+    bool odd = ((r.x & one.x) | (r.y & one.y)) != 0u;
+    if (hlo_round_up_(mode, negative, !hlo_u64_is_zero(rest), cmp_half, odd)) r = hlo_u64_add(r, one);
+  }
+  return packDouble2x32(uvec2(r.x, r.y | sign));
+}
+
+double hlo_trunc(double x) { return hlo_round_integral_(x, HLO_ROUND_TRUNC); }
+double hlo_floor(double x) { return hlo_round_integral_(x, HLO_ROUND_DOWN); }
+double hlo_ceil(double x) { return hlo_round_integral_(x, HLO_ROUND_UP); }
 
 // A finite non-zero |x| (words w, sign ignored) as X * 2^(ex - 52), X with bit 52 set.
 void hlo_split_f64_(uvec2 w, out uvec2 X, out int ex) {
@@ -268,7 +298,7 @@ double hlo_remainder(double x, double y) {
   double yd = hlo_u64_to_double_(Y);
   [[dont_unroll]] for (int d = ex - ey; d > 0;) {
     int k = min(d, 40);
-    double q = floor(hlo_u64_to_double_(M) * hlo_exp2i_f64_(k) / yd);  // within 1 of the truth
+    double q = hlo_floor(hlo_u64_to_double_(M) * hlo_exp2i_f64_(k) / yd);  // within 1 of the truth
     M = hlo_u64_sub(hlo_u64_shl(M, k), hlo_u64_mul_lo(hlo_double_to_u64_(q), Y));
     [[dont_unroll]] for (int i = 0; i < 2; ++i) {
       if (hlo_u64_is_negative(M)) M = hlo_u64_add(M, Y);
@@ -284,21 +314,7 @@ double hlo_remainder(double x, double y) {
 
 // ---- rounding to integers ----
 
-double hlo_round_nearest_afz(double x) {
-  double a = hlo_abs_bits_(x);
-  if (!(a < 4503599627370496.0LF)) return hlo_is_nan_(x) ? hlo_quiet_(x) : x;
-  double t = floor(a);
-  if (a - t >= 0.5LF) t += 1.0LF;
-  return hlo_copysign_(t, x);
-}
-
-double hlo_round_nearest_even(double x) {
-  double a = hlo_abs_bits_(x);
-  if (!(a < 4503599627370496.0LF)) return hlo_is_nan_(x) ? hlo_quiet_(x) : x;
-  double t = floor(a);
-  double d = a - t;
-  if (d > 0.5LF || (d == 0.5LF && t * 0.5LF != floor(t * 0.5LF))) t += 1.0LF;
-  return hlo_copysign_(t, x);
-}
+double hlo_round_nearest_afz(double x) { return hlo_round_integral_(x, HLO_ROUND_AWAY); }
+double hlo_round_nearest_even(double x) { return hlo_round_integral_(x, HLO_ROUND_EVEN); }
 
 #endif  // HLO_BASIC_F64_GLSL

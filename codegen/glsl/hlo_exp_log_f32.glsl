@@ -31,7 +31,7 @@ float hlo_exp_poly_f_(float r) {
 // e^(xh + xl) for |xh| <= 104 (xl a small low word); the result's 2^k scaling is exact.
 // Returns the significand y in [0.7, 1.5) and k: e^x ~ y * 2^k.
 float hlo_exp_reduced_(float xh, float xl, out int k_out) {
-  float k = floor(xh * HLO_LOG2E_F + 0.5);
+  float k = hlo_floor(xh * HLO_LOG2E_F + 0.5);
   precise float rh = xh - k * HLO_LN2_CW_HI_F;  // exact
   precise float rl = xl - k * HLO_LN2_CW_LO_F;
   vec2 r = hlo_two_sum_(rh, rl);
@@ -58,7 +58,7 @@ float hlo_exponential(float x) {
 
 // e^x for -104 <= x <= 89 as a double-float (hi, lo), ~2^-40 relative.
 vec2 hlo_exp_ff_parts_(float x) {
-  float k = floor(x * HLO_LOG2E_F + 0.5);
+  float k = hlo_floor(x * HLO_LOG2E_F + 0.5);
   precise float rh = x - k * HLO_LN2_CW_HI_F;
   precise float rl = -k * HLO_LN2_CW_LO_F;
   vec2 r = hlo_two_sum_(rh, rl);
@@ -82,7 +82,7 @@ float hlo_exp_ff_(float xh, float xl) {
 
 // e^x - 1 as a double-float (hi, lo), for -17.4 < x < 89 and |x| >= 2^-25.
 vec2 hlo_expm1_ff_(float x) {
-  float k = floor(x * HLO_LOG2E_F + 0.5);
+  float k = hlo_floor(x * HLO_LOG2E_F + 0.5);
   if (k == 0.0) {
     float p = hlo_exp_poly_f_(x);
     return hlo_fast_two_sum_(x, x * x * p);

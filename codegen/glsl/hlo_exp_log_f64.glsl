@@ -29,7 +29,7 @@ double hlo_scale_(double y, int k) {
 
 // e^(xh + xl) = (hi + lo) * 2^k before scaling, |xh| <= 746.
 dvec2 hlo_exp_reduced_(double xh, double xl, out int k_out) {
-  double k = floor(xh * HLO_LOG2E_D + 0.5LF);
+  double k = hlo_floor(xh * HLO_LOG2E_D + 0.5LF);
   precise double rh = xh - k * HLO_LN2_CW_HI_D;  // exact
   precise double rl = xl - k * HLO_LN2_CW_LO_D;
   dvec2 r = hlo_two_sum_(rh, rl);
@@ -67,7 +67,7 @@ dvec2 hlo_exp_dd_parts_(double x) {
 
 // e^x - 1 as a double-double, for -38 < x < 710 and |x| >= 2^-54.
 dvec2 hlo_expm1_dd_(double x) {
-  double k = floor(x * HLO_LOG2E_D + 0.5LF);
+  double k = hlo_floor(x * HLO_LOG2E_D + 0.5LF);
   if (k == 0.0LF) return hlo_fast_two_sum_(x, x * x * hlo_exp_poly_d_(x));
   precise double rh = x - k * HLO_LN2_CW_HI_D;
   precise double rl = -k * HLO_LN2_CW_LO_D;

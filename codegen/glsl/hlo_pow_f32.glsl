@@ -45,9 +45,9 @@ vec2 hlo_log_accurate_ff_(float a) {
 }
 
 // Whether y (finite) is an integer, and an odd one.
-bool hlo_is_integer_(float y) { return floor(y) == y; }
+bool hlo_is_integer_(float y) { return hlo_floor(y) == y; }
 bool hlo_is_odd_integer_(float y) {
-  return abs(y) < 16777216.0 && floor(y) == y && floor(y * 0.5) != y * 0.5;
+  return abs(y) < 16777216.0 && hlo_floor(y) == y && hlo_floor(y * 0.5) != y * 0.5;
 }
 
 float hlo_power(float x, float y) {

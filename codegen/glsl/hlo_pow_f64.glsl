@@ -45,9 +45,9 @@ dvec2 hlo_log_accurate_dd_(double a) {
   return hlo_dd_add_(kl, l);
 }
 
-bool hlo_is_integer_(double y) { return floor(y) == y; }
+bool hlo_is_integer_(double y) { return hlo_floor(y) == y; }
 bool hlo_is_odd_integer_(double y) {
-  return abs(y) < 9007199254740992.0LF && floor(y) == y && floor(y * 0.5LF) != y * 0.5LF;
+  return abs(y) < 9007199254740992.0LF && hlo_floor(y) == y && hlo_floor(y * 0.5LF) != y * 0.5LF;
 }
 
 double hlo_power(double x, double y) {

@@ -129,7 +129,7 @@ vec2 hlo_reduce_f_(float x, out int n) {
     return vec2(x, 0.0);
   }
   if (x < 6434.0) {
-    float k = floor(x * HLO_TWO_OVER_PI_F + 0.5);
+    float k = hlo_floor(x * HLO_TWO_OVER_PI_F + 0.5);
     precise float r1 = x - k * HLO_PIO2_CW1_F;  // exact
     vec2 a = hlo_two_sum_(r1, -k * HLO_PIO2_CW2_F);
     vec2 b = hlo_two_sum_(a.x, -k * HLO_PIO2_CW3_F);

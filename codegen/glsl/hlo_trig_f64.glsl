@@ -122,7 +122,7 @@ dvec2 hlo_reduce_d_(double x, out int n) {
     return dvec2(x, 0.0LF);
   }
   if (x < 1647099.3291652855LF) {  // 2^20 pi/2
-    double k = floor(x * HLO_TWO_OVER_PI_D + 0.5LF);
+    double k = hlo_floor(x * HLO_TWO_OVER_PI_D + 0.5LF);
     precise double r1 = x - k * HLO_PIO2_CW1_D;  // exact
     dvec2 a = hlo_two_sum_(r1, -k * HLO_PIO2_CW2_D);
     dvec2 b = hlo_two_sum_(a.x, -k * HLO_PIO2_CW3_D);

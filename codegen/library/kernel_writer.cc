@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace vkhlo::codegen::library {
 namespace {
 
@@ -48,6 +50,26 @@ std::string WordsToAcc(AccKind k, const std::string& w) {
 }
 
 
+// epi_max and epi_min for a float domain, as the elementwise ops define them: a NaN operand is
+// the result, -0 < +0. NaNs and signs are tested on the bits: the max()/min() built-ins may
+// return either zero, and isnan() may be folded away without SignedZeroInfNanPreserve.
+std::string FloatMaxMinHelpers(AccKind d) {
+  const bool f64 = d == AccKind::kF64;
+  const std::string t = f64 ? "double" : "float";
+  const std::string hi = f64 ? "unpackDouble2x32({0}).y" : "floatBitsToUint({0})";
+  const std::string nan =
+      f64 ? "(((unpackDouble2x32({0}).y & 0x7fffffffu) | uint(unpackDouble2x32({0}).x != 0u)) > 0x7ff00000u)"
+          : "((floatBitsToUint({0}) & 0x7fffffffu) > 0x7f800000u)";
+  const std::string nan_a = fmt::format(fmt::runtime(nan), "a"), nan_b = fmt::format(fmt::runtime(nan), "b");
+  const std::string neg_a = fmt::format("(({} >> 31) != 0u)", fmt::format(fmt::runtime(hi), "a"));
+  return fmt::format(
+      "{0} epi_max({0} a, {0} b) {{\n  if ({1}) return a;\n  if ({2}) return b;\n  if (a == b) return {3} ? b : a;\n"
+      "  return a > b ? a : b;\n}}\n"
+      "{0} epi_min({0} a, {0} b) {{\n  if ({1}) return a;\n  if ({2}) return b;\n  if (a == b) return {3} ? a : b;\n"
+      "  return a < b ? a : b;\n}}\n",
+      t, nan_a, nan_b, neg_a);
+}
+
 // `x op y` in domain d (both operands in d).
 StatusOr<std::string> Binary(EpilogueOp op, AccKind d, const std::string& x, const std::string& y) {
   const bool complex = d == AccKind::kC64 || d == AccKind::kC128;
@@ -69,7 +91,7 @@ StatusOr<std::string> Binary(EpilogueOp op, AccKind d, const std::string& x, con
     case EpilogueOp::kRelu: {
       if (complex) return UnimplementedError("maximum/minimum of complex values in an epilogue");
       const char* fn = op == EpilogueOp::kMinimum ? "min" : "max";
-      if (is_float) return fmt::format("((isnan({0}) || isnan({1})) ? ({0} + {1}) : {2}({0}, {1}))", x, y, fn);
+      if (is_float) return fmt::format("epi_{}({}, {})", fn, x, y);  // FloatMaxMinHelpers
       return fmt::format("{}({}, {})", fn, x, y);
     }
   }
@@ -250,6 +272,10 @@ Status KernelWriter::DeclareOutput() {
     if (!functions_.empty() && functions_.back() != '\n') functions_ += "\n";
   } else {
     std::string body = fmt::format("  {} x = round_result(acc);\n  uint oi = out_index(b, m, n);\n", AccGlslType(r));
+    const bool float_max_min = AccIsFloat(r) && std::any_of(e_.steps.begin(), e_.steps.end(), [](const EpilogueStep& s) {
+      return s.op == EpilogueOp::kMaximum || s.op == EpilogueOp::kMinimum || s.op == EpilogueOp::kRelu;
+    });
+    if (float_max_min) functions_ += FloatMaxMinHelpers(r);
     for (const EpilogueStep& s : e_.steps) {
       std::string y;
       if (s.op == EpilogueOp::kRelu) {

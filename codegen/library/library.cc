@@ -167,10 +167,7 @@ StatusOr<LibraryPlan> PlanConvolution(const ir::Operation& op, const TargetInfo&
 
 Status CompilePlan(LibraryPlan& plan, GlslCompiler& compiler, const TargetInfo& t) {
   for (LibraryDispatch& d : plan.dispatches) {
-    GlslCompileOptions options;
-    options.name = d.name;
-    options.vulkan_api_minor = t.vulkan_api_minor;
-    VKHLO_ASSIGN_OR_RETURN(d.spirv, compiler.Compile(d.glsl, options));
+    VKHLO_ASSIGN_OR_RETURN(d.spirv, compiler.Compile(d.glsl, GlslCompileOptions::ForTarget(t, d.name)));
   }
   return OkStatus();
 }

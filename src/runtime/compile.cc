@@ -280,9 +280,7 @@ class Compiler {
     // A zero-size index space is never dispatched: its outputs are empty buffers.
     if (source.workgroups == 0) return CompiledKernel{std::move(source), nullptr};
     auto start = Clock::now();
-    codegen::GlslCompileOptions glsl_options;
-    glsl_options.name = fusion.name;
-    glsl_options.vulkan_api_minor = exe_.client->target.vulkan_api_minor;
+    const auto glsl_options = codegen::GlslCompileOptions::ForTarget(exe_.client->target, fusion.name);
     VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<const codegen::SpirvWords> spirv,
                            exe_.client->compiler->Compile(source.glsl, glsl_options));
     exe_.compile_stats.spirv_ms += Ms(start);
@@ -330,9 +328,7 @@ class Compiler {
         continue;
       }
       auto start = Clock::now();
-      codegen::GlslCompileOptions glsl_options;
-      glsl_options.name = dispatch.name;
-      glsl_options.vulkan_api_minor = exe_.client->target.vulkan_api_minor;
+      const auto glsl_options = codegen::GlslCompileOptions::ForTarget(exe_.client->target, dispatch.name);
       VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<const codegen::SpirvWords> spirv,
                              exe_.client->compiler->Compile(dispatch.glsl, glsl_options));
       exe_.compile_stats.spirv_ms += Ms(start);

@@ -17,6 +17,10 @@ codegen::TargetInfo TargetFromDevice(const device::Device& device) {
   t.shader_int16 = caps.features.shader_int16;
   t.storage_buffer_8bit = caps.features.storage_buffer_8bit;
   t.storage_buffer_16bit = caps.features.storage_buffer_16bit;
+  const device::FloatControlsProperties& fc = caps.float_controls;
+  t.float_controls = {fc.signed_zero_inf_nan_preserve_16, fc.signed_zero_inf_nan_preserve_32,
+                      fc.signed_zero_inf_nan_preserve_64, fc.rounding_mode_rte_16,
+                      fc.rounding_mode_rte_32, fc.rounding_mode_rte_64};
   t.subgroup_size = caps.subgroup.size;
   t.subgroup_operations = caps.subgroup.supported_operations;
   t.max_workgroup_size = caps.limits.max_workgroup_size;

@@ -14,7 +14,7 @@
 namespace vkhlo::glsl_test {
 namespace {
 
-enum Op : uint32_t { kDivide = 0, kSqrt, kRsqrt, kRemainder, kRoundAfz, kRoundEven, kIsFinite };
+enum Op : uint32_t { kDivide = 0, kSqrt, kRsqrt, kRemainder, kRoundAfz, kRoundEven, kIsFinite, kTrunc, kFloor, kCeil };
 
 const float kSpecialF32[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, -NAN, 1.0f, -1.0f, 0x1p-149f,
                              -0x1p-149f, 0x1p-126f, 0x1.fffffcp-127f, 0x1.fffffep127f, -0x1.fffffep127f,
@@ -118,6 +118,23 @@ TEST_F(BasicTest, F32DivideSqrtRemainderAreExact) {
                      [](float x, float) { return std::isfinite(x) ? 1.0f : 0.0f; });
 }
 
+// Rounding to integers works on the bits (Vulkan gives the built-ins no precision): bit-exact
+// with C's functions, signed zeros included (floor(-0.3) = -1, ceil(-0.3) = -0, trunc(-0.3) = -0).
+TEST_F(BasicTest, F32RoundingToIntegersIsExact) {
+  Random random(10);
+  auto pairs = PairsF32(random, 40000);
+  for (float x : {-0.3f, 0.3f, -0.5f, 0.5f, -0.7f, 0.7f, -1.5f, 1.5f, -0x1.fffffep-1f, 0x1p-149f, -0x1p-149f,
+                  0x1.fffffep22f, -0x1.fffffep22f, 0x1.000002p22f, 8388607.5f, -8388607.5f}) {
+    pairs.push_back({x, 0.0f});
+  }
+  ExpectExact<float>("trunc", pairs, RunF32(kTrunc, pairs), [](float x, float) { return std::trunc(x); });
+  ExpectExact<float>("floor", pairs, RunF32(kFloor, pairs), [](float x, float) { return std::floor(x); });
+  ExpectExact<float>("ceil", pairs, RunF32(kCeil, pairs), [](float x, float) { return std::ceil(x); });
+  ExpectExact<float>("round_nearest_even", pairs, RunF32(kRoundEven, pairs),
+                     [](float x, float) { return std::nearbyint(x); });
+  ExpectExact<float>("round_nearest_afz", pairs, RunF32(kRoundAfz, pairs), [](float x, float) { return std::round(x); });
+}
+
 TEST_F(BasicTest, F32RsqrtWithinOneUlp) {
   Random random(8);
   auto pairs = PairsF32(random, 40000);
@@ -168,6 +185,22 @@ TEST_F(BasicF64Test, DivideSqrtRemainderAreExact) {
                       [](double x, double) { return std::nearbyint(x); });
   ExpectExact<double>("is_finite", pairs, RunF64(kIsFinite, pairs),
                       [](double x, double) { return std::isfinite(x) ? 1.0 : 0.0; });
+}
+
+TEST_F(BasicF64Test, RoundingToIntegersIsExact) {
+  Random random(20);
+  auto pairs = PairsF64(random, 20000);
+  for (double x : {-0.3, 0.3, -0.5, 0.5, -0.7, 0.7, -1.5, 1.5, -0x1.fffffffffffffp-1, 0x1p-1074, -0x1p-1074,
+                   0x1.fffffffffffffp51, -0x1.fffffffffffffp51, 0x1.0000000000001p51, 4503599627370495.5,
+                   -4503599627370495.5, -39.75, 88.4}) {
+    pairs.push_back({x, 0.0});
+  }
+  ExpectExact<double>("trunc", pairs, RunF64(kTrunc, pairs), [](double x, double) { return std::trunc(x); });
+  ExpectExact<double>("floor", pairs, RunF64(kFloor, pairs), [](double x, double) { return std::floor(x); });
+  ExpectExact<double>("ceil", pairs, RunF64(kCeil, pairs), [](double x, double) { return std::ceil(x); });
+  ExpectExact<double>("round_nearest_even", pairs, RunF64(kRoundEven, pairs),
+                      [](double x, double) { return std::nearbyint(x); });
+  ExpectExact<double>("round_nearest_afz", pairs, RunF64(kRoundAfz, pairs), [](double x, double) { return std::round(x); });
 }
 
 TEST_F(BasicF64Test, RsqrtWithinOneUlp) {

@@ -32,6 +32,15 @@ std::string MemoryTypeFlags(const device::MemoryType& t) {
   return out.empty() ? "none" : out;
 }
 
+// "f16 f32 f64" for the widths that have a property, "no" for none.
+std::string FloatWidths(bool w16, bool w32, bool w64) {
+  std::string s;
+  for (auto [on, name] : {std::pair{w16, "f16"}, {w32, "f32"}, {w64, "f64"}}) {
+    if (on) s += s.empty() ? name : std::string(" ") + name;
+  }
+  return s.empty() ? "no" : s;
+}
+
 }  // namespace
 
 std::string CapabilitiesText(const DeviceCapabilities& c) {
@@ -67,6 +76,12 @@ std::string CapabilitiesText(const DeviceCapabilities& c) {
   line("push descriptors", Yes(f.push_descriptor));
   line("pipeline creation feedback", Yes(f.pipeline_creation_feedback));
   line("memory budget", Yes(f.memory_budget));
+  s += "   float controls (execution modes kernels declare)\n";
+  line("SignedZeroInfNanPreserve", FloatWidths(c.float_controls.signed_zero_inf_nan_preserve_16,
+                                               c.float_controls.signed_zero_inf_nan_preserve_32,
+                                               c.float_controls.signed_zero_inf_nan_preserve_64));
+  line("RoundingModeRTE", FloatWidths(c.float_controls.rounding_mode_rte_16, c.float_controls.rounding_mode_rte_32,
+                                      c.float_controls.rounding_mode_rte_64));
   s += "   subgroups\n";
   line("size", sg.min_size == sg.max_size ? fmt::format("{}", sg.size)
                                           : fmt::format("{} (range {}..{})", sg.size, sg.min_size, sg.max_size));
@@ -133,6 +148,13 @@ nlohmann::json CapabilitiesJson(const DeviceCapabilities& c) {
       {"cooperativeMatrix", f.cooperative_matrix}, {"timelineSemaphore", f.timeline_semaphore},
       {"bufferDeviceAddress", f.buffer_device_address}, {"pushDescriptor", f.push_descriptor},
       {"pipelineCreationFeedback", f.pipeline_creation_feedback}, {"memoryBudget", f.memory_budget}};
+  const auto& fc = c.float_controls;
+  j["float_controls"] = {
+      {"shaderSignedZeroInfNanPreserve", {{"16", fc.signed_zero_inf_nan_preserve_16},
+                                          {"32", fc.signed_zero_inf_nan_preserve_32},
+                                          {"64", fc.signed_zero_inf_nan_preserve_64}}},
+      {"shaderRoundingModeRTE", {{"16", fc.rounding_mode_rte_16}, {"32", fc.rounding_mode_rte_32},
+                                 {"64", fc.rounding_mode_rte_64}}}};
   j["subgroup"] = {{"size", c.subgroup.size}, {"min_size", c.subgroup.min_size},
                    {"max_size", c.subgroup.max_size},
                    {"operations", device::SubgroupOperationsToString(c.subgroup.supported_operations)}};

@@ -47,8 +47,14 @@ float run(float x, float y) {
   return hlo_round_nearest_afz(x);
 #elif KOP_BASE == 5
   return hlo_round_nearest_even(x);
-#else
+#elif KOP_BASE == 6
   return hlo_is_finite(x) ? 1.0 : 0.0;
+#elif KOP_BASE == 7
+  return hlo_trunc(x);
+#elif KOP_BASE == 8
+  return hlo_floor(x);
+#else
+  return hlo_ceil(x);
 #endif
 }
 
