@@ -239,6 +239,9 @@ StatusOr<std::unique_ptr<VkfftApp>> VkfftApp::Create(const VkfftContext& context
   c.fence = &m.fence;
   c.isCompilerInitialized = 0;  // VkFFT initializes glslang (reference counted) itself
   c.doublePrecision = layout.double_precision ? 1 : 0;
+  // Twiddles from a table computed on the host in double, not sin/cos on the device: Vulkan allows
+  // the built-ins an absolute error of 2^-11, and VkFFT would use them for f32 on most vendors.
+  c.useLUT = 1;
   c.performR2C = layout.r2c ? 1 : 0;
   c.normalize = layout.inverse ? 1 : 0;
   // One direction only halves the kernels to compile; but VkFFT 1.2.26 leaves the Bluestein

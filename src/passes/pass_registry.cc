@@ -20,6 +20,8 @@ constexpr PassInfo kPasses[] = {
     {"batch-norm-decompose", "batch_norm_* ops to element-wise ops, broadcasts and reduces",
      &CreateBatchNormDecomposePass},
     {"chlo-decompose", "rewrite every chlo op into StableHLO ops", &CreateChloDecomposePass},
+    {"fft-to-dft", "fft of short lengths with a prime factor above 13 as dot_generals with DFT matrices",
+     &CreateFftToDftPass},
     {"quantized-decompose", "quantized tensors as their storage; (de)quantize as integer/float ops",
      &CreateQuantizedDecomposePass},
 };

@@ -39,6 +39,10 @@ std::unique_ptr<Pass> CreateBatchNormDecomposePass();
 // Rewrites every chlo op into StableHLO (src/passes/chlo/).
 std::unique_ptr<Pass> CreateChloDecomposePass();
 
+// Rewrites a stablehlo.fft of lengths <= 128 with a prime factor above 13 into dot_generals with
+// constant DFT matrices (more accurate than the device FFT's Bluestein path; fft_to_dft.cc).
+std::unique_ptr<Pass> CreateFftToDftPass();
+
 // Rewrites programs on uniform-quantized tensors into integer/float ops on their storage
 // (src/passes/quantized_decompose.cc).
 std::unique_ptr<Pass> CreateQuantizedDecomposePass();

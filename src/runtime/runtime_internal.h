@@ -25,6 +25,7 @@ StatusOr<ir::Literal> BufferToLiteral(const Buffer& buffer);
 bool SameClient(const Buffer& buffer, const Client& client);
 
 // The default pass pipeline run before fusion (names; unregistered ones are skipped).
-inline constexpr const char* kDefaultPasses = "inline,chlo-decompose,quantized-decompose,batch-norm-decompose,canonicalize,cse,dce";
+inline constexpr const char* kDefaultPasses =
+    "inline,chlo-decompose,quantized-decompose,batch-norm-decompose,fft-to-dft,canonicalize,cse,dce";
 
 }  // namespace vkhlo::runtime
