@@ -240,6 +240,14 @@ float hlo_divide(float x, float y) {
   return hlo_divide_refine_(sign, e, X, Y, float(X) / float(Y));
 }
 
+// x / d for both parts of x. Drivers inline every call; the loop makes the two divisions one copy
+// of hlo_divide's code (complex division and the complex functions divide in pairs).
+vec2 hlo_divide2_(vec2 x, float d) {
+  vec2 q;
+  [[dont_unroll]] for (int i = 0; i < 2; ++i) q[i] = hlo_divide(x[i], d);
+  return q;
+}
+
 // ---- square root ----
 
 // The correction step: sqrt(N) * 2^(e - 24) where N mod 2^32 = n_low, N in [2^48, 2^50), from

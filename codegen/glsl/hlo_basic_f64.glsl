@@ -219,6 +219,13 @@ double hlo_divide(double x, double y) {
   return hlo_divide_refine_(sign, e, X, Y, hlo_u64_to_double_(X) / hlo_u64_to_double_(Y));
 }
 
+// As the f32 overload: both divisions through one copy of hlo_divide's code.
+dvec2 hlo_divide2_(dvec2 x, double d) {
+  dvec2 q;
+  [[dont_unroll]] for (int i = 0; i < 2; ++i) q[i] = hlo_divide(x[i], d);
+  return q;
+}
+
 // ---- square root ----
 
 // sqrt(N) * 2^(e - 53), N = X * 2^s in [2^106, 2^108), from an estimate qs of sqrt(N) * 2^-53.

@@ -94,22 +94,21 @@ vec2 hlo_complex_divide(vec2 a, vec2 b) {
                 a.y == 0.0 ? hlo_nan_() : hlo_inf_(hlo_sign_bit_(a.y) ^ sc));
   }
   // `precise` here and below: zero signs and NaNs must survive the compiler (0 - x is not -x).
-  precise float x, y;
-  if (abs(c) >= abs(d)) {
-    precise float r = hlo_divide(d, c);
-    precise float den = c + d * r;
-    precise float nx = a.x + a.y * r;
-    precise float ny = a.y - a.x * r;
-    x = hlo_divide(nx, den);
-    y = hlo_divide(ny, den);
+  // One inlined copy of each division: the operands are chosen, not the calls.
+  bool c_major = abs(c) >= abs(d);
+  precise float r = hlo_divide(c_major ? d : c, c_major ? c : d);
+  precise float den, nx, ny;
+  if (c_major) {
+    den = c + d * r;
+    nx = a.x + a.y * r;
+    ny = a.y - a.x * r;
   } else {
-    precise float r = hlo_divide(c, d);
-    precise float den = c * r + d;
-    precise float nx = a.x * r + a.y;
-    precise float ny = a.y * r - a.x;
-    x = hlo_divide(nx, den);
-    y = hlo_divide(ny, den);
+    den = c * r + d;
+    nx = a.x * r + a.y;
+    ny = a.y * r - a.x;
   }
+  vec2 q = hlo_divide2_(vec2(nx, ny), den);
+  precise float x = q.x, y = q.y;
   x = hlo_ldexp_(x, -k);
   y = hlo_ldexp_(y, -k);
   if (hlo_is_nan_(x) && hlo_is_nan_(y)) {
@@ -165,7 +164,7 @@ vec2 hlo_complex_sign(vec2 z) {
   int k = hlo_c_exponent_(z.x, z.y);
   vec2 s = vec2(hlo_ldexp_(z.x, -k), hlo_ldexp_(z.y, -k));
   float m = hlo_complex_abs(s);
-  return vec2(hlo_divide(s.x, m), hlo_divide(s.y, m));
+  return hlo_divide2_(s, m);
 }
 
 // e^x * (c, s) without overflowing e^x where the product is finite.
@@ -303,8 +302,9 @@ vec2 hlo_c_scaled_cosh_sinh_(float y, float a, float b) {
   }
   float em = hlo_exponential_minus_one(ay);  // e^|y| - 1
   float e = em + 1.0;
-  precise float sinh_a = 0.5 * (em + hlo_divide(em, e));  // (e - 1/e) / 2
-  precise float cosh_a = 0.5 * (e + hlo_divide(1.0, e));
+  vec2 q = hlo_divide2_(vec2(em, 1.0), e);  // (e - 1) / e, 1 / e
+  precise float sinh_a = 0.5 * (em + q.x);  // (e - 1/e) / 2
+  precise float cosh_a = 0.5 * (e + q.y);
   precise float re = a * cosh_a;
   precise float im = sb * sinh_a;
   return vec2(re, im);
@@ -342,9 +342,11 @@ vec2 hlo_c_cosh_special_(float x, float y) {
   if (hlo_is_nan_(x) && y == 0.0) return vec2(x, 0.0);
   return vec2(hlo_nan_(), hlo_nan_());
 }
-vec2 hlo_c_tanh_special_(float x, float y) {
+// `cs_y` is (cos y, sin y) when y is finite: the zero's sign is sin 2y's, taken from sin y cos y
+// as glibc does (and so without a second range reduction in the kernel).
+vec2 hlo_c_tanh_special_(float x, float y, vec2 cs_y) {
   if (hlo_is_inf_(x)) {
-    float im = hlo_is_finite(y) ? hlo_copysign_(0.0, hlo_sine(2.0 * y)) : hlo_copysign_(0.0, y);
+    float im = hlo_is_finite(y) ? hlo_copysign_(0.0, cs_y.x * cs_y.y) : hlo_copysign_(0.0, y);
     return vec2(hlo_copysign_(1.0, x), im);
   }
   if (x == 0.0) return vec2(x, hlo_nan_());
@@ -377,24 +379,24 @@ vec2 hlo_complex_cosine(vec2 z) {
 //   (t + i b s sqrt(1 + s^2)) / (1 + b s^2); for large |y|, (4 sin x cos x e^-2|y|, +-1).
 vec2 hlo_complex_tan(vec2 z) {
   float x = z.x, y = z.y;
+  vec2 cs;
+  float t = hlo_tan_sincos_(x, cs);  // one range reduction for every path below
   if (!hlo_c_finite_(z)) {
-    vec2 t = hlo_c_tanh_special_(-y, x);
-    return vec2(t.y, -t.x);
+    vec2 special = hlo_c_tanh_special_(-y, x, cs);
+    return vec2(special.y, -special.x);
   }
   if (abs(y) > HLO_C_TAN_CUTOFF_F) {
     float e = hlo_exponential(-2.0 * abs(y));
-    vec2 cs = hlo_sincos_(x);
     precise float re = 4.0 * cs.y * cs.x * e;
     return vec2(re, hlo_copysign_(1.0, y));
   }
-  if (y == 0.0) return vec2(hlo_tan(x), y);
-  float t = hlo_tan(x);
+  if (y == 0.0) return vec2(t, y);
   vec2 ch = hlo_c_scaled_cosh_sinh_(y, 1.0, 1.0);  // |y| <= the cutoff: no overflow
   float s = ch.y;
   precise float b = 1.0 + t * t;
   precise float den = 1.0 + b * s * s;
   precise float im_num = b * s * ch.x;
-  return vec2(hlo_divide(t, den), hlo_divide(im_num, den));
+  return hlo_divide2_(vec2(t, im_num), den);
 }
 
 // tanh z = -i tan(iz).

@@ -83,22 +83,21 @@ dvec2 hlo_complex_divide(dvec2 a, dvec2 b) {
                 a.y == 0.0LF ? hlo_nan_f64_() : hlo_inf_f64_(hlo_sign_bit_(a.y) ^ sc));
   }
   // `precise` here and below: zero signs and NaNs must survive the compiler (0 - x is not -x).
-  precise double x, y;
-  if (abs(c) >= abs(d)) {
-    precise double r = hlo_divide(d, c);
-    precise double den = c + d * r;
-    precise double nx = a.x + a.y * r;
-    precise double ny = a.y - a.x * r;
-    x = hlo_divide(nx, den);
-    y = hlo_divide(ny, den);
+  // One inlined copy of each division: the operands are chosen, not the calls.
+  bool c_major = abs(c) >= abs(d);
+  precise double r = hlo_divide(c_major ? d : c, c_major ? c : d);
+  precise double den, nx, ny;
+  if (c_major) {
+    den = c + d * r;
+    nx = a.x + a.y * r;
+    ny = a.y - a.x * r;
   } else {
-    precise double r = hlo_divide(c, d);
-    precise double den = c * r + d;
-    precise double nx = a.x * r + a.y;
-    precise double ny = a.y * r - a.x;
-    x = hlo_divide(nx, den);
-    y = hlo_divide(ny, den);
+    den = c * r + d;
+    nx = a.x * r + a.y;
+    ny = a.y * r - a.x;
   }
+  dvec2 q = hlo_divide2_(dvec2(nx, ny), den);
+  precise double x = q.x, y = q.y;
   x = hlo_ldexp_(x, -k);
   y = hlo_ldexp_(y, -k);
   if (hlo_is_nan_(x) && hlo_is_nan_(y)) {
@@ -154,7 +153,7 @@ dvec2 hlo_complex_sign(dvec2 z) {
   int k = hlo_c_exponent_(z.x, z.y);
   dvec2 s = dvec2(hlo_ldexp_(z.x, -k), hlo_ldexp_(z.y, -k));
   double m = hlo_complex_abs(s);
-  return dvec2(hlo_divide(s.x, m), hlo_divide(s.y, m));
+  return hlo_divide2_(s, m);
 }
 
 // e^x * (c, s) without overflowing e^x where the product is finite.
@@ -292,8 +291,9 @@ dvec2 hlo_c_scaled_cosh_sinh_(double y, double a, double b) {
   }
   double em = hlo_exponential_minus_one(ay);  // e^|y| - 1
   double e = em + 1.0LF;
-  precise double sinh_a = 0.5LF * (em + hlo_divide(em, e));  // (e - 1/e) / 2
-  precise double cosh_a = 0.5LF * (e + hlo_divide(1.0LF, e));
+  dvec2 q = hlo_divide2_(dvec2(em, 1.0LF), e);  // (e - 1) / e, 1 / e
+  precise double sinh_a = 0.5LF * (em + q.x);  // (e - 1/e) / 2
+  precise double cosh_a = 0.5LF * (e + q.y);
   precise double re = a * cosh_a;
   precise double im = sb * sinh_a;
   return dvec2(re, im);
@@ -331,9 +331,11 @@ dvec2 hlo_c_cosh_special_(double x, double y) {
   if (hlo_is_nan_(x) && y == 0.0LF) return dvec2(x, 0.0LF);
   return dvec2(hlo_nan_f64_(), hlo_nan_f64_());
 }
-dvec2 hlo_c_tanh_special_(double x, double y) {
+// `cs_y` is (cos y, sin y) when y is finite: the zero's sign is sin 2y's, taken from sin y cos y
+// as glibc does (and so without a second range reduction in the kernel).
+dvec2 hlo_c_tanh_special_(double x, double y, dvec2 cs_y) {
   if (hlo_is_inf_(x)) {
-    double im = hlo_is_finite(y) ? hlo_copysign_(0.0LF, hlo_sine(2.0LF * y)) : hlo_copysign_(0.0LF, y);
+    double im = hlo_is_finite(y) ? hlo_copysign_(0.0LF, cs_y.x * cs_y.y) : hlo_copysign_(0.0LF, y);
     return dvec2(hlo_copysign_(1.0LF, x), im);
   }
   if (x == 0.0LF) return dvec2(x, hlo_nan_f64_());
@@ -366,24 +368,24 @@ dvec2 hlo_complex_cosine(dvec2 z) {
 //   (t + i b s sqrt(1 + s^2)) / (1 + b s^2); for large |y|, (4 sin x cos x e^-2|y|, +-1).
 dvec2 hlo_complex_tan(dvec2 z) {
   double x = z.x, y = z.y;
+  dvec2 cs;
+  double t = hlo_tan_sincos_(x, cs);  // one range reduction for every path below
   if (!hlo_c_finite_(z)) {
-    dvec2 t = hlo_c_tanh_special_(-y, x);
-    return dvec2(t.y, -t.x);
+    dvec2 special = hlo_c_tanh_special_(-y, x, cs);
+    return dvec2(special.y, -special.x);
   }
   if (abs(y) > HLO_C_TAN_CUTOFF_D) {
     double e = hlo_exponential(-2.0LF * abs(y));
-    dvec2 cs = hlo_sincos_(x);
     precise double re = 4.0LF * cs.y * cs.x * e;
     return dvec2(re, hlo_copysign_(1.0LF, y));
   }
-  if (y == 0.0LF) return dvec2(hlo_tan(x), y);
-  double t = hlo_tan(x);
+  if (y == 0.0LF) return dvec2(t, y);
   dvec2 ch = hlo_c_scaled_cosh_sinh_(y, 1.0LF, 1.0LF);  // |y| <= the cutoff: no overflow
   double s = ch.y;
   precise double b = 1.0LF + t * t;
   precise double den = 1.0LF + b * s * s;
   precise double im_num = b * s * ch.x;
-  return dvec2(hlo_divide(t, den), hlo_divide(im_num, den));
+  return hlo_divide2_(dvec2(t, im_num), den);
 }
 
 // tanh z = -i tan(iz).

@@ -198,7 +198,35 @@ float hlo_tan(float x) {
   int n;
   vec2 r = hlo_reduce_f_(a, n);
   vec2 s = hlo_sin_kernel_f_(r), c = hlo_cos_kernel_f_(r);
-  float t = (n & 1) == 0 ? hlo_ff_divide_(s, c) : -hlo_ff_divide_(c, s);
+  // One division inlined, not two: the operands are chosen instead.
+  bool odd = (n & 1) != 0;
+  float q = hlo_ff_divide_(odd ? c : s, odd ? s : c);
+  float t = odd ? -q : q;
+  return x < 0.0 ? -t : t;
+}
+
+// tan x, and (cos x, sin x) in `cs`, from one range reduction: complex tan needs both, and each
+// reduction inlined is a large part of a kernel's code (the f64 one especially).
+float hlo_tan_sincos_(float x, out vec2 cs) {
+  if (!hlo_is_finite(x)) {
+    cs = vec2(hlo_is_nan_(x) ? hlo_quiet_(x) : hlo_nan_());
+    return cs.x;
+  }
+  float a = abs(x);
+  if (a < 0.000244140625) {
+    cs = vec2(1.0, x);
+    return x;
+  }
+  int n;
+  vec2 r = hlo_reduce_f_(a, n);
+  vec2 s = hlo_sin_kernel_f_(r), c = hlo_cos_kernel_f_(r);
+  // One division inlined, not two: the operands are chosen instead.
+  bool odd = (n & 1) != 0;
+  float q = hlo_ff_divide_(odd ? c : s, odd ? s : c);
+  float t = odd ? -q : q;
+  vec2 v = odd ? vec2(-s.x, c.x) : vec2(c.x, s.x);
+  if ((n & 2) != 0) v = -v;
+  cs = vec2(v.x, x < 0.0 ? -v.y : v.y);
   return x < 0.0 ? -t : t;
 }
 

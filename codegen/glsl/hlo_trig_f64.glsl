@@ -62,13 +62,13 @@ dvec2 hlo_reduce_large_d_(uvec2 w, out int n) {
   int w0 = p0 >> 5;
   int o = p0 & 31;
   uint W[7];
-  for (int i = 0; i < 7; ++i) W[i] = hlo_two_over_pi_word_d_(w0 + 6 - i);  // W[0] lowest
+  [[dont_unroll]] for (int i = 0; i < 7; ++i) W[i] = hlo_two_over_pi_word_d_(w0 + 6 - i);  // W[0] lowest
   uint P[9];
-  for (int i = 0; i < 9; ++i) P[i] = 0u;
-  for (int i = 0; i < 2; ++i) {
+  [[dont_unroll]] for (int i = 0; i < 9; ++i) P[i] = 0u;
+  [[dont_unroll]] for (int i = 0; i < 2; ++i) {
     uint xi = i == 0 ? X.x : X.y;
     uint carry = 0u;
-    for (int j = 0; j < 7; ++j) {
+    [[dont_unroll]] for (int j = 0; j < 7; ++j) {
       uint hi, lo, c1, c2;
       umulExtended(xi, W[j], hi, lo);
       uint sum = uaddCarry(P[i + j], lo, c1);
@@ -82,12 +82,12 @@ dvec2 hlo_reduce_large_d_(uvec2 w, out int n) {
   int B = 222 - o;
   n = int(hlo_bits288_(P, B) & 3u);
   uint F[6];
-  for (int i = 0; i < 6; ++i) F[i] = hlo_bits288_(P, B - 32 * (i + 1));  // F[0] highest
+  [[dont_unroll]] for (int i = 0; i < 6; ++i) F[i] = hlo_bits288_(P, B - 32 * (i + 1));  // F[0] highest
   double sign = 1.0LF;
   if ((F[0] >> 31) != 0u) {  // fraction >= 1/2: n + 1, r = (fraction - 1) pi/2
     n = (n + 1) & 3;
     uint borrow = 0u;
-    for (int i = 5; i >= 0; --i) {
+    [[dont_unroll]] for (int i = 5; i >= 0; --i) {
       uint b1, b2;
       uint d = usubBorrow(0u, F[i], b1);
       F[i] = usubBorrow(d, borrow, b2);
@@ -97,16 +97,20 @@ dvec2 hlo_reduce_large_d_(uvec2 w, out int n) {
   }
   // Normalize the 192-bit fraction: skip zero words, then shift the top bit to bit 31 of N0.
   int e = 0;
-  for (int k = 0; k < 3 && F[0] == 0u; ++k) {
-    for (int i = 0; i < 5; ++i) F[i] = F[i + 1];
+  [[dont_unroll]] for (int k = 0; k < 3 && F[0] == 0u; ++k) {
+    [[dont_unroll]] for (int i = 0; i < 5; ++i) F[i] = F[i + 1];
     F[5] = 0u;
     e -= 32;
   }
   if (F[0] == 0u) return dvec2(0.0LF);
   int s = 31 - findMSB(F[0]);
   if (s > 0) {
-    for (int i = 0; i < 5; ++i) F[i] = (F[i] << s) | (F[i + 1] >> (32 - s));
-    F[5] <<= s;
+    // Into a second array: lavapipe (Mesa 22.3) miscompiles this shift as an in-place loop
+    // that is not unrolled.
+    uint G[6];
+    [[dont_unroll]] for (int i = 0; i < 5; ++i) G[i] = (F[i] << s) | (F[i + 1] >> (32 - s));
+    G[5] = F[5] << s;
+    F = G;
   }
   e -= s;  // fraction = (F0 F1 F2 F3 ...) * 2^(e - 128)
   double hi = (double(F[0]) * 2097152.0LF + double(F[1] >> 11)) * hlo_exp2i_f64_(e - 53);
@@ -192,8 +196,36 @@ double hlo_tan(double x) {
   int n;
   dvec2 r = hlo_reduce_d_(a, n);
   dvec2 s = hlo_sin_kernel_d_(r), c = hlo_cos_kernel_d_(r);
-  double t = (n & 1) == 0 ? hlo_dd_divide_(s, c) : -hlo_dd_divide_(c, s);
+  // One division inlined, not two: the operands are chosen instead.
+  bool odd = (n & 1) != 0;
+  double q = hlo_dd_divide_(odd ? c : s, odd ? s : c);
+  double t = odd ? -q : q;
   return hlo_sign_bit_(x) != 0u ? -t : t;
+}
+
+// As the f32 overload: tan x, and (cos x, sin x) in `cs`, from one range reduction.
+double hlo_tan_sincos_(double x, out dvec2 cs) {
+  if (!hlo_is_finite(x)) {
+    cs = dvec2(hlo_is_nan_(x) ? hlo_quiet_(x) : hlo_nan_f64_());
+    return cs.x;
+  }
+  double a = hlo_abs_bits_(x);
+  if (a < 7.450580596923828e-09LF) {
+    cs = dvec2(1.0LF, x);
+    return x;
+  }
+  int n;
+  dvec2 r = hlo_reduce_d_(a, n);
+  dvec2 s = hlo_sin_kernel_d_(r), c = hlo_cos_kernel_d_(r);
+  // One division inlined, not two: the operands are chosen instead.
+  bool odd = (n & 1) != 0;
+  double q = hlo_dd_divide_(odd ? c : s, odd ? s : c);
+  double t = odd ? -q : q;
+  dvec2 v = odd ? dvec2(-s.x, c.x) : dvec2(c.x, s.x);
+  if ((n & 2) != 0) v = -v;
+  bool negative = hlo_sign_bit_(x) != 0u;
+  cs = dvec2(v.x, negative ? -v.y : v.y);
+  return negative ? -t : t;
 }
 
 dvec2 hlo_atan_dd_(dvec2 u) {
