@@ -3,8 +3,9 @@
 // FLOAT comparisons follow IEEE (NaN is unordered: only NE holds). TOTALORDER compares the
 // keys -NaN < -Inf < ... < -0 < +0 < ... < +Inf < +NaN of the bit patterns; for f32 and f64 the
 // key comes straight from the raw bits (so f64 TOTALORDER needs neither shaderFloat64 nor
-// shaderInt64); narrower floats are compared by the key of their f32 value, as the interpreter
-// compares the key of their widened value. Complex values compare lexicographically.
+// shaderInt64), and so does every narrower float's, from its own format's bits (as the
+// interpreter does): NaN payloads keep their order, signaling ones included. Complex values
+// compare lexicographically.
 //
 // select moves raw values when both branches are raw (no arithmetic feature needed), with a
 // scalar or a tensor predicate.
@@ -59,17 +60,16 @@ StatusOr<Expr> TotalOrder(ElementalEmitter& em, const Operation& op, const Index
     if (glsl_op == "!=") cmp = fmt::format("({} != {})", ka, kb);
     return em.Exact(result, cmp);
   }
-  std::string bits_a, bits_b;
-  if (type == ir::ElementType::kF32) {
-    bits_a = em.Raw(a).code;
-    bits_b = em.Raw(b).code;
-  } else {
-    VKHLO_ASSIGN_OR_RETURN(Expr ca, em.Compute(a));
-    VKHLO_ASSIGN_OR_RETURN(Expr cb, em.Compute(b));
-    bits_a = fmt::format("floatBitsToUint(float({}))", ca.code);
-    bits_b = fmt::format("floatBitsToUint(float({}))", cb.code);
-  }
-  std::string ka = Key32(em, bits_a), kb = Key32(em, bits_b);
+  // The format's own bit pattern moved to the top of a word: the sign lands on bit 31, and the
+  // order of the keys is the format's total order (payloads of NaNs included, which a widening
+  // conversion would quiet).
+  const int width = ir::BitWidth(type);
+  auto top_aligned = [&](const Expr& e) {
+    const std::string raw = em.Raw(e).code;
+    if (width == 32) return raw;
+    return fmt::format("(({} & {}) << {}u)", raw, UintLiteral((1u << width) - 1), 32 - width);
+  };
+  std::string ka = Key32(em, top_aligned(a)), kb = Key32(em, top_aligned(b));
   return em.Exact(result, fmt::format("{} {} {}", ka, glsl_op, kb));
 }
 

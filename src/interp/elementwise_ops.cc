@@ -285,6 +285,22 @@ struct CompareOp {
   }
 };
 
+// TOTALORDER on floats narrower than f32 (f16, bf16, f8, f6, f4): keys from the format's own bits
+// (IEEE totalOrder is a relation of one format), since widening a NaN may change its payload.
+StatusOr<Literal> NarrowTotalOrder(const CompareOp& compare, const ir::Type& type, const Literal& a, const Literal& b) {
+  VKHLO_ASSIGN_OR_RETURN(Literal result, Literal::Create(type));
+  const int width = ir::BitWidth(a.element_type());
+  const uint32_t mask = (uint32_t{1} << width) - 1;
+  auto key = [&](const Literal& l, int64_t i) {
+    const uint32_t top = static_cast<uint32_t>(l.GetBits(l.is_splat() ? 0 : i) & mask) << (32 - width);
+    int32_t bits;
+    std::memcpy(&bits, &top, 4);
+    return bits ^ static_cast<int32_t>(static_cast<uint32_t>(bits >> 31) >> 1);
+  };
+  for (int64_t i = 0; i < type.num_elements(); ++i) result.SetInt(i, compare.Ordered(key(a, i), key(b, i)) ? 1 : 0);
+  return result;
+}
+
 // The value of an enum attribute of any enum kind, or of a string attribute.
 std::optional<std::string> EnumText(const ir::Attribute* attribute) {
   if (attribute == nullptr) return std::nullopt;
@@ -318,6 +334,8 @@ StatusOr<InterpValues> EvalCompare(EvalContext& context, const Operation& op, co
   // Integers compare by the signedness of their element type (constraint C3 ties compare_type
   // to it).
   return EvalElementwise(context, op, operands, 2, [&](std::span<const Literal* const> in, const ir::Type& type) {
+    const ir::ElementType t = in[0]->element_type();
+    if (compare.total_order && ir::IsFloat(t) && ir::BitWidth(t) < 32) return NarrowTotalOrder(compare, type, *in[0], *in[1]);
     return Map(compare, type, *in[0], *in[1]);
   });
 }

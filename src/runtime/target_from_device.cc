@@ -2,6 +2,8 @@
 
 #include <vulkan/vulkan.h>
 
+#include "support/env.h"
+
 namespace vkhlo::runtime {
 
 codegen::TargetInfo TargetFromDevice(const device::Device& device) {
@@ -17,10 +19,15 @@ codegen::TargetInfo TargetFromDevice(const device::Device& device) {
   t.shader_int16 = caps.features.shader_int16;
   t.storage_buffer_8bit = caps.features.storage_buffer_8bit;
   t.storage_buffer_16bit = caps.features.storage_buffer_16bit;
+  // Kernels declare the float-control modes the device offers (docs/exactness.md), unless
+  // VKHLO_FLOAT_CONTROLS=0 (to measure their cost, or around a driver that mishandles them).
   const device::FloatControlsProperties& fc = caps.float_controls;
-  t.float_controls = {fc.signed_zero_inf_nan_preserve_16, fc.signed_zero_inf_nan_preserve_32,
-                      fc.signed_zero_inf_nan_preserve_64, fc.rounding_mode_rte_16,
-                      fc.rounding_mode_rte_32, fc.rounding_mode_rte_64};
+  const std::optional<std::string> declare = GetEnv("VKHLO_FLOAT_CONTROLS");
+  if (!declare || *declare != "0") {
+    t.float_controls = {fc.signed_zero_inf_nan_preserve_16, fc.signed_zero_inf_nan_preserve_32,
+                        fc.signed_zero_inf_nan_preserve_64, fc.rounding_mode_rte_16,
+                        fc.rounding_mode_rte_32, fc.rounding_mode_rte_64};
+  }
   t.subgroup_size = caps.subgroup.size;
   t.subgroup_operations = caps.subgroup.supported_operations;
   t.max_workgroup_size = caps.limits.max_workgroup_size;

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 
 #include "codegen/sort/top_k.h"
@@ -139,6 +141,73 @@ TEST(SortTest, EmptyAndSingleElementRows) {
   Check({"4x0", {"f32"}, Simple("LT", "f32"), 1});
   Check({"4x1", {"f32", "i8"}, Simple("LT", "f32"), 1});
   Check({"1", {"i32"}, Simple("LT", "i32"), 0});
+}
+
+// Sorting moves values, it never computes them: NaNs keep their sign and payload and zeros
+// their sign, bit for bit (data movement carries every bit; the comparison below treats any NaN
+// as equal, so it compares raw bytes). JAX's comparator canonicalizes -0 and NaNs inside the
+// comparator only; top_k sorts by total order.
+TEST(SortTest, NaNSignsAndPayloadsSurviveBitForBit) {
+  for (const char* type : {"f32", "f64", "f16", "bf16"}) {
+    for (int64_t n : {300, 5000}) {
+      SCOPED_TRACE(fmt::format("{} x {}", type, n));
+      const std::string tensor = fmt::format("tensor<2x{}x{}>", n, type), scalar = fmt::format("tensor<{}>", type);
+      const std::string text = fmt::format(R"(
+func.func @main(%x: {0}) -> ({0}, {0}) {{
+  %s = "stablehlo.sort"(%x) ({{
+  ^bb0(%a: {1}, %b: {1}):
+    %zero = stablehlo.constant dense<0.0> : {1}
+    %nan = stablehlo.constant dense<0x7FC00000> : tensor<f32>
+    %cnan = stablehlo.convert %nan : (tensor<f32>) -> {1}
+    %az = stablehlo.compare EQ, %a, %zero, FLOAT : ({1}, {1}) -> tensor<i1>
+    %a1 = stablehlo.select %az, %zero, %a : tensor<i1>, {1}
+    %an = stablehlo.compare NE, %a, %a, FLOAT : ({1}, {1}) -> tensor<i1>
+    %a2 = stablehlo.select %an, %cnan, %a1 : tensor<i1>, {1}
+    %bz = stablehlo.compare EQ, %b, %zero, FLOAT : ({1}, {1}) -> tensor<i1>
+    %b1 = stablehlo.select %bz, %zero, %b : tensor<i1>, {1}
+    %bn = stablehlo.compare NE, %b, %b, FLOAT : ({1}, {1}) -> tensor<i1>
+    %b2 = stablehlo.select %bn, %cnan, %b1 : tensor<i1>, {1}
+    %r = stablehlo.compare LT, %a2, %b2, TOTALORDER : ({1}, {1}) -> tensor<i1>
+    stablehlo.return %r : tensor<i1>
+  }}) {{dimension = 1 : i64, is_stable = true}} : ({0}) -> {0}
+  %t = "stablehlo.sort"(%x) ({{
+  ^bb0(%a: {1}, %b: {1}):
+    %r = stablehlo.compare GT, %a, %b, TOTALORDER : ({1}, {1}) -> tensor<i1>
+    stablehlo.return %r : tensor<i1>
+  }}) {{dimension = 1 : i64, is_stable = true}} : ({0}) -> {0}
+  func.return %s, %t : {0}, {0}
+}}
+)",
+                                           tensor, scalar);
+      std::mt19937_64 rng(static_cast<uint64_t>(n));
+      auto t = frontend::ParseType(tensor);
+      ASSERT_TRUE(t.ok());
+      ir::Literal x = testing::RandomLiteral(*t, rng);  // edge values, NaNs of both signs
+      const int bits = ir::BitWidth(t->element_type());
+      const uint64_t sign = uint64_t{1} << (bits - 1);
+      const uint64_t quiet_nan = bits == 64 ? 0x7FF8000000000001ull : bits == 32 ? 0x7FC00001u : bits == 16 && std::string(type) == "f16" ? 0x7E01u : 0x7FC1u;
+      for (int64_t i = 0; i < x.num_elements(); i += 7) x.SetBits(i, (i / 7) % 2 ? quiet_nan | sign : quiet_nan + (i % 3));
+      auto both = testing::RunOnBoth(text, {x});
+      ASSERT_TRUE(both.ok()) << both.status().ToString();
+      for (size_t k = 0; k < 2; ++k) {
+        const auto v = both->vulkan[k].raw(), r = both->reference[k].raw();
+        ASSERT_EQ(v.size(), r.size());
+        int64_t first = -1;
+        for (int64_t i = 0; i < both->vulkan[k].num_elements() && first < 0; ++i) {
+          if (both->vulkan[k].GetBits(i) != both->reference[k].GetBits(i)) first = i;
+        }
+        EXPECT_EQ(first, -1) << "result " << k << " differs in raw bits at element " << first << ": device 0x"
+                             << std::hex << both->vulkan[k].GetBits(std::max<int64_t>(first, 0)) << ", interpreter 0x"
+                             << both->reference[k].GetBits(std::max<int64_t>(first, 0));
+        int64_t negative_nans = 0;
+        for (int64_t i = 0; i < both->vulkan[k].num_elements(); ++i) {
+          const uint64_t b = both->vulkan[k].GetBits(i);
+          negative_nans += (b & sign) && std::isnan(both->vulkan[k].GetFloat(i));
+        }
+        EXPECT_GT(negative_nans, 0) << "result " << k << " lost every NaN's sign";
+      }
+    }
+  }
 }
 
 // What chlo.top_k decomposes into (src/passes/chlo/top_k.cc): a sort of (values, iota) by
