@@ -55,7 +55,7 @@ struct TensorType {
   std::string element_type;
   std::vector<int64_t> dims;
 
-  int64_t num_elements() const;
+  int64_t num_elements() const;  // -1 when a dimension is negative or the product overflows
   std::string ToString() const;  // "tensor<2x3xf32>"
   bool operator==(const TensorType&) const = default;
 };

@@ -7,6 +7,7 @@
 #include "device/allocator.h"
 #include "device/transfer.h"
 #include "frontend/parser.h"
+#include "ir/tensor_bytes.h"
 #include "runtime/runtime_internal.h"
 #include "runtime/state.h"
 #include "runtime/target_from_device.h"
@@ -17,7 +18,9 @@ namespace vkhlo {
 
 int64_t TensorType::num_elements() const {
   int64_t n = 1;
-  for (int64_t d : dims) n *= d;
+  for (int64_t d : dims) {
+    if (d < 0 || __builtin_mul_overflow(n, d, &n)) return -1;
+  }
   return n;
 }
 
@@ -45,7 +48,9 @@ StatusOr<ir::Type> FromTensorType(const TensorType& type) {
     if (d < 0) return InvalidArgumentError("negative dimension in " + type.ToString());
   }
   ir::Type t = ir::Type::Tensor(*element, type.dims);
-  if (t.num_elements() < 0) return InvalidArgumentError("too many elements in " + type.ToString());
+  if (t.num_elements() < 0 || !ir::TensorStorageBytes(t)) {
+    return InvalidArgumentError("too many elements in " + type.ToString() + " (its size overflows int64)");
+  }
   return t;
 }
 

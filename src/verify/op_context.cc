@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ir/tensor_bytes.h"
+
 namespace vkhlo::verify {
 namespace {
 
@@ -186,6 +188,8 @@ std::string TypeDefect(const Type& type) {
         if (d < 0) return "non-negative dimension sizes";
       }
       if (type.num_elements() < 0) return "at most 9223372036854775807 elements";
+      // Every size computed from a type (literals, buffers, transfers) then fits in int64.
+      if (!ir::TensorStorageBytes(type)) return "at most 9223372036854775807 bytes of elements";
       if (type.is_quantized()) return QuantizedDefect(*type.quantization(), type);
       return "";
   }
