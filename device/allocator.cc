@@ -318,7 +318,7 @@ StatusOr<Allocator::Block*> Allocator::CreateBlockOnceLocked(uint32_t memory_typ
   VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   alloc.allocationSize = req.size;
   alloc.memoryTypeIndex = memory_type;
-  VkResult result = vkAllocateMemory(dev, &alloc, nullptr, &block->memory);
+  VkResult result = VKHLO_DEVICE_CALL(device_, vkAllocateMemory(dev, &alloc, nullptr, &block->memory));
   if (result != VK_SUCCESS) {
     vkDestroyBuffer(dev, block->buffer, nullptr);
     Status status = device_.Check(result, "vkAllocateMemory");

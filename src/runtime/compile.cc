@@ -88,6 +88,7 @@ class Compiler {
     // Tensors the device could never hold fail here, located, before any work (a splat of 2^63
     // elements would otherwise reach a kernel).
     const device::Device& device = *exe_.client->device;
+    VKHLO_RETURN_IF_ERROR(device.CheckAlive());  // even when every kernel would come from caches
     VKHLO_RETURN_IF_ERROR(ir::CheckTensorsFit(
         *exe_.module, device.allocator().MemoryLimit(),
         fmt::format("device memory vkhlo may use on '{}'", device.capabilities().name)));
