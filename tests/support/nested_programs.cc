@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <string_view>
 #include <vector>
 
 namespace vkhlo::testing {
@@ -45,20 +46,23 @@ class RegionNest {
     std::string result;  // this level's result, in the enclosing block
   };
 
+  // if / case: the first branch holds the inner level, the second returns `outer`.
+  static LevelText Branches(std::string_view op, std::string_view selector, int k, const std::string& outer) {
+    const std::string_view value = selector.substr(0, selector.find(' '));
+    const std::string_view type = selector.substr(selector.rfind(' ') + 1);
+    return {fmt::format("  %r{0} = \"{1}\"({2}) ({{\n", k, op, value),
+            fmt::format("  \"stablehlo.return\"(%s{0}) : ({1}) -> ()\n  }}, {{\n"
+                        "  \"stablehlo.return\"({2}) : ({1}) -> ()\n  }}) : ({3}) -> {1}\n",
+                        k, kF32, outer, type),
+            outer, fmt::format("%r{}", k)};
+  }
+
   static LevelText Level(Nesting kind, int k, const std::string& outer) {
     switch (kind) {
       case Nesting::kIf:
-        return {fmt::format("  %r{0} = \"stablehlo.if\"(%p) ({{\n", k),
-                fmt::format("  \"stablehlo.return\"(%s{0}) : ({1}) -> ()\n  }}, {{\n"
-                            "  \"stablehlo.return\"({2}) : ({1}) -> ()\n  }}) : (tensor<i1>) -> {1}\n",
-                            k, kF32, outer),
-                outer, fmt::format("%r{}", k)};
+        return Branches("stablehlo.if", "%p : tensor<i1>", k, outer);
       case Nesting::kCase:
-        return {fmt::format("  %r{0} = \"stablehlo.case\"(%sel) ({{\n", k),
-                fmt::format("  \"stablehlo.return\"(%s{0}) : ({1}) -> ()\n  }}, {{\n"
-                            "  \"stablehlo.return\"({2}) : ({1}) -> ()\n  }}) : (tensor<i32>) -> {1}\n",
-                            k, kF32, outer),
-                outer, fmt::format("%r{}", k)};
+        return Branches("stablehlo.case", "%sel : tensor<i32>", k, outer);
       case Nesting::kWhile:
       default:
         return {fmt::format("  %r{0}:2 = \"stablehlo.while\"(%zero, {1}) ({{\n"
