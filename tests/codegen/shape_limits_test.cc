@@ -69,6 +69,12 @@ constexpr const char* kHugeIota = R"(func.func @main() -> tensor<i8> {
   func.return %2 : tensor<i8>
 })";
 
+// No elements, but strides (products of trailing sizes) that overflow.
+constexpr const char* kStridesOverflow = R"(func.func @main() -> tensor<0x9223372036854775807x4xf32> {
+  %0 = stablehlo.iota dim = 1 : tensor<0x9223372036854775807x4xf32>
+  func.return %0 : tensor<0x9223372036854775807x4xf32>
+})";
+
 const ShapeCase kCases[] = {
     {"ReduceOfHugeSplat", kReduceHugeSplat, StatusCode::kResourceExhausted,
      "shapes.mlir:2:3: error: 'stablehlo.constant' result of type tensor<9223372036854775807xi8> needs "
@@ -78,6 +84,8 @@ const ShapeCase kCases[] = {
      "9223372036854775807 bytes of elements, found tensor<9223372036854775807xf32>"},
     {"ElementsOverflow", kElementsOverflow, StatusCode::kInvalidArgument,
      "shapes.mlir:2:40: error: tensor type tensor<9223372036854775807x4xf32> has too many elements"},
+    {"StridesOverflow", kStridesOverflow, StatusCode::kInvalidArgument,
+     "expected sizes whose product, zero sizes left out, fits in int64, found tensor<0x9223372036854775807x4xf32>"},
     {"HugeIota", kHugeIota, StatusCode::kResourceExhausted,
      "shapes.mlir:2:3: error: 'stablehlo.iota' result of type tensor<4611686018427387904xi8> needs "
      "4611686018427387904 bytes, more than the"},
