@@ -83,7 +83,7 @@ class DeadOpRemover {
  public:
   explicit DeadOpRemover(ir::Region& region) : uses_(ir::CountUses(region)) {}
 
-  // Returns whether `op`'s subtree is pure (every op in it pure itself).
+  // Sweeps `region`'s blocks, last first; returns whether every op left in them is pure.
   bool Sweep(ir::Region& region, bool& changed) {
     bool pure = true;
     for (auto block = region.blocks().rbegin(); block != region.blocks().rend(); ++block) {
