@@ -160,7 +160,7 @@ std::string GlslCompiler::VersionString() {
                      kCacheFormat);
 }
 
-GlslCompiler::GlslCompiler(std::string cache_directory) {
+GlslCompiler::GlslCompiler(std::string cache_directory, uint64_t memory_cache_bytes) : memory_(memory_cache_bytes) {
   if (!cache_directory.empty()) disk_directory_ = cache_directory + "/spirv";
 }
 
@@ -168,12 +168,16 @@ GlslCompiler::~GlslCompiler() = default;
 
 GlslCompilerStats GlslCompiler::stats() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return stats_;
+  GlslCompilerStats stats = stats_;
+  stats.memory_bytes = memory_.cost();
+  stats.memory_entries = memory_.size();
+  stats.memory_evictions = memory_.evictions();
+  return stats;
 }
 
 void GlslCompiler::ClearMemoryCache() {
   std::lock_guard<std::mutex> lock(mutex_);
-  memory_.clear();
+  memory_.Clear();
 }
 
 StatusOr<std::shared_ptr<const SpirvWords>> GlslCompiler::Compile(std::string_view source,
@@ -182,19 +186,22 @@ StatusOr<std::shared_ptr<const SpirvWords>> GlslCompiler::Compile(std::string_vi
   // One compile at a time: glslang keeps per-process state, and a second caller asking for the
   // same kernel should wait for the first rather than compile it twice.
   std::lock_guard<std::mutex> lock(mutex_);
-  if (auto it = memory_.find(key); it != memory_.end()) {
+  if (std::shared_ptr<const SpirvWords>* cached = memory_.Find(key)) {
     stats_.memory_hits++;
-    return it->second;
+    return *cached;
   }
+  const auto remember = [&](const std::shared_ptr<const SpirvWords>& words) {
+    memory_.Insert(key, words, key.size() + words->size() * sizeof(uint32_t));
+  };
   if (std::shared_ptr<const SpirvWords> cached = ReadDisk(key)) {
     stats_.disk_hits++;
-    memory_.emplace(key, cached);
+    remember(cached);
     return cached;
   }
   VKHLO_ASSIGN_OR_RETURN(SpirvWords words, CompileUncached(source, options));
   auto shared = std::make_shared<const SpirvWords>(std::move(words));
   WriteDisk(key, *shared);
-  memory_.emplace(key, shared);
+  remember(shared);
   return shared;
 }
 

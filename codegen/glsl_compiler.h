@@ -15,7 +15,9 @@
 // (glslang, SPIRV-Tools, this file's format) and the contents of the GLSL library (which the
 // source may include). The disk cache lives in
 // <cache_directory>/spirv/<key>.spv; files are written atomically (temporary file + rename) and a
-// damaged or foreign file is ignored and rewritten. Thread-safe.
+// damaged or foreign file is ignored and rewritten. The memory cache keeps at most
+// `memory_cache_bytes` of SPIR-V (least recently used out first); the disk cache is not
+// bounded here. Thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +30,7 @@
 #include <vector>
 
 #include "codegen/target.h"
+#include "support/lru_cache.h"
 #include "vkhlo/status.h"
 
 namespace vkhlo::codegen {
@@ -53,6 +56,9 @@ struct GlslCompilerStats {
   uint64_t compiles = 0;        // glslang runs
   uint64_t disk_writes = 0;
   uint64_t damaged_files = 0;   // cache files that failed their checks and were ignored
+  uint64_t memory_bytes = 0;    // SPIR-V (and keys) held in memory now
+  uint64_t memory_entries = 0;
+  uint64_t memory_evictions = 0;  // modules dropped from memory to stay within its limit
   double compile_ms = 0;        // glslang (parse, link, SPIR-V generation)
   double validate_ms = 0;       // spirv-val, both runs
   double optimize_ms = 0;       // spirv-opt
@@ -60,8 +66,10 @@ struct GlslCompilerStats {
 
 class GlslCompiler {
  public:
+  static constexpr uint64_t kDefaultMemoryCacheBytes = 64ull << 20;
+
   // `cache_directory`: where the disk cache goes (its spirv/ subfolder); empty disables it.
-  explicit GlslCompiler(std::string cache_directory);
+  explicit GlslCompiler(std::string cache_directory, uint64_t memory_cache_bytes = kDefaultMemoryCacheBytes);
   ~GlslCompiler();
   GlslCompiler(const GlslCompiler&) = delete;
   GlslCompiler& operator=(const GlslCompiler&) = delete;
@@ -84,7 +92,7 @@ class GlslCompiler {
 
   std::string disk_directory_;  // "<cache_directory>/spirv" or empty
   mutable std::mutex mutex_;
-  std::unordered_map<std::string, std::shared_ptr<const SpirvWords>> memory_;
+  LruCache<std::string, std::shared_ptr<const SpirvWords>> memory_;
   GlslCompilerStats stats_;
 };
 

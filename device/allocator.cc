@@ -318,7 +318,7 @@ StatusOr<Allocator::Block*> Allocator::CreateBlockOnceLocked(uint32_t memory_typ
   VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   alloc.allocationSize = req.size;
   alloc.memoryTypeIndex = memory_type;
-  VkResult result = vkAllocateMemory(dev, &alloc, nullptr, &block->memory);
+  VkResult result = VKHLO_DEVICE_CALL(device_, vkAllocateMemory(dev, &alloc, nullptr, &block->memory));
   if (result != VK_SUCCESS) {
     vkDestroyBuffer(dev, block->buffer, nullptr);
     Status status = device_.Check(result, "vkAllocateMemory");
@@ -389,6 +389,11 @@ StatusOr<Buffer> Allocator::Allocate(uint64_t size, MemoryKind kind) {
         "cannot allocate {}: larger than the device's maxMemoryAllocationSize ({})", Bytes(size),
         Bytes(limits.max_memory_allocation_size)));
   }
+  if (size > MemoryLimit(kind)) {  // also keeps the rounding below from overflowing
+    return ResourceExhaustedError(fmt::format(
+        "out of device memory: cannot allocate {}, more than the {} vkhlo may use of heap {}", Bytes(size),
+        Bytes(MemoryLimit(kind)), device_.capabilities().memory_types[memory_type].heap_index));
+  }
   const uint64_t rounded = RoundUp(std::max<uint64_t>(size, 1), alignment_);
 
   std::lock_guard<std::mutex> lock(mutex_);
@@ -442,6 +447,11 @@ StatusOr<Buffer> Allocator::Allocate(uint64_t size, MemoryKind kind) {
   buffer.host_coherent_ = chosen->host_coherent;
   buffer.kind_ = kind;
   return buffer;
+}
+
+uint64_t Allocator::MemoryLimit(MemoryKind kind) const {
+  const uint32_t memory_type = memory_type_for_[static_cast<int>(kind)];
+  return heap_limit_[device_.capabilities().memory_types[memory_type].heap_index];
 }
 
 void Allocator::Free(Buffer& buffer) {

@@ -72,6 +72,9 @@ class Allocator {
   AllocatorStats stats() const;
   // Releases every pooled free block.
   void Trim();
+  // The most bytes buffers of `kind` can ever take: their heap's size, or the budget
+  // (AllocatorOptions::budget_bytes) when smaller. A larger request fails at once.
+  uint64_t MemoryLimit(MemoryKind kind = MemoryKind::kDevice) const;
   // The granularity every buffer is rounded up to (and aligned at).
   uint64_t alignment() const { return alignment_; }
   // Whether buffers of `kind` are host-visible (mapped() is non-null).

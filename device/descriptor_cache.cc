@@ -85,7 +85,7 @@ StatusOr<std::pair<VkDescriptorSet, VkDescriptorPool>> DescriptorCache::Allocate
   // Newest pool first: older ones are usually full.
   for (auto it = pools_.rbegin(); it != pools_.rend(); ++it) {
     info.descriptorPool = *it;
-    VkResult result = vkAllocateDescriptorSets(device_.handle(), &info, &set);
+    VkResult result = VKHLO_DEVICE_CALL(device_, vkAllocateDescriptorSets(device_.handle(), &info, &set));
     if (result == VK_SUCCESS) return std::pair(set, *it);
     if (result != VK_ERROR_OUT_OF_POOL_MEMORY && result != VK_ERROR_FRAGMENTED_POOL) {
       return device_.Check(result, "vkAllocateDescriptorSets");
@@ -224,6 +224,15 @@ void DescriptorCache::ForgetBuffer(VkBuffer buffer) {
         break;
       }
     }
+  }
+  for (const Key& key : victims) EvictLocked(key);
+}
+
+void DescriptorCache::ForgetLayout(VkDescriptorSetLayout layout) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<Key> victims;
+  for (const auto& [key, entry] : entries_) {
+    if (key.layout == layout) victims.push_back(key);
   }
   for (const Key& key : victims) EvictLocked(key);
 }

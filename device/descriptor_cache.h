@@ -60,6 +60,9 @@ class DescriptorCache {
 
   // Drops every set that references `buffer` (called by the allocator before destroying it).
   void ForgetBuffer(VkBuffer buffer);
+  // Drops every set of `layout` (called by a pipeline before destroying its set layout, whose
+  // handle value a later layout may get: evicted pipelines die with their last user).
+  void ForgetLayout(VkDescriptorSetLayout layout);
 
   DescriptorCacheStats stats() const;
 

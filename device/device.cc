@@ -20,6 +20,10 @@ StatusOr<DeviceOptions> DeviceOptions::FromEnvironment() {
   options.instance = InstanceOptions::FromEnvironment();
   options.device_request = GetEnv("VKHLO_DEVICE");
   VKHLO_ASSIGN_OR_RETURN(options.profile, ProfileFromEnvironment());
+  VKHLO_ASSIGN_OR_RETURN(std::optional<uint64_t> memory_limit, GetEnvSize("VKHLO_DEVICE_MEMORY_LIMIT"));
+  if (memory_limit) options.memory_budget_bytes = *memory_limit;
+  VKHLO_ASSIGN_OR_RETURN(std::optional<uint64_t> pipelines, GetEnvSize("VKHLO_PIPELINE_CACHE_ENTRIES"));
+  if (pipelines) options.pipeline_cache_entries = *pipelines;
   options.cache_directory = CacheDirectory();
   return options;
 }
@@ -106,7 +110,7 @@ Status Device::Open(DeviceOptions options) {
 
 Device::~Device() {
   if (device_ == VK_NULL_HANDLE) return;
-  if (!lost()) vkDeviceWaitIdle(device_);
+  vkDeviceWaitIdle(device_);  // also when lost: work submitted before the loss may still run
   // Order matters: users of the queue and allocator go first.
   transfers_.reset();
   pipelines_.reset();
@@ -129,5 +133,7 @@ Status Device::Check(VkResult result, std::string_view call) {
 }
 
 Status Device::WaitIdle() { return queue_->WaitIdle(); }
+
+void Device::Drain() { queue_->Drain(); }
 
 }  // namespace vkhlo::device

@@ -45,14 +45,18 @@ struct DeviceOptions {
   uint64_t memory_block_bytes = 64ull << 20;
   // Freed large (dedicated) blocks kept for reuse, in bytes (allocator.h AllocatorOptions).
   uint64_t free_block_pool_bytes = 1ull << 30;
-  // Most device memory vkhlo reserves per heap; 0: the heap's size.
+  // Most device memory vkhlo reserves per heap; 0: the heap's size. VKHLO_DEVICE_MEMORY_LIMIT.
   uint64_t memory_budget_bytes = 0;
+  // Most pipelines the in-memory pipeline cache keeps (least recently used out first).
+  // VKHLO_PIPELINE_CACHE_ENTRIES.
+  uint64_t pipeline_cache_entries = 1024;
   // On devices whose tensor memory is host-visible (integrated GPUs, lavapipe) transfers copy
   // straight into the mapping; false forces the staging ring everywhere (tests, benchmarks).
   bool direct_host_transfers = true;
 
   // Everything from the environment: VKHLO_VALIDATION, VKHLO_DEVICE, VKHLO_PROFILE,
-  // XDG_CACHE_HOME/HOME. Fails on an unknown profile name.
+  // VKHLO_DEVICE_MEMORY_LIMIT, VKHLO_PIPELINE_CACHE_ENTRIES, XDG_CACHE_HOME/HOME. Fails on an
+  // unknown profile name or a malformed size.
   static StatusOr<DeviceOptions> FromEnvironment();
 };
 
@@ -87,9 +91,20 @@ class Device {
   Status Check(VkResult result, std::string_view call);
   // Marks the device lost as if the driver had reported it (tests of the loss path).
   void SimulateDeviceLossForTesting() { lost_.store(true); }
+  // Makes the next Vulkan call vkhlo checks on this device (VKHLO_DEVICE_CALL) report `result`
+  // instead of being made, so a test reaches the driver-failure path itself: with
+  // VK_ERROR_DEVICE_LOST the device is then marked lost as if the driver had said so.
+  void FailNextCallForTesting(VkResult result) { injected_failure_.store(result); }
+  // The injected result, once (VK_SUCCESS when none): VKHLO_DEVICE_CALL's first step.
+  VkResult TakeInjectedFailure() {
+    if (injected_failure_.load(std::memory_order_relaxed) == VK_SUCCESS) return VK_SUCCESS;
+    return static_cast<VkResult>(injected_failure_.exchange(VK_SUCCESS));
+  }
 
   // Blocks until all submitted work has finished.
   Status WaitIdle();
+  // The same after a failure, lost device included (Queue::Drain): then buffers may be freed.
+  void Drain();
 
  private:
   Device() = default;
@@ -102,6 +117,7 @@ class Device {
   DeviceCapabilities capabilities_;
   std::string selection_reason_;
   std::atomic<bool> lost_{false};
+  std::atomic<int32_t> injected_failure_{VK_SUCCESS};  // a VkResult
 
   // Destroyed in reverse order of declaration, before device_.
   std::unique_ptr<Queue> queue_;
@@ -113,10 +129,18 @@ class Device {
 
 }  // namespace vkhlo::device
 
+// `call` (a Vulkan call returning VkResult) on `device`, or the failure a test injected instead
+// of it (Device::FailNextCallForTesting).
+#define VKHLO_DEVICE_CALL(device, call)                                          \
+  ([&]() -> VkResult {                                                           \
+    const VkResult vkhlo_injected_ = (device).TakeInjectedFailure();             \
+    return vkhlo_injected_ != VK_SUCCESS ? vkhlo_injected_ : (call);             \
+  }())
+
 // Like VKHLO_VK_RETURN_IF_ERROR, for calls on a Device: marks the device lost when it is.
 #define VKHLO_DEVICE_RETURN_IF_ERROR(device, call)                 \
   do {                                                             \
-    VkResult vkhlo_vk_result_ = (call);                            \
+    VkResult vkhlo_vk_result_ = VKHLO_DEVICE_CALL(device, call);   \
     if (vkhlo_vk_result_ != VK_SUCCESS)                            \
       return (device).Check(vkhlo_vk_result_, #call);              \
   } while (0)

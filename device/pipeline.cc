@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "device/descriptor_cache.h"
 #include "device/device.h"
 #include "device/vk_status.h"
 
@@ -26,6 +27,7 @@ SpecializationValue SpecFloat(uint32_t id, float value) {
 SpecializationValue SpecBool(uint32_t id, bool value) { return {id, value ? 1u : 0u}; }
 
 Pipeline::~Pipeline() {
+  if (descriptors_ != nullptr && set_layout_ != VK_NULL_HANDLE) descriptors_->ForgetLayout(set_layout_);
   if (pipeline_ != VK_NULL_HANDLE) vkDestroyPipeline(device_, pipeline_, nullptr);
   if (layout_ != VK_NULL_HANDLE) vkDestroyPipelineLayout(device_, layout_, nullptr);
   if (set_layout_ != VK_NULL_HANDLE) vkDestroyDescriptorSetLayout(device_, set_layout_, nullptr);
@@ -78,7 +80,7 @@ std::vector<char> ReadCompatibleCacheFile(const std::string& path, const DeviceC
 
 StatusOr<std::unique_ptr<PipelineCache>> PipelineCache::Create(Device& device,
                                                                std::string directory) {
-  std::unique_ptr<PipelineCache> cache(new PipelineCache(device));
+  std::unique_ptr<PipelineCache> cache(new PipelineCache(device, device.options().pipeline_cache_entries));
   const DeviceCapabilities& caps = device.capabilities();
   std::vector<char> initial;
   if (!directory.empty()) {
@@ -106,7 +108,7 @@ StatusOr<std::unique_ptr<PipelineCache>> PipelineCache::Create(Device& device,
 
 PipelineCache::~PipelineCache() {
   if (!device_.lost()) Save().IgnoreError();  // a cache that cannot be written is only slower
-  pipelines_.clear();
+  pipelines_.Clear();
   if (cache_ != VK_NULL_HANDLE) vkDestroyPipelineCache(device_.handle(), cache_, nullptr);
 }
 
@@ -144,7 +146,10 @@ Status PipelineCache::Save() {
 
 PipelineCacheStats PipelineCache::stats() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return stats_;
+  PipelineCacheStats stats = stats_;
+  stats.entries = pipelines_.size();
+  stats.evictions = pipelines_.evictions();
+  return stats;
 }
 
 Status PipelineCache::CheckLimits(const std::string& name, const ShaderInterface& shader,
@@ -231,10 +236,9 @@ StatusOr<std::shared_ptr<const Pipeline>> PipelineCache::GetOrCreate(const Compu
   std::string key = ContentKey(desc);
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = pipelines_.find(key);
-    if (it != pipelines_.end()) {
+    if (std::shared_ptr<const Pipeline>* cached = pipelines_.Find(key)) {
       stats_.hits++;
-      return it->second;
+      return *cached;
     }
   }
   auto start = std::chrono::steady_clock::now();
@@ -244,8 +248,10 @@ StatusOr<std::shared_ptr<const Pipeline>> PipelineCache::GetOrCreate(const Compu
   stats_.misses++;
   stats_.create_ms += ms;
   if (pipeline->driver_cache_hit()) stats_.driver_cache_hits++;
-  auto [it, inserted] = pipelines_.emplace(key, pipeline);
-  return it->second;  // another thread may have created it first; both are equivalent
+  // Another thread may have created it first; both are equivalent, the first stays cached.
+  if (std::shared_ptr<const Pipeline>* first = pipelines_.Find(key)) return *first;
+  pipelines_.Insert(key, pipeline);
+  return pipeline;
 }
 
 StatusOr<std::shared_ptr<const Pipeline>> PipelineCache::CreatePipeline(const ComputePipelineDesc& desc) {
@@ -257,6 +263,7 @@ StatusOr<std::shared_ptr<const Pipeline>> PipelineCache::CreatePipeline(const Co
   VkDevice dev = device_.handle();
   std::shared_ptr<Pipeline> p(new Pipeline());
   p->device_ = dev;
+  p->descriptors_ = &device_.descriptors();
   p->name_ = name;
   p->binding_count_ = static_cast<uint32_t>(shader->bindings.size());
   p->bindings_ = shader->bindings;
@@ -324,7 +331,7 @@ StatusOr<std::shared_ptr<const Pipeline>> PipelineCache::CreatePipeline(const Co
     feedback_info.pPipelineStageCreationFeedbacks = &stage_feedback;
     info.pNext = &feedback_info;
   }
-  VkResult result = vkCreateComputePipelines(dev, cache_, 1, &info, nullptr, &p->pipeline_);
+  VkResult result = VKHLO_DEVICE_CALL(device_, vkCreateComputePipelines(dev, cache_, 1, &info, nullptr, &p->pipeline_));
   vkDestroyShaderModule(dev, module, nullptr);
   if (result != VK_SUCCESS) {
     return device_.Check(result, "vkCreateComputePipelines").WithContext("pipeline '" + name + "'");

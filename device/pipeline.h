@@ -23,10 +23,12 @@
 #include <vector>
 
 #include "device/spirv_reflect.h"
+#include "support/lru_cache.h"
 #include "vkhlo/status.h"
 
 namespace vkhlo::device {
 
+class DescriptorCache;
 class Device;
 
 // Specialization constant helpers: a value for `constant_id = id` in GLSL.
@@ -59,7 +61,7 @@ class Pipeline {
   // The driver said it found this pipeline in the VkPipelineCache (creation feedback).
   bool driver_cache_hit() const { return driver_cache_hit_; }
 
-  ~Pipeline();
+  ~Pipeline();  // forgets its descriptor sets, then destroys its Vulkan objects
   Pipeline(const Pipeline&) = delete;
   Pipeline& operator=(const Pipeline&) = delete;
 
@@ -67,6 +69,7 @@ class Pipeline {
   friend class PipelineCache;
   Pipeline() = default;
   VkDevice device_ = VK_NULL_HANDLE;
+  DescriptorCache* descriptors_ = nullptr;  // the device's: sets cached for this layout
   std::string name_;
   VkPipeline pipeline_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
@@ -86,6 +89,8 @@ struct PipelineCacheStats {
   uint64_t driver_cache_hits = 0;   // ... and the driver reported a VkPipelineCache hit
   uint64_t disk_bytes_loaded = 0;   // size of the cache file read when the device opened
   double create_ms = 0;             // time spent creating pipelines
+  uint64_t entries = 0;             // pipelines the cache holds now
+  uint64_t evictions = 0;           // dropped to stay within DeviceOptions::pipeline_cache_entries
 };
 
 class PipelineCache {
@@ -96,7 +101,9 @@ class PipelineCache {
 
   // The pipeline for `desc`, created on first use. Fails with a message naming the limit when
   // the shader exceeds one (workgroup size, invocations, shared memory, push constants,
-  // bindings, subgroup size).
+  // bindings, subgroup size). The cache holds at most DeviceOptions::pipeline_cache_entries
+  // pipelines, least recently used out first; an evicted pipeline lives on while an
+  // executable holds it, and is created again if asked for after it died.
   StatusOr<std::shared_ptr<const Pipeline>> GetOrCreate(const ComputePipelineDesc& desc);
 
   PipelineCacheStats stats() const;
@@ -106,7 +113,7 @@ class PipelineCache {
   Status Save();
 
  private:
-  explicit PipelineCache(Device& device) : device_(device) {}
+  explicit PipelineCache(Device& device, uint64_t capacity) : device_(device), pipelines_(capacity) {}
   Status CheckLimits(const std::string& name, const ShaderInterface& shader,
                      const ComputePipelineDesc& desc) const;
   StatusOr<std::shared_ptr<const Pipeline>> CreatePipeline(const ComputePipelineDesc& desc);
@@ -115,7 +122,7 @@ class PipelineCache {
   VkPipelineCache cache_ = VK_NULL_HANDLE;
   std::string disk_path_;
   mutable std::mutex mutex_;
-  std::unordered_map<std::string, std::shared_ptr<const Pipeline>> pipelines_;  // by content key
+  LruCache<std::string, std::shared_ptr<const Pipeline>> pipelines_;  // by content key
   PipelineCacheStats stats_;
 };
 

@@ -23,7 +23,7 @@ StatusOr<std::unique_ptr<Queue>> Queue::Create(Device& device, uint32_t family_i
 
 Queue::~Queue() {
   VkDevice dev = device_.handle();
-  if (!device_.lost()) vkQueueWaitIdle(queue_);
+  vkQueueWaitIdle(queue_);  // also when lost: see Drain
   for (const InFlight& f : in_flight_) {
     if (f.fence != VK_NULL_HANDLE) vkDestroyFence(dev, f.fence, nullptr);
   }
@@ -59,7 +59,7 @@ StatusOr<VkCommandBuffer> Queue::BeginCommandBuffer() {
   }
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  VkResult result = vkBeginCommandBuffer(cb, &begin);
+  VkResult result = VKHLO_DEVICE_CALL(device_, vkBeginCommandBuffer(cb, &begin));
   if (result != VK_SUCCESS) {
     Discard(cb);
     return device_.Check(result, "vkBeginCommandBuffer");
@@ -79,7 +79,7 @@ StatusOr<uint64_t> Queue::Submit(VkCommandBuffer cb) {
     Discard(cb);
     return alive;
   }
-  VkResult result = vkEndCommandBuffer(cb);
+  VkResult result = VKHLO_DEVICE_CALL(device_, vkEndCommandBuffer(cb));
   if (result != VK_SUCCESS) {
     Discard(cb);
     return device_.Check(result, "vkEndCommandBuffer");
@@ -112,7 +112,7 @@ StatusOr<uint64_t> Queue::Submit(VkCommandBuffer cb) {
       }
     }
   }
-  result = vkQueueSubmit(queue_, 1, &submit, fence);
+  result = VKHLO_DEVICE_CALL(device_, vkQueueSubmit(queue_, 1, &submit, fence));
   if (result != VK_SUCCESS) {
     if (fence != VK_NULL_HANDLE) free_fences_.push_back(fence);
     if (result != VK_ERROR_DEVICE_LOST) {
@@ -136,7 +136,7 @@ Status Queue::PollLocked() {
   while (!in_flight_.empty()) {
     InFlight& f = in_flight_.front();
     if (f.fence != VK_NULL_HANDLE) {
-      VkResult status = vkGetFenceStatus(device_.handle(), f.fence);
+      VkResult status = VKHLO_DEVICE_CALL(device_, vkGetFenceStatus(device_.handle(), f.fence));
       if (status == VK_NOT_READY) break;
       if (status != VK_SUCCESS) return device_.Check(status, "vkGetFenceStatus");
       completed_ = std::max(completed_, f.value);
@@ -167,7 +167,7 @@ Status Queue::WaitLocked(uint64_t value, std::unique_lock<std::mutex>& lock) {
     info.pValues = &value;
     // Waiting does not need the lock; other threads may submit meanwhile.
     lock.unlock();
-    VkResult result = vkWaitSemaphores(device_.handle(), &info, UINT64_MAX);
+    VkResult result = VKHLO_DEVICE_CALL(device_, vkWaitSemaphores(device_.handle(), &info, UINT64_MAX));
     lock.lock();
     if (result != VK_SUCCESS) return device_.Check(result, "vkWaitSemaphores");
   } else {
@@ -181,7 +181,7 @@ Status Queue::WaitLocked(uint64_t value, std::unique_lock<std::mutex>& lock) {
     if (fence != VK_NULL_HANDLE) {
       // Waited on with the lock held: another thread's PollLocked could otherwise reset and
       // reuse this fence while it is being waited on.
-      VkResult result = vkWaitForFences(device_.handle(), 1, &fence, VK_TRUE, UINT64_MAX);
+      VkResult result = VKHLO_DEVICE_CALL(device_, vkWaitForFences(device_.handle(), 1, &fence, VK_TRUE, UINT64_MAX));
       if (result != VK_SUCCESS) return device_.Check(result, "vkWaitForFences");
     }
   }
@@ -205,6 +205,11 @@ StatusOr<bool> Queue::IsComplete(uint64_t value) {
   std::lock_guard<std::mutex> lock(mutex_);
   VKHLO_RETURN_IF_ERROR(PollLocked());
   return completed_ >= value;
+}
+
+void Queue::Drain() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  vkQueueWaitIdle(queue_);  // the result does not matter: afterwards nothing runs
 }
 
 Status Queue::WaitIdle() {

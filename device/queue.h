@@ -50,6 +50,10 @@ class Queue {
   Status Wait(uint64_t value);
   StatusOr<bool> IsComplete(uint64_t value);
   Status WaitIdle();
+  // Waits for the queue to go idle even on a lost device (where the driver returns at once),
+  // so that buffers can be freed after a failure: a loss reported by one call (or simulated by
+  // a test) does not mean that work submitted earlier has stopped running.
+  void Drain();
 
   uint64_t last_submitted() const;
 

@@ -26,7 +26,8 @@ flags=(-std=c++20 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,addre
        -fno-sanitize-recover=undefined -I"$root/src" -I"$root/include")
 sources=("$root"/src/frontend/*.cc "$root"/src/ir/attribute.cc "$root"/src/ir/element_type.cc
          "$root"/src/ir/literal.cc "$root"/src/ir/module.cc "$root"/src/ir/op_table.cc "$root"/src/ir/printer.cc
-         "$root"/src/ir/type.cc "$root"/src/support/status.cc "$root"/fuzz/parser_fuzzer.cc)
+         "$root"/src/ir/type.cc "$root"/src/support/status.cc "$root"/src/support/env.cc
+         "$root"/src/support/host_memory.cc "$root"/fuzz/parser_fuzzer.cc)
 
 # Compile what changed (two at a time: the machine is shared).
 objects=()

@@ -293,7 +293,7 @@ StatusOr<std::unique_ptr<FftPlanCache>> FftPlanCache::Create(Device& device) {
 
 FftPlanCache::~FftPlanCache() {
   // VkFFT's pipelines and buffers may still be in use by submitted work.
-  if (!device_.lost()) device_.WaitIdle().IgnoreError();
+  device_.Drain();  // also when lost: transforms recorded before the loss may still run
   if (listener_id_ != 0) device_.allocator().RemoveBlockDestroyedListener(listener_id_);
   plans_.clear();
   if (fence_ != VK_NULL_HANDLE) vkDestroyFence(device_.handle(), fence_, nullptr);

@@ -55,7 +55,7 @@ struct TensorType {
   std::string element_type;
   std::vector<int64_t> dims;
 
-  int64_t num_elements() const;
+  int64_t num_elements() const;  // -1 when a dimension is negative or the product overflows
   std::string ToString() const;  // "tensor<2x3xf32>"
   bool operator==(const TensorType&) const = default;
 };
@@ -160,6 +160,17 @@ struct ClientOptions {
   std::optional<std::string> profile;
   // Vulkan validation layers, messages to stderr. Unset: VKHLO_VALIDATION.
   std::optional<bool> validation;
+  // Most device memory this client reserves, in bytes (a service's share of the GPU; lavapipe
+  // would otherwise take system memory up to its heap size). Beyond it, transfers and Execute
+  // fail with RESOURCE_EXHAUSTED. Unset: VKHLO_DEVICE_MEMORY_LIMIT, else the heap's size.
+  std::optional<uint64_t> device_memory_limit;
+  // Bounds of the client's in-memory caches, least recently used out first (docs/design.md,
+  // "Caches and limits"); executables that are still held keep what they use. Unset:
+  // VKHLO_PIPELINE_CACHE_ENTRIES (default 1024 pipelines), VKHLO_SPIRV_CACHE_BYTES (64 MiB of
+  // SPIR-V), VKHLO_EXECUTABLE_CACHE_ENTRIES (ExecuteAndTransfer's executables, default 64).
+  std::optional<uint64_t> pipeline_cache_entries;
+  std::optional<uint64_t> spirv_cache_bytes;
+  std::optional<uint64_t> executable_cache_entries;
 };
 
 class Client {
@@ -183,6 +194,9 @@ class Client {
   StatusOr<Literal> ExecuteAndTransfer(const XlaComputation& computation, std::vector<const Literal*> arguments) const;
   // How many computations ExecuteAndTransfer has compiled (cache misses), for the curious.
   uint64_t computations_compiled() const;
+  // How many executables ExecuteAndTransfer's cache holds now (at most
+  // ClientOptions::executable_cache_entries).
+  uint64_t cached_executables() const;
 
   // The host queues of executions outside a process grid (Execute, ExecuteAndTransfer; a grid's
   // processes have their own, process_grid.h), as XLA's Client has them. An `infeed` op takes

@@ -130,7 +130,13 @@ Status ParseDotGeneralForm(Parser& p, OpState& state) {
     VKHLO_ASSIGN_OR_RETURN(rhs, p.ParseI64List());
     return OkStatus();
   };
+  bool batching = false, contracting = false;  // each given at most once
   while (p.ConsumeIf(TokenKind::kComma)) {
+    if ((p.IsKeyword("batching_dims") && batching) || (p.IsKeyword("contracting_dims") && contracting)) {
+      return p.ErrorAt(p.tok(), fmt::format("'{}' given twice", p.tok().text));
+    }
+    batching = batching || p.IsKeyword("batching_dims");
+    contracting = contracting || p.IsKeyword("contracting_dims");
     if (p.IsKeyword("batching_dims")) {
       VKHLO_RETURN_IF_ERROR(dims_pair(d.lhs_batching_dimensions, d.rhs_batching_dimensions));
     } else if (p.IsKeyword("contracting_dims")) {

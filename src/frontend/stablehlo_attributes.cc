@@ -30,12 +30,26 @@ const EnumKind kEnumKinds[] = {
     {"result_accuracy_mode", {"DEFAULT", "HIGHEST", "TOLERANCE"}},
 };
 
+using FieldNames = std::initializer_list<std::string_view>;
+
+// The first of `required` that is not in `seen`, as an error at the attribute.
+Status RequireFields(Parser& p, const Token& attr, FieldNames required, const std::vector<std::string_view>& seen) {
+  for (std::string_view name : required) {
+    if (std::find(seen.begin(), seen.end(), name) == seen.end()) {
+      return p.ErrorAt(attr, fmt::format("missing field '{}' in {}", name, attr.text));
+    }
+  }
+  return OkStatus();
+}
+
 // `name = value, ...` up to '>' (the '<' already consumed). `on_field(name_token)` parses the
-// value and returns false in *known for fields it does not know.
+// value and returns false in *known for fields it does not know. Each field may appear once;
+// the `required` ones (those without a default the printer leaves out) must appear, so that
+// what parses is exactly what the printer can write back.
 template <typename OnField>
-Status ParseFieldsBody(Parser& p, const Token& attr, OnField&& on_field) {
-  if (p.ConsumeIf(TokenKind::kGreater)) return OkStatus();
+Status ParseFieldsBody(Parser& p, const Token& attr, FieldNames required, OnField&& on_field) {
   std::vector<std::string_view> seen;
+  if (p.ConsumeIf(TokenKind::kGreater)) return RequireFields(p, attr, required, seen);
   do {
     if (!p.Is(TokenKind::kBareIdent)) return p.ErrorExpected(fmt::format("field name in {}", attr.text));
     const Token field = p.tok();
@@ -49,14 +63,26 @@ Status ParseFieldsBody(Parser& p, const Token& attr, OnField&& on_field) {
     VKHLO_RETURN_IF_ERROR(on_field(field, &known));
     if (!known) return p.ErrorAt(field, fmt::format("unknown field '{}' in {}", field.text, attr.text));
   } while (p.ConsumeIf(TokenKind::kComma));
-  return p.Expect(TokenKind::kGreater, fmt::format("',' or '>' in {}", attr.text));
+  VKHLO_RETURN_IF_ERROR(p.Expect(TokenKind::kGreater, fmt::format("',' or '>' in {}", attr.text)));
+  return RequireFields(p, attr, required, seen);
 }
 
 template <typename OnField>
-Status ParseFields(Parser& p, const Token& attr, OnField&& on_field) {
+Status ParseFields(Parser& p, const Token& attr, FieldNames required, OnField&& on_field) {
   VKHLO_RETURN_IF_ERROR(p.Expect(TokenKind::kLess, "'<'"));
-  return ParseFieldsBody(p, attr, std::forward<OnField>(on_field));
+  return ParseFieldsBody(p, attr, required, std::forward<OnField>(on_field));
 }
+
+// Every field of the raw convolution form: the printer writes them all, and a missing one has
+// no default that the pretty form could express.
+const FieldNames kConvRawFields = {
+    "input_batch_dimension",          "input_feature_dimension",         "input_spatial_dimensions",
+    "kernel_input_feature_dimension", "kernel_output_feature_dimension", "kernel_spatial_dimensions",
+    "output_batch_dimension",         "output_feature_dimension",        "output_spatial_dimensions"};
+// A dot algorithm has no defaults (StableHLO's attribute has none either).
+const FieldNames kDotAlgorithmFields = {
+    "lhs_precision_type",  "rhs_precision_type",       "accumulation_type",           "lhs_component_count",
+    "rhs_component_count", "num_primitive_operations", "allow_imprecise_accumulation"};
 
 // Reads an i64 list field into `out` when `field` is `name`.
 #define VKHLO_LIST_FIELD(name, out)                        \
@@ -162,7 +188,8 @@ StatusOr<ir::ConvDimensionNumbers> Parser::ParseConvDimensions() {
 
 StatusOr<ir::Attribute> Parser::ParseDotAlgorithmBody() {
   ir::DotAlgorithm a;
-  const Token attr = tok_;
+  Token attr = tok_;  // '<': errors point there and name the attribute
+  attr.text = "#stablehlo.dot_algorithm";
   Parser& p = *this;
   bool representable = true;
   const auto element_type = [&](ir::Type& out) -> Status {
@@ -176,7 +203,7 @@ StatusOr<ir::Attribute> Parser::ParseDotAlgorithmBody() {
     out = ir::Type::Scalar(element);
     return OkStatus();
   };
-  VKHLO_RETURN_IF_ERROR(ParseFields(*this, attr, [&](const Token& field, bool* known) -> Status {
+  VKHLO_RETURN_IF_ERROR(ParseFields(*this, attr, kDotAlgorithmFields, [&](const Token& field, bool* known) -> Status {
     if (field.text == "lhs_precision_type") return element_type(a.lhs_precision_type);
     if (field.text == "rhs_precision_type") return element_type(a.rhs_precision_type);
     if (field.text == "accumulation_type") return element_type(a.accumulation_type);
@@ -190,10 +217,6 @@ StatusOr<ir::Attribute> Parser::ParseDotAlgorithmBody() {
     *known = false;
     return OkStatus();
   }));
-  if (representable && (!a.lhs_precision_type.is_valid() || !a.rhs_precision_type.is_valid() ||
-                         !a.accumulation_type.is_valid())) {
-    return ErrorAt(attr, "a dot algorithm needs lhs_precision_type, rhs_precision_type and accumulation_type");
-  }
   if (!representable) {
     return ir::Attribute(ir::OpaqueValue{
         "#stablehlo.dot_algorithm" + std::string(source().substr(attr.offset, prev_end() - attr.offset))});
@@ -207,7 +230,7 @@ StatusOr<ir::Attribute> Parser::ParseStructuredAttribute(const Token& name, bool
   const std::string_view n = name.text;
   if (n == "#stablehlo.dot") {
     ir::DotDimensionNumbers d;
-    VKHLO_RETURN_IF_ERROR(ParseFields(*this, name, [&](const Token& field, bool* known) -> Status {
+    VKHLO_RETURN_IF_ERROR(ParseFields(*this, name, {}, [&](const Token& field, bool* known) -> Status {
       VKHLO_LIST_FIELD("lhs_batching_dimensions", d.lhs_batching_dimensions)
       VKHLO_LIST_FIELD("rhs_batching_dimensions", d.rhs_batching_dimensions)
       VKHLO_LIST_FIELD("lhs_contracting_dimensions", d.lhs_contracting_dimensions)
@@ -219,7 +242,7 @@ StatusOr<ir::Attribute> Parser::ParseStructuredAttribute(const Token& name, bool
   }
   if (n == "#stablehlo.gather") {
     ir::GatherDimensionNumbers g;
-    VKHLO_RETURN_IF_ERROR(ParseFields(*this, name, [&](const Token& field, bool* known) -> Status {
+    VKHLO_RETURN_IF_ERROR(ParseFields(*this, name, {}, [&](const Token& field, bool* known) -> Status {
       VKHLO_LIST_FIELD("offset_dims", g.offset_dims)
       VKHLO_LIST_FIELD("collapsed_slice_dims", g.collapsed_slice_dims)
       VKHLO_LIST_FIELD("operand_batching_dims", g.operand_batching_dims)
@@ -233,7 +256,7 @@ StatusOr<ir::Attribute> Parser::ParseStructuredAttribute(const Token& name, bool
   }
   if (n == "#stablehlo.scatter") {
     ir::ScatterDimensionNumbers s;
-    VKHLO_RETURN_IF_ERROR(ParseFields(*this, name, [&](const Token& field, bool* known) -> Status {
+    VKHLO_RETURN_IF_ERROR(ParseFields(*this, name, {}, [&](const Token& field, bool* known) -> Status {
       VKHLO_LIST_FIELD("update_window_dims", s.update_window_dims)
       VKHLO_LIST_FIELD("inserted_window_dims", s.inserted_window_dims)
       VKHLO_LIST_FIELD("input_batching_dims", s.input_batching_dims)
@@ -247,7 +270,7 @@ StatusOr<ir::Attribute> Parser::ParseStructuredAttribute(const Token& name, bool
   }
   if (n == "#stablehlo.channel_handle") {
     ir::ChannelHandle c;
-    VKHLO_RETURN_IF_ERROR(ParseFields(*this, name, [&](const Token& field, bool* known) -> Status {
+    VKHLO_RETURN_IF_ERROR(ParseFields(*this, name, {"handle", "type"}, [&](const Token& field, bool* known) -> Status {
       VKHLO_INT_FIELD("handle", c.handle)
       VKHLO_INT_FIELD("type", c.type)
       *known = false;
@@ -257,7 +280,7 @@ StatusOr<ir::Attribute> Parser::ParseStructuredAttribute(const Token& name, bool
   }
   if (n == "#stablehlo.output_operand_alias") {
     ir::OutputOperandAlias a;
-    VKHLO_RETURN_IF_ERROR(ParseFields(*this, name, [&](const Token& field, bool* known) -> Status {
+    VKHLO_RETURN_IF_ERROR(ParseFields(*this, name, {"operand_index"}, [&](const Token& field, bool* known) -> Status {
       VKHLO_LIST_FIELD("output_tuple_indices", a.output_tuple_indices)
       VKHLO_INT_FIELD("operand_index", a.operand_index)
       VKHLO_LIST_FIELD("operand_tuple_indices", a.operand_tuple_indices)
@@ -268,7 +291,7 @@ StatusOr<ir::Attribute> Parser::ParseStructuredAttribute(const Token& name, bool
   }
   if (n == "#stablehlo.result_accuracy") {
     ir::ResultAccuracy r;
-    VKHLO_RETURN_IF_ERROR(ParseFields(*this, name, [&](const Token& field, bool* known) -> Status {
+    VKHLO_RETURN_IF_ERROR(ParseFields(*this, name, {"mode"}, [&](const Token& field, bool* known) -> Status {
       if (field.text == "atol" || field.text == "rtol") {
         const Token at = p.tok();
         VKHLO_ASSIGN_OR_RETURN(double v, p.ParseDouble());
@@ -303,7 +326,7 @@ StatusOr<ir::Attribute> Parser::ParseStructuredAttribute(const Token& name, bool
     Advance();  // '<'
     if (ConsumeKeywordIf("raw")) {
       ir::ConvDimensionNumbers c;
-      VKHLO_RETURN_IF_ERROR(ParseFieldsBody(*this, name, [&](const Token& field, bool* known) -> Status {
+      VKHLO_RETURN_IF_ERROR(ParseFieldsBody(*this, name, kConvRawFields, [&](const Token& field, bool* known) -> Status {
         VKHLO_INT_FIELD("input_batch_dimension", c.input_batch_dimension)
         VKHLO_INT_FIELD("input_feature_dimension", c.input_feature_dimension)
         VKHLO_LIST_FIELD("input_spatial_dimensions", c.input_spatial_dimensions)

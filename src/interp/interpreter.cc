@@ -3,8 +3,15 @@
 #include <fmt/format.h>
 
 #include "interp/op_registry.h"
+#include "ir/tensor_bytes.h"
+#include "support/host_memory.h"
 
 namespace vkhlo::interp {
+namespace {
+
+constexpr const char* kHostMemory = "host memory vkhlo may use (VKHLO_HOST_MEMORY_LIMIT, else the physical memory)";
+
+}  // namespace
 
 StatusOr<RunResult> RunFunction(const ir::Module& module, std::string_view name, InterpValues arguments,
                                 const RunOptions& options) {
@@ -20,6 +27,10 @@ StatusOr<RunResult> RunFunction(const ir::Module& module, std::string_view name,
                                               inputs[i].ToString(), arguments[i].type().ToString()));
     }
   }
+  // Tensors the host could never hold fail here, before anything runs, rather than looping over
+  // a splat of 2^63 elements or allocating until the process is killed (ir/tensor_bytes.h).
+  VKHLO_ASSIGN_OR_RETURN(const uint64_t limit, HostMemoryLimitBytes());
+  VKHLO_RETURN_IF_ERROR(ir::CheckTensorsFit(module, limit, kHostMemory));
   HostQueues empty_queues;
   EvalContext context(module, ProcessId{}, nullptr, options.queues ? options.queues : &empty_queues);
   VKHLO_ASSIGN_OR_RETURN(InterpValues outputs, context.CallFunction(*function, std::move(arguments)));

@@ -28,11 +28,14 @@ struct RunResult {
 
 // Runs `function` of `module` on `arguments` as one process (replica 0, partition 0).
 // Argument count and types must match the function's signature (INVALID_ARGUMENT otherwise).
+// A module with a tensor larger than the host memory vkhlo may use (support/host_memory.h)
+// is RESOURCE_EXHAUSTED, located, before anything runs.
 StatusOr<RunResult> RunFunction(const ir::Module& module, std::string_view function,
                                 InterpValues arguments, const RunOptions& options = {});
 
 // Evaluates one op on operand values (for constant folding and differential tests). Ops that
-// need a module (calls) or a process grid (collectives) are errors here.
+// need a module (calls) or a process grid (collectives) are errors here. Splat operands of any
+// size are fine where the op keeps them compact; other results must fit in host memory.
 StatusOr<InterpValues> EvaluateOp(const ir::Operation& op, const InterpValues& operands);
 
 }  // namespace vkhlo::interp

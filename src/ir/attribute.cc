@@ -118,7 +118,10 @@ struct Printer {
                              c.kernel_output_feature_dimension, 'o', c.kernel_spatial_dimensions);
     auto out = ConvLayout(c.output_spatial_dimensions.size() + 2, c.output_batch_dimension, 'b',
                           c.output_feature_dimension, 'f', c.output_spatial_dimensions);
-    if (in && kernel && out) return fmt::format("#stablehlo.conv<{}x{}->{}>", *in, *kernel, *out);
+    // The pretty form needs one number of spatial dimensions for all three operands.
+    const bool same_spatial = c.kernel_spatial_dimensions.size() == c.input_spatial_dimensions.size() &&
+                              c.output_spatial_dimensions.size() == c.input_spatial_dimensions.size();
+    if (in && kernel && out && same_spatial) return fmt::format("#stablehlo.conv<{}x{}->{}>", *in, *kernel, *out);
     // Inconsistent numbers (the verifier reports them) still print, in the raw form.
     return fmt::format(
         "#stablehlo.conv<raw input_batch_dimension = {}, input_feature_dimension = {}, "

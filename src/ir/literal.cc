@@ -7,6 +7,8 @@
 #include <limits>
 #include <new>
 
+#include "support/host_memory.h"
+
 namespace vkhlo::ir {
 namespace {
 
@@ -185,10 +187,17 @@ StatusOr<Literal> Literal::Create(const Type& type) {
   }
   const uint64_t element_bytes = static_cast<uint64_t>(StorageBytes(type.element_type()));
   const uint64_t n = static_cast<uint64_t>(type.num_elements());
-  if (n > std::numeric_limits<uint64_t>::max() / element_bytes ||
-      n * element_bytes > (uint64_t{1} << 40)) {
-    return ResourceExhaustedError(fmt::format("a literal of type {} would need {} bytes",
-                                              type.ToString(), n * element_bytes));
+  if (n > std::numeric_limits<uint64_t>::max() / element_bytes) {
+    return ResourceExhaustedError(fmt::format("a literal of type {} would need more than 2^64 bytes", type.ToString()));
+  }
+  // Checked before allocating: a size the host cannot hold fails at once rather than after
+  // minutes of paging (or being killed).
+  VKHLO_ASSIGN_OR_RETURN(const uint64_t limit, HostMemoryLimitBytes());
+  if (n * element_bytes > limit) {
+    return ResourceExhaustedError(fmt::format(
+        "a literal of type {} would need {} bytes, more than the {} bytes of host memory vkhlo may use "
+        "(VKHLO_HOST_MEMORY_LIMIT, else the physical memory)",
+        type.ToString(), n * element_bytes, limit));
   }
   Literal literal;
   literal.type_ = type;

@@ -6,6 +6,17 @@
 //
 // Recursion cannot be inlined: a function that calls itself, directly or through others, is an
 // error naming the cycle, found before anything is changed.
+//
+// Inlining is bounded: a function calling the next one twice, 64 levels deep, is a small
+// program whose full expansion has 2^64 copies of the last body. A call is inlined only when
+// its whole expansion (the callee's ops, its calls' expansions counted in, computed once per
+// function) fits in what is left of the budget: kInlineBudgetFactor times the module's size,
+// at least kMinInlineBudget ops. A func.call that does not fit stays a call where the runtime
+// can run one (in a function body, or in regions of if/case/while only: each function then
+// compiles once); anywhere else (a reduce body, a composite) it is a RESOURCE_EXHAUSTED error.
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -85,22 +96,66 @@ class CycleFinder {
   std::vector<const ir::Function*> stack_;
 };
 
+inline constexpr uint64_t kMinInlineBudget = 4096;
+inline constexpr uint64_t kInlineBudgetFactor = 4;
+inline constexpr uint64_t kSizeCap = uint64_t{1} << 62;  // sizes saturate here
+
+uint64_t SaturatingAdd(uint64_t a, uint64_t b) { return std::min(kSizeCap, a + std::min(b, kSizeCap)); }
+
+// Ops in a function body once every call in it is inlined, memoized per function (the call
+// graph is acyclic when this is used).
+class ExpandedSizes {
+ public:
+  explicit ExpandedSizes(const ir::Module& module) : module_(module) {}
+
+  uint64_t Of(const ir::Function& function) {
+    auto known = sizes_.find(&function);
+    if (known != sizes_.end()) return known->second;
+    uint64_t size = 0;
+    ir::WalkOps(function.body(), [&](ir::Operation& op) {
+      const ir::Function* callee = IsCall(op) ? module_.FindFunction(CalleeOf(op)) : nullptr;
+      size = SaturatingAdd(size, callee != nullptr ? Of(*callee) : 1);
+    });
+    sizes_[&function] = size;
+    return size;
+  }
+
+ private:
+  const ir::Module& module_;
+  std::unordered_map<const ir::Function*, uint64_t> sizes_;
+};
+
+uint64_t ModuleSize(const ir::Module& module) {
+  uint64_t size = 0;
+  ir::WalkOps(module, [&](ir::Operation&) { ++size; });
+  return size;
+}
+
+// Whether the runtime runs the ops of `op`'s regions itself (host control flow), so that a
+// func.call there may stay a call.
+bool RunsRegionsOnHost(const ir::Operation& op) {
+  return op.code() == OpCode::kIf || op.code() == OpCode::kCase || op.code() == OpCode::kWhile;
+}
+
 class Inliner {
  public:
-  explicit Inliner(const ir::Module& module) : module_(module) {}
+  explicit Inliner(const ir::Module& module)
+      : module_(module), sizes_(module), budget_(std::max(kMinInlineBudget, kInlineBudgetFactor * ModuleSize(module))) {}
 
-  // Inlines every call in `region` (and in regions nested in it).
-  StatusOr<bool> InlineIn(ir::Region& region) {
+  // Inlines every call in `region` (and in regions nested in it). `calls_can_stay`: the region
+  // is a function body or nested in one through if/case/while only, where the runtime can run
+  // a func.call (codegen inlines nothing itself).
+  StatusOr<bool> InlineIn(ir::Region& region, bool calls_can_stay = true) {
     bool changed = false;
     for (const auto& block : region.blocks()) {
-      VKHLO_ASSIGN_OR_RETURN(bool block_changed, InlineIn(*block));
+      VKHLO_ASSIGN_OR_RETURN(bool block_changed, InlineIn(*block, calls_can_stay));
       changed |= block_changed;
     }
     return changed;
   }
 
  private:
-  StatusOr<bool> InlineIn(ir::Block& block) {
+  StatusOr<bool> InlineIn(ir::Block& block, bool calls_can_stay) {
     bool changed = false;
     // Rebuild the block: calls are expanded in place; the expansion is processed again, so calls
     // in the callee's body are inlined too (the call graph is acyclic, so this ends).
@@ -117,7 +172,7 @@ class Inliner {
         for (size_t r = 0; r < op->num_regions(); ++r) {
           // Uses of earlier call results inside nested regions.
           ir::ReplaceUses(op->region(r), replaced);
-          VKHLO_ASSIGN_OR_RETURN(bool nested, InlineIn(op->region(r)));
+          VKHLO_ASSIGN_OR_RETURN(bool nested, InlineIn(op->region(r), calls_can_stay && RunsRegionsOnHost(*op)));
           changed |= nested;
         }
         block.Append(std::move(op));
@@ -128,6 +183,22 @@ class Inliner {
         return OpError(*op, "to @" + CalleeOf(*op) + ": the callee has no single-block body to inline",
                        module_.source_name());
       }
+      const uint64_t expansion = sizes_.Of(*callee);
+      if (expansion > budget_) {
+        ir::Operation* kept = block.Append(std::move(op));
+        if (calls_can_stay && kept->code() == OpCode::kCall) continue;
+        return Status(StatusCode::kResourceExhausted,
+                      OpError(*kept, fmt::format("to @{} would inline {} ops, more than the {} left of the inlining "
+                                                 "budget (calls nested this way can run only from a function body "
+                                                 "or if/case/while)",
+                                                 callee->name(), expansion, budget_),
+                              module_.source_name())
+                          .message());
+      }
+      // The ops copied now; copied calls take their share when they are inlined in turn.
+      uint64_t copied = 0;
+      ir::WalkOps(callee->body(), [&](ir::Operation& inner) { copied += IsCall(inner) ? 0 : 1; });
+      budget_ -= std::min(budget_, copied);
       const ir::Block& body = callee->body().front();
       if (body.num_arguments() != op->num_operands() || body.back() == nullptr ||
           body.back()->code() != OpCode::kFuncReturn ||
@@ -165,6 +236,8 @@ class Inliner {
   }
 
   const ir::Module& module_;
+  ExpandedSizes sizes_;
+  uint64_t budget_;  // ops that may still be copied
   std::vector<std::unique_ptr<ir::Operation>> dropped_;
 };
 
@@ -180,8 +253,8 @@ class InlineCalls : public Pass {
       VKHLO_ASSIGN_OR_RETURN(bool inlined, inliner.InlineIn(function->body()));
       changed |= inlined;
     }
-    // Every call is gone, so private functions are unreferenced unless some other symbol
-    // attribute (a composite's decomposition) names them.
+    // Inlined callees are unreferenced now unless a call too large to inline, or some other
+    // symbol attribute (a composite's decomposition), still names them.
     changed |= RemoveUnreferencedPrivateFunctions(module);
     return changed;
   }

@@ -7,6 +7,7 @@
 #include "device/allocator.h"
 #include "device/transfer.h"
 #include "frontend/parser.h"
+#include "ir/tensor_bytes.h"
 #include "runtime/runtime_internal.h"
 #include "runtime/state.h"
 #include "runtime/target_from_device.h"
@@ -17,7 +18,9 @@ namespace vkhlo {
 
 int64_t TensorType::num_elements() const {
   int64_t n = 1;
-  for (int64_t d : dims) n *= d;
+  for (int64_t d : dims) {
+    if (d < 0 || __builtin_mul_overflow(n, d, &n)) return -1;
+  }
   return n;
 }
 
@@ -45,7 +48,9 @@ StatusOr<ir::Type> FromTensorType(const TensorType& type) {
     if (d < 0) return InvalidArgumentError("negative dimension in " + type.ToString());
   }
   ir::Type t = ir::Type::Tensor(*element, type.dims);
-  if (t.num_elements() < 0) return InvalidArgumentError("too many elements in " + type.ToString());
+  if (t.num_elements() < 0 || !ir::TensorStorageBytes(t)) {
+    return InvalidArgumentError("too many elements in " + type.ToString() + " (its size overflows int64)");
+  }
   return t;
 }
 
@@ -100,6 +105,7 @@ uint64_t Buffer::byte_size() const {
 
 StatusOr<std::vector<uint8_t>> Buffer::ToHost() const {
   if (!state_) return InvalidArgumentError("an empty Buffer");
+  VKHLO_RETURN_IF_ERROR(state_->client->device->CheckAlive());
   std::vector<uint8_t> bytes(byte_size());
   if (bytes.empty()) return bytes;
   VKHLO_RETURN_IF_ERROR(state_->client->device->transfers().Download(
@@ -109,13 +115,28 @@ StatusOr<std::vector<uint8_t>> Buffer::ToHost() const {
 
 namespace runtime {
 
-StatusOr<Client> CreateClient(device::DeviceOptions options) {
+StatusOr<ClientCacheLimits> ClientCacheLimits::FromEnvironment() {
+  ClientCacheLimits limits;
+  VKHLO_ASSIGN_OR_RETURN(std::optional<uint64_t> spirv, GetEnvSize("VKHLO_SPIRV_CACHE_BYTES"));
+  if (spirv) limits.spirv_cache_bytes = *spirv;
+  VKHLO_ASSIGN_OR_RETURN(std::optional<uint64_t> executables, GetEnvSize("VKHLO_EXECUTABLE_CACHE_ENTRIES"));
+  if (executables) limits.executable_cache_entries = *executables;
+  return limits;
+}
+
+StatusOr<Client> CreateClient(device::DeviceOptions options, ClientCacheLimits limits) {
   auto state = std::make_shared<ClientState>();
   const std::string cache = options.cache_directory;
   VKHLO_ASSIGN_OR_RETURN(state->device, device::Device::Create(std::move(options)));
   state->target = TargetFromDevice(*state->device);
-  state->compiler = std::make_unique<codegen::GlslCompiler>(cache);
+  state->compiler = std::make_unique<codegen::GlslCompiler>(cache, limits.spirv_cache_bytes);
+  state->executable_cache_entries = limits.executable_cache_entries;
   return Client(std::move(state));
+}
+
+StatusOr<Client> CreateClient(device::DeviceOptions options) {
+  VKHLO_ASSIGN_OR_RETURN(ClientCacheLimits limits, ClientCacheLimits::FromEnvironment());
+  return CreateClient(std::move(options), limits);
 }
 
 }  // namespace runtime

@@ -14,22 +14,24 @@
 #include "runtime/runtime_internal.h"
 #include "runtime/state.h"
 #include "support/env.h"
+#include "support/lru_cache.h"
 #include "vkhlo/process_grid.h"
 
 namespace vkhlo {
 namespace runtime {
 
-// ExecuteAndTransfer's executables, one per computation. A computation is known by its shared
-// module (copies of an XlaComputation share it); the entry holds it weakly, so a computation
-// that is gone frees its executable at the next miss and its address can never alias a newer
-// one's while the entry lives.
+// ExecuteAndTransfer's executables, one per computation, the least recently used dropped
+// beyond ClientState::executable_cache_entries. A computation is known by its shared module
+// (copies of an XlaComputation share it); the entry holds it weakly, so a computation that is
+// gone frees its executable at the next miss, and an entry whose module address was reused by
+// a newer computation is recognized as stale (its weak pointer no longer leads there).
 struct ExecutableCache {
   struct Entry {
     std::weak_ptr<const ir::Module> module;
     std::shared_ptr<Executable> executable;
   };
   std::mutex mutex;  // held while compiling too: a computation compiles once
-  std::vector<Entry> entries;
+  LruCache<const ir::Module*, Entry> entries{0};
   uint64_t compiled = 0;
 };
 
@@ -46,6 +48,10 @@ StatusOr<device::DeviceOptions> DeviceOptionsFor(const ClientOptions& options) {
     VKHLO_ASSIGN_OR_RETURN(result.profile, device::ProfileFromEnvironment());
   }
   result.cache_directory = CacheDirectory();
+  VKHLO_ASSIGN_OR_RETURN(std::optional<uint64_t> memory_limit, GetEnvSize("VKHLO_DEVICE_MEMORY_LIMIT"));
+  result.memory_budget_bytes = options.device_memory_limit.value_or(memory_limit.value_or(0));
+  VKHLO_ASSIGN_OR_RETURN(std::optional<uint64_t> pipelines, GetEnvSize("VKHLO_PIPELINE_CACHE_ENTRIES"));
+  result.pipeline_cache_entries = options.pipeline_cache_entries.value_or(pipelines.value_or(result.pipeline_cache_entries));
   return result;
 }
 
@@ -75,7 +81,10 @@ Client::Client(std::shared_ptr<runtime::ClientState> state)
 
 StatusOr<std::unique_ptr<Client>> Client::Create(ClientOptions options) {
   VKHLO_ASSIGN_OR_RETURN(device::DeviceOptions device_options, runtime::DeviceOptionsFor(options));
-  VKHLO_ASSIGN_OR_RETURN(Client client, runtime::CreateClient(std::move(device_options)));
+  VKHLO_ASSIGN_OR_RETURN(runtime::ClientCacheLimits limits, runtime::ClientCacheLimits::FromEnvironment());
+  if (options.spirv_cache_bytes) limits.spirv_cache_bytes = *options.spirv_cache_bytes;
+  if (options.executable_cache_entries) limits.executable_cache_entries = *options.executable_cache_entries;
+  VKHLO_ASSIGN_OR_RETURN(Client client, runtime::CreateClient(std::move(device_options), limits));
   return std::make_unique<Client>(std::move(client));
 }
 
@@ -139,18 +148,16 @@ StatusOr<Literal> Client::ExecuteAndTransfer(const XlaComputation& computation,
   {
     std::lock_guard<std::mutex> lock(cache_->mutex);
     auto& entries = cache_->entries;
-    for (auto it = entries.begin(); it != entries.end();) {
-      if (it->module.expired()) {
-        it = entries.erase(it);
-      } else {
-        if (it->module.lock() == key) executable = it->executable;
-        ++it;
-      }
-    }
-    if (executable == nullptr) {
+    entries.set_capacity(state_->executable_cache_entries);
+    runtime::ExecutableCache::Entry* entry = entries.Find(key.get());
+    if (entry != nullptr && entry->module.lock() == key) {
+      executable = entry->executable;
+    } else {
+      // Computations that are gone free their executables now.
+      entries.EraseIf([](const ir::Module*, const runtime::ExecutableCache::Entry& e) { return e.module.expired(); });
       VKHLO_ASSIGN_OR_RETURN(std::unique_ptr<Executable> compiled, Compile(computation));
       executable = std::move(compiled);
-      entries.push_back({key, executable});
+      entries.Insert(key.get(), {key, executable});
       ++cache_->compiled;
     }
   }
@@ -231,6 +238,11 @@ StatusOr<Literal> Client::TransferFromOutfeed(const Shape& shape) const {
 uint64_t Client::computations_compiled() const {
   std::lock_guard<std::mutex> lock(cache_->mutex);
   return cache_->compiled;
+}
+
+uint64_t Client::cached_executables() const {
+  std::lock_guard<std::mutex> lock(cache_->mutex);
+  return cache_->entries.size();
 }
 
 }  // namespace vkhlo

@@ -14,6 +14,7 @@
 #include "device/allocator.h"
 #include "device/pipeline.h"
 #include "device/transfer.h"
+#include "ir/tensor_bytes.h"
 #include "ir/walk.h"
 #include "passes/pass_registry.h"
 #include "passes/pipeline.h"
@@ -84,6 +85,13 @@ class Compiler {
 
   Status Run() {
     auto start = Clock::now();
+    // Tensors the device could never hold fail here, located, before any work (a splat of 2^63
+    // elements would otherwise reach a kernel).
+    const device::Device& device = *exe_.client->device;
+    VKHLO_RETURN_IF_ERROR(device.CheckAlive());  // even when every kernel would come from caches
+    VKHLO_RETURN_IF_ERROR(ir::CheckTensorsFit(
+        *exe_.module, device.allocator().MemoryLimit(),
+        fmt::format("device memory vkhlo may use on '{}'", device.capabilities().name)));
     VKHLO_RETURN_IF_ERROR(RunPasses());
     const ir::Function* entry = exe_.module->FindFunction(options_.entry);
     if (entry == nullptr || entry->body().empty()) {
@@ -268,6 +276,7 @@ class Compiler {
   }
 
   StatusOr<CompiledKernel> CompileKernel(const codegen::Fusion& fusion) {
+    VKHLO_RETURN_IF_ERROR(CheckIndexSpace(fusion));
     codegen::KernelOptions kernel_options;
     kernel_options.source_name = exe_.module->source_name();
     kernel_options.function = exe_.entry ? exe_.entry->name() : "";
@@ -354,6 +363,23 @@ class Compiler {
     }
     kernel.device = std::move(*emitted);
     return kernel;
+  }
+
+  // Kernels index elements with 32-bit integers. Bound buffers are far smaller
+  // (maxStorageBufferRange), but a fused producer (a broadcast splat, an iota) is not bound: a
+  // value with more elements would be computed with wrapped indices, so it is an error.
+  Status CheckIndexSpace(const codegen::Fusion& fusion) {
+    for (const ir::Operation* op : fusion.ops) {
+      std::vector<const ir::Value*> values(op->operands().begin(), op->operands().end());
+      for (size_t i = 0; i < op->num_results(); ++i) values.push_back(op->result(i));
+      for (const ir::Value* v : values) {
+        if (!v->type().is_tensor() || v->type().num_elements() <= int64_t{UINT32_MAX}) continue;
+        return UnimplementedError(fmt::format(
+            "{}: error: {} on {} ({} elements): Vulkan kernels index at most 4294967295 elements",
+            Where(*exe_.module, *op), op->name(), v->type().ToString(), v->type().num_elements()));
+      }
+    }
+    return OkStatus();
   }
 
   Status CheckRange(const ir::Type& type, const std::string& kernel) {

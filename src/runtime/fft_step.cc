@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <mutex>
+
 #include "codegen/library/fft_lowering.h"
 #include "device/fft/fft_plan.h"
 
@@ -46,10 +48,15 @@ Status RecordFft(ClientState& client, device::CommandList& list, const ir::Opera
   VKHLO_ASSIGN_OR_RETURN(codegen::FftLowering lowering, codegen::LowerFft(op));
   const FftDescriptor d = DescriptorOf(lowering);
   if (d.empty()) return OkStatus();
-  if (!client.fft_plans) {
-    VKHLO_ASSIGN_OR_RETURN(client.fft_plans, device::fft::FftPlanCache::Create(*client.device));
+  device::fft::FftPlanCache* plans = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(client.fft_plans_mutex);
+    if (!client.fft_plans) {
+      VKHLO_ASSIGN_OR_RETURN(client.fft_plans, device::fft::FftPlanCache::Create(*client.device));
+    }
+    plans = client.fft_plans.get();
   }
-  return client.fft_plans->Record(list, d, operand.view(0, d.input_bytes()), result.view(0, d.output_bytes()));
+  return plans->Record(list, d, operand.view(0, d.input_bytes()), result.view(0, d.output_bytes()));
 }
 
 }  // namespace vkhlo::runtime

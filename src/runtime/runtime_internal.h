@@ -15,7 +15,17 @@ namespace vkhlo::runtime {
 StatusOr<Executable> CompileModule(const Client& client, std::unique_ptr<ir::Module> module,
                                    const CompileOptions& options = {});
 
-// A client on a device opened with `options` (tests install their validation handler).
+// Bounds of a client's own in-memory caches (the pipeline cache's is in DeviceOptions).
+struct ClientCacheLimits {
+  uint64_t spirv_cache_bytes = 64ull << 20;  // GlslCompiler's memory cache
+  uint64_t executable_cache_entries = 64;    // ExecuteAndTransfer's executables
+  // The defaults, overridden by VKHLO_SPIRV_CACHE_BYTES and VKHLO_EXECUTABLE_CACHE_ENTRIES.
+  static StatusOr<ClientCacheLimits> FromEnvironment();
+};
+
+// A client on a device opened with `options` (tests install their validation handler), its
+// caches bounded by `limits` (by default: from the environment).
+StatusOr<Client> CreateClient(device::DeviceOptions options, ClientCacheLimits limits);
 StatusOr<Client> CreateClient(device::DeviceOptions options);
 
 StatusOr<Buffer> BufferFromLiteral(const Client& client, const ir::Literal& literal);

@@ -33,12 +33,15 @@ namespace vkhlo::runtime {
 
 struct ClientState {
   std::unique_ptr<device::Device> device;
-  // stablehlo.fft's VkFFT plans (fft_step.h), created on first use; declared after `device` so
-  // that it is destroyed first.
+  // stablehlo.fft's VkFFT plans (fft_step.h), created on first use (under fft_plans_mutex:
+  // executions on several threads may reach their first FFT together); declared after
+  // `device` so that it is destroyed first.
   std::unique_ptr<device::fft::FftPlanCache> fft_plans;
+  std::mutex fft_plans_mutex;
   codegen::TargetInfo target;
   std::unique_ptr<codegen::GlslCompiler> compiler;
   CustomCallRegistry custom_calls;  // custom_call.h
+  uint64_t executable_cache_entries = 64;  // ExecuteAndTransfer's cache bound (runtime_internal.h)
   // The feed queues of executions outside a process grid (Client::TransferToInfeed, ...).
   std::shared_ptr<FeedQueue> infeed = std::make_shared<FeedQueue>();
   std::shared_ptr<FeedQueue> outfeed = std::make_shared<FeedQueue>();

@@ -96,6 +96,25 @@ TEST(GlslCompiler, MemoryCacheReturnsTheSameModule) {
   EXPECT_EQ(compiler.stats().compiles, 2u);
 }
 
+// The memory cache keeps at most its byte limit, least recently used out first; an evicted
+// module is compiled again (no disk cache here).
+TEST(GlslCompiler, MemoryCacheIsBoundedByBytes) {
+  auto kernel = [](int i) { return std::string(kAddOne) + "// variant " + std::to_string(i) + "\n"; };
+  auto one = GlslCompiler("").Compile(kernel(0));
+  ASSERT_TRUE(one.ok()) << one.status().ToString();
+  const uint64_t module_bytes = (*one)->size() * 4;
+  GlslCompiler compiler("", 2 * module_bytes + 200);  // room for two modules and their keys
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(compiler.Compile(kernel(i)).ok());
+  GlslCompilerStats stats = compiler.stats();
+  EXPECT_EQ(stats.memory_entries, 2u);
+  EXPECT_EQ(stats.memory_evictions, 1u);
+  EXPECT_LE(stats.memory_bytes, 2 * module_bytes + 200);
+  ASSERT_TRUE(compiler.Compile(kernel(2)).ok());  // the most recent: still in memory
+  EXPECT_EQ(compiler.stats().compiles, 3u);
+  ASSERT_TRUE(compiler.Compile(kernel(0)).ok());  // the oldest: compiled again
+  EXPECT_EQ(compiler.stats().compiles, 4u);
+}
+
 TEST(GlslCompiler, DiskCacheSurvivesAndIgnoresDamage) {
   CacheDir dir("spirv_cache");
   std::vector<uint32_t> first;

@@ -5,6 +5,10 @@
 #include <filesystem>
 #include <fstream>
 
+#include "device/allocator.h"
+#include "device/command_list.h"
+#include "device/descriptor_cache.h"
+#include "device/transfer.h"
 #include "embedded_shaders.h"
 #include "tests/support/device_fixture.h"
 
@@ -45,6 +49,51 @@ TEST_F(PipelineCacheTest, SecondCreationIsACacheHit) {
   PipelineCacheStats stats = device->pipelines().stats();
   EXPECT_EQ(stats.hits, 1u);
   EXPECT_EQ(stats.misses, 2u);
+}
+
+// The cache holds at most pipeline_cache_entries pipelines. An evicted pipeline stays valid for
+// whoever holds it; when its last holder drops it, the descriptor sets cached for its layout go
+// too (a later layout may get the same handle), and later pipelines dispatch correctly.
+TEST_F(PipelineCacheTest, EvictsLeastRecentlyUsedBeyondItsCapacity) {
+  DeviceOptions options = testing::TestDeviceOptions();
+  options.cache_directory = directory_.string();
+  options.pipeline_cache_entries = 2;
+  auto device = testing::OpenTestDevice(std::move(options));
+  ASSERT_NE(device, nullptr);
+  ASSERT_OK_AND_ASSIGN(Buffer out, device->allocator().Allocate(256));
+  struct FillPush {
+    uint32_t base[4];
+    uint32_t groups[4];
+    uint32_t count;
+    uint32_t value;
+  };
+  // Fills 64 words with `value` through a fill_u32 pipeline of `workgroup` invocations.
+  const auto fill = [&](const Pipeline& pipeline, uint32_t workgroup, uint32_t value) {
+    ASSERT_OK_AND_ASSIGN(CommandList list, CommandList::Begin(*device));
+    const uint32_t groups = 64 / workgroup;
+    FillPush push{{0}, {groups, 1, 1, 0}, 64, value};
+    ASSERT_OK(list.Dispatch(pipeline, {{out.view(), Access::kWrite}}, AsBytes(push), {groups, 1, 1}));
+    ASSERT_OK_AND_ASSIGN(Submission done, list.Submit());
+    ASSERT_OK(done.Wait());
+    std::vector<uint32_t> words(64);
+    ASSERT_OK(device->transfers().Download(out, 0, std::as_writable_bytes(std::span(words))));
+    EXPECT_EQ(words, std::vector<uint32_t>(64, value));
+  };
+  ASSERT_OK_AND_ASSIGN(auto first, ShaderPipeline(*device, "util/fill_u32", {SpecUint(0, 64)}, 0));
+  fill(*first, 64, 1);
+  for (uint32_t size : {32u, 16u, 8u}) {
+    ASSERT_OK_AND_ASSIGN(auto other, ShaderPipeline(*device, "util/fill_u32", {SpecUint(0, size)}, 0));
+    fill(*other, size, size);
+  }
+  EXPECT_EQ(device->pipelines().stats().entries, 2u);
+  EXPECT_EQ(device->pipelines().stats().evictions, 2u);
+  fill(*first, 64, 7);  // evicted from the cache, alive for its holder
+  ASSERT_OK_AND_ASSIGN(auto recreated, ShaderPipeline(*device, "util/fill_u32", {SpecUint(0, 64)}, 0));
+  EXPECT_NE(recreated.get(), first.get());  // it was no longer cached: made again
+  const uint64_t live_sets = device->descriptors().stats().live_sets;
+  first.reset();  // its one cached set (for `out`) goes with it
+  EXPECT_EQ(device->descriptors().stats().live_sets, live_sets - 1);
+  fill(*recreated, 64, 9);
 }
 
 TEST_F(PipelineCacheTest, PersistsToDiskAndReloads) {

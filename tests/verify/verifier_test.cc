@@ -130,6 +130,15 @@ TEST(VerifierTest, NegativeAndOverflowingDimensions) {
                           "most 9223372036854775807 elements, found tensor<9223372036854775807x4xf32>");
   }
   {
+    // Few enough elements for int64, too many bytes (issue 18: such types made the interpreter
+    // loop over a splat of 2^63 elements).
+    Program p({F32({2})}, {});
+    p.Add(OpCode::kNegate, {p.arg(0)}, {F32({INT64_MAX})});
+    p.Finish({});
+    EXPECT_EQ(p.Verify(), "test.mlir:2:3: error: 'stablehlo.negate' result #0 has an invalid type: expected at "
+                          "most 9223372036854775807 bytes of elements, found tensor<9223372036854775807xf32>");
+  }
+  {
     Program p({F32({-3})}, {});
     p.Finish({});
     EXPECT_EQ(p.Verify(), "test.mlir: error: 'func.func' @main: signature has an invalid type: expected "
@@ -151,8 +160,10 @@ TEST(VerifierTest, WindowOverflowIsAnError) {
 }
 
 TEST(VerifierTest, PadOverflowIsAnError) {
-  Program p({F32({INT64_MAX / 2}), F32({})}, {});
-  p.Add(OpCode::kPad, {p.arg(0), p.arg(1)}, {F32({1})},
+  // i8: INT64_MAX / 2 elements of 4 bytes would already be too many bytes for the type.
+  const auto i8 = [](std::vector<int64_t> dims) { return Type::Tensor(ElementType::kS8, std::move(dims)); };
+  Program p({i8({INT64_MAX / 2}), i8({})}, {});
+  p.Add(OpCode::kPad, {p.arg(0), p.arg(1)}, {i8({1})},
         {{"edge_padding_low", Attribute::I64Array({0})},
          {"edge_padding_high", Attribute::I64Array({0})},
          {"interior_padding", Attribute::I64Array({4})}});
