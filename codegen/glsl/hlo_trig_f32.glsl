@@ -179,32 +179,6 @@ float hlo_cosine(float x) {
 }
 
 // (cos x, sin x) with one argument reduction (for the complex functions).
-vec2 hlo_sincos_(float x) {
-  if (!hlo_is_finite(x)) return vec2(hlo_is_nan_(x) ? hlo_quiet_(x) : hlo_nan_());
-  float a = abs(x);
-  if (a < 0.000244140625) return vec2(1.0, x);
-  int n;
-  vec2 r = hlo_reduce_f_(a, n);
-  float s = hlo_sin_kernel_f_(r).x, c = hlo_cos_kernel_f_(r).x;
-  vec2 cs = (n & 1) == 0 ? vec2(c, s) : vec2(-s, c);
-  if ((n & 2) != 0) cs = -cs;
-  return vec2(cs.x, x < 0.0 ? -cs.y : cs.y);
-}
-
-float hlo_tan(float x) {
-  if (!hlo_is_finite(x)) return hlo_is_nan_(x) ? hlo_quiet_(x) : hlo_nan_();
-  float a = abs(x);
-  if (a < 0.000244140625) return x;  // tan x rounds to x
-  int n;
-  vec2 r = hlo_reduce_f_(a, n);
-  vec2 s = hlo_sin_kernel_f_(r), c = hlo_cos_kernel_f_(r);
-  // One division inlined, not two: the operands are chosen instead.
-  bool odd = (n & 1) != 0;
-  float q = hlo_ff_divide_(odd ? c : s, odd ? s : c);
-  float t = odd ? -q : q;
-  return x < 0.0 ? -t : t;
-}
-
 // tan x, and (cos x, sin x) in `cs`, from one range reduction: complex tan needs both, and each
 // reduction inlined is a large part of a kernel's code (the f64 one especially).
 float hlo_tan_sincos_(float x, out vec2 cs) {
@@ -229,6 +203,18 @@ float hlo_tan_sincos_(float x, out vec2 cs) {
   cs = vec2(v.x, x < 0.0 ? -v.y : v.y);
   return x < 0.0 ? -t : t;
 }
+
+vec2 hlo_sincos_(float x) {  // (cos x, sin x); the unused division is dead code
+  vec2 cs;
+  hlo_tan_sincos_(x, cs);
+  return cs;
+}
+
+float hlo_tan(float x) {
+  vec2 cs;  // dead code
+  return hlo_tan_sincos_(x, cs);
+}
+
 
 // atan(u) for u in [0, 1] given as a double-float, as a double-float.
 vec2 hlo_atan_ff_(vec2 u) {

@@ -177,32 +177,6 @@ double hlo_cosine(double x) {
   return ((n + 1) & 2) == 0 ? v.x : -v.x;
 }
 
-dvec2 hlo_sincos_(double x) {
-  if (!hlo_is_finite(x)) return dvec2(hlo_is_nan_(x) ? hlo_quiet_(x) : hlo_nan_f64_());
-  double a = hlo_abs_bits_(x);
-  if (a < 7.450580596923828e-09LF) return dvec2(1.0LF, x);
-  int n;
-  dvec2 r = hlo_reduce_d_(a, n);
-  double s = hlo_sin_kernel_d_(r).x, c = hlo_cos_kernel_d_(r).x;
-  dvec2 cs = (n & 1) == 0 ? dvec2(c, s) : dvec2(-s, c);
-  if ((n & 2) != 0) cs = -cs;
-  return dvec2(cs.x, hlo_sign_bit_(x) != 0u ? -cs.y : cs.y);
-}
-
-double hlo_tan(double x) {
-  if (!hlo_is_finite(x)) return hlo_is_nan_(x) ? hlo_quiet_(x) : hlo_nan_f64_();
-  double a = hlo_abs_bits_(x);
-  if (a < 7.450580596923828e-09LF) return x;
-  int n;
-  dvec2 r = hlo_reduce_d_(a, n);
-  dvec2 s = hlo_sin_kernel_d_(r), c = hlo_cos_kernel_d_(r);
-  // One division inlined, not two: the operands are chosen instead.
-  bool odd = (n & 1) != 0;
-  double q = hlo_dd_divide_(odd ? c : s, odd ? s : c);
-  double t = odd ? -q : q;
-  return hlo_sign_bit_(x) != 0u ? -t : t;
-}
-
 // As the f32 overload: tan x, and (cos x, sin x) in `cs`, from one range reduction.
 double hlo_tan_sincos_(double x, out dvec2 cs) {
   if (!hlo_is_finite(x)) {
@@ -227,6 +201,18 @@ double hlo_tan_sincos_(double x, out dvec2 cs) {
   cs = dvec2(v.x, negative ? -v.y : v.y);
   return negative ? -t : t;
 }
+
+dvec2 hlo_sincos_(double x) {  // (cos x, sin x); the unused division is dead code
+  dvec2 cs;
+  hlo_tan_sincos_(x, cs);
+  return cs;
+}
+
+double hlo_tan(double x) {
+  dvec2 cs;  // dead code
+  return hlo_tan_sincos_(x, cs);
+}
+
 
 dvec2 hlo_atan_dd_(dvec2 u) {
   dvec2 base = dvec2(0.0LF);
