@@ -19,6 +19,7 @@
 #include "codegen/fusion.h"
 #include "codegen/glsl_compiler.h"
 #include "codegen/kernel.h"
+#include "codegen/spirv_float_controls.h"
 #include "frontend/parser.h"
 #include "ir/element_type.h"
 #include "verify/verifier.h"
@@ -183,6 +184,34 @@ void main() {
   ASSERT_TRUE(spirv.ok()) << spirv.status().ToString();
   EXPECT_EQ(ForbiddenInstructions(**spirv), (std::set<std::string>{"OpIsNan (isnan)", "floor", "frexp", "ldexp",
                                                                     "roundEven"}));
+}
+
+// Kernels declare the float controls their target offers, per width they use, and the module
+// still validates (GlslCompiler runs spirv-val after adding them); a target without them gets
+// none.
+TEST(ExactBuiltins, KernelsDeclareTheTargetsFloatControls) {
+  const std::string source = R"(#version 450
+#extension GL_ARB_gpu_shader_fp64 : require
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) buffer B { uint v[]; };
+void main() {
+  double d = packDouble2x32(uvec2(v[0], v[1]));
+  float f = uintBitsToFloat(v[2]);
+  v[3] = floatBitsToUint(f * 3.0 + float(d * 0.5));
+})";
+  GlslCompiler compiler("");
+  TargetInfo target = TargetInfo::Everything();
+  target.float_controls.rounding_mode_rte_64 = false;
+  auto spirv = compiler.Compile(source, GlslCompileOptions::ForTarget(target, "fc"));
+  ASSERT_TRUE(spirv.ok()) << spirv.status().ToString();
+  DeclaredFloatControls declared = ReadFloatControls(**spirv);
+  EXPECT_EQ(declared.signed_zero_inf_nan_preserve, (std::vector<uint32_t>{32, 64}));  // no f16 in the module
+  EXPECT_EQ(declared.rounding_mode_rte, (std::vector<uint32_t>{32}));
+  auto none = compiler.Compile(source, GlslCompileOptions::ForTarget(Phone(), "fc"));
+  ASSERT_TRUE(none.ok()) << none.status().ToString();
+  declared = ReadFloatControls(**none);
+  EXPECT_TRUE(declared.signed_zero_inf_nan_preserve.empty());
+  EXPECT_TRUE(declared.rounding_mode_rte.empty());
 }
 
 }  // namespace
