@@ -1,0 +1,176 @@
+#include "frontend/bytecode/attr_type_table.h"
+
+#include <fmt/format.h>
+
+namespace vkhlo::frontend::bytecode {
+namespace {
+
+// The NUL-terminated text of an entry without a dialect encoding.
+StatusOr<std::string_view> EntryText(const AttrTypeEntry& entry, ByteReader& reader) {
+  if (entry.data.empty() || entry.data.back() != 0) return reader.Error("a textual entry is not NUL-terminated");
+  return std::string_view(reinterpret_cast<const char*>(entry.data.data()), entry.data.size() - 1);
+}
+
+Status UnreadDialect(ByteReader& reader, std::string_view what, std::string_view dialect) {
+  return UnimplementedError(fmt::format("byte {}: {} of dialect '{}', whose binary encoding vkhlo does not read "
+                                        "(vkhlo reads the vhlo and builtin dialects)",
+                                        reader.offset(), what, dialect));
+}
+
+}  // namespace
+
+AttrTypeTable::AttrTypeTable(const BytecodeFile& file)
+    : file_(file), attributes_(file.attributes.size()), types_(file.types.size()), locations_(file.attributes.size()) {}
+
+template <typename T>
+StatusOr<uint64_t> AttrTypeTable::ReadIndex(ByteReader& reader, const Slots<T>& slots, std::string_view what) {
+  return reader.Index(fmt::format("{} index", what), slots.value.size());
+}
+
+template <typename T, typename Decode>
+StatusOr<const T*> AttrTypeTable::Resolve(ByteReader& reader, size_t at, uint64_t index, Slots<T>& slots,
+                                          const std::vector<AttrTypeEntry>& entries, std::string_view what,
+                                          Decode&& decode) {
+  if (slots.state[index] == State::kDone) return &*slots.value[index];
+  if (slots.state[index] == State::kDecoding) return reader.ErrorAt(at, fmt::format("{} {} refers to itself", what, index));
+  if (depth_ >= kMaxNesting) {
+    return reader.ErrorAt(at, fmt::format("attributes and types nest deeper than {} levels", kMaxNesting));
+  }
+  const AttrTypeEntry& entry = entries[index];
+  ByteReader entry_reader = file_.Reader(entry.data);
+  ++depth_;
+  slots.state[index] = State::kDecoding;
+  StatusOr<T> decoded = decode(entry, entry_reader);
+  --depth_;
+  if (!decoded.ok()) {
+    slots.state[index] = State::kNew;
+    return Status(decoded.status().code(), fmt::format("{} (decoding {} {})", decoded.status().message(), what, index));
+  }
+  slots.value[index] = std::move(decoded).value();
+  slots.state[index] = State::kDone;
+  return &*slots.value[index];
+}
+
+StatusOr<const DecodedAttribute*> AttrTypeTable::ReadAttribute(ByteReader& reader) {
+  const size_t at = reader.offset();
+  VKHLO_ASSIGN_OR_RETURN(uint64_t index, ReadIndex(reader, attributes_, "attribute"));
+  return ResolveAttribute(reader, at, index);
+}
+
+StatusOr<const DecodedAttribute*> AttrTypeTable::ReadOptionalAttribute(ByteReader& reader) {
+  const size_t at = reader.offset();
+  VKHLO_ASSIGN_OR_RETURN(auto index_and_present, reader.VarIntWithFlag("an optional attribute"));
+  const auto [index, present] = index_and_present;
+  if (!present) return static_cast<const DecodedAttribute*>(nullptr);
+  if (index >= attributes_.value.size()) {
+    return reader.ErrorAt(at, fmt::format("attribute index {} is out of range (the table has {})", index,
+                                          attributes_.value.size()));
+  }
+  return ResolveAttribute(reader, at, index);
+}
+
+StatusOr<const DecodedAttribute*> AttrTypeTable::ResolveAttribute(ByteReader& reader, size_t at, uint64_t index) {
+  return Resolve(reader, at, index, attributes_, file_.attributes, "attribute",
+                 [&](const AttrTypeEntry& entry, ByteReader& entry_reader) -> StatusOr<DecodedAttribute> {
+                   const std::string_view dialect = file_.dialects[entry.dialect];
+                   if (!entry.custom) {
+                     VKHLO_ASSIGN_OR_RETURN(std::string_view text, EntryText(entry, entry_reader));
+                     StatusOr<DecodedAttribute> parsed = DecodeTextAttribute(text);
+                     if (parsed.ok()) return parsed;
+                     return entry_reader.Error(fmt::format("'{}': {}", text, parsed.status().message()));
+                   }
+                   if (dialect == "vhlo") return DecodeVhloAttribute(*this, entry_reader);
+                   if (dialect == "builtin") return DecodeBuiltinAttribute(*this, entry_reader);
+                   return UnreadDialect(entry_reader, "an attribute", dialect);
+                 });
+}
+
+StatusOr<const DecodedType*> AttrTypeTable::ReadType(ByteReader& reader) {
+  const size_t at = reader.offset();
+  VKHLO_ASSIGN_OR_RETURN(uint64_t index, ReadIndex(reader, types_, "type"));
+  return TypeAt(reader, at, index);
+}
+
+StatusOr<const DecodedType*> AttrTypeTable::TypeAt(ByteReader& reader, size_t at, uint64_t index) {
+  if (index >= types_.value.size()) {
+    return reader.ErrorAt(at, fmt::format("type index {} is out of range (the table has {})", index,
+                                          types_.value.size()));
+  }
+  return Resolve(reader, at, index, types_, file_.types, "type",
+                 [&](const AttrTypeEntry& entry, ByteReader& entry_reader) -> StatusOr<DecodedType> {
+                   const std::string_view dialect = file_.dialects[entry.dialect];
+                   if (!entry.custom) {
+                     VKHLO_ASSIGN_OR_RETURN(std::string_view text, EntryText(entry, entry_reader));
+                     StatusOr<DecodedType> parsed = DecodeTextType(text);
+                     if (parsed.ok()) return parsed;
+                     return entry_reader.Error(fmt::format("'{}': {}", text, parsed.status().message()));
+                   }
+                   if (dialect == "vhlo") return DecodeVhloType(*this, entry_reader);
+                   if (dialect == "builtin") return DecodeBuiltinType(*this, entry_reader);
+                   return UnreadDialect(entry_reader, "a type", dialect);
+                 });
+}
+
+StatusOr<DecodedLocation> AttrTypeTable::ReadLocation(ByteReader& reader) {
+  const size_t at = reader.offset();
+  VKHLO_ASSIGN_OR_RETURN(uint64_t index, ReadIndex(reader, locations_, "location"));
+  VKHLO_ASSIGN_OR_RETURN(
+      const DecodedLocation* location,
+      Resolve(reader, at, index, locations_, file_.attributes, "location",
+              [&](const AttrTypeEntry& entry, ByteReader& entry_reader) -> StatusOr<DecodedLocation> {
+                // Locations are builtin; any other kind only costs messages their position.
+                if (!entry.custom || file_.dialects[entry.dialect] != "builtin") return DecodedLocation{};
+                return DecodeBuiltinLocation(*this, entry_reader);
+              }));
+  return *location;
+}
+
+StatusOr<std::string_view> AttrTypeTable::ReadString(ByteReader& reader) {
+  VKHLO_ASSIGN_OR_RETURN(uint64_t index, reader.Index("a string index", file_.strings.size()));
+  return file_.strings[index];
+}
+
+StatusOr<std::vector<const DecodedAttribute*>> AttrTypeTable::ReadAttributes(ByteReader& reader) {
+  VKHLO_ASSIGN_OR_RETURN(uint64_t count, reader.Count("an attribute list's length"));
+  std::vector<const DecodedAttribute*> attributes;
+  attributes.reserve(count);
+  for (uint64_t i = 0; i < count; ++i) {
+    VKHLO_ASSIGN_OR_RETURN(const DecodedAttribute* attribute, ReadAttribute(reader));
+    attributes.push_back(attribute);
+  }
+  return attributes;
+}
+
+StatusOr<std::vector<const DecodedType*>> AttrTypeTable::ReadTypes(ByteReader& reader) {
+  VKHLO_ASSIGN_OR_RETURN(uint64_t count, reader.Count("a type list's length"));
+  std::vector<const DecodedType*> types;
+  types.reserve(count);
+  for (uint64_t i = 0; i < count; ++i) {
+    VKHLO_ASSIGN_OR_RETURN(const DecodedType* type, ReadType(reader));
+    types.push_back(type);
+  }
+  return types;
+}
+
+StatusOr<DecodedAttribute> ReadDictionary(AttrTypeTable& table, ByteReader& reader) {
+  VKHLO_ASSIGN_OR_RETURN(uint64_t count, reader.Count("a dictionary's size", 2));
+  DecodedAttribute dictionary;
+  ir::Attribute::Dictionary values;
+  values.reserve(count);
+  dictionary.entries.reserve(count);
+  for (uint64_t i = 0; i < count; ++i) {
+    const size_t at = reader.offset();
+    VKHLO_ASSIGN_OR_RETURN(const DecodedAttribute* name, table.ReadAttribute(reader));
+    VKHLO_ASSIGN_OR_RETURN(const DecodedAttribute* value, table.ReadAttribute(reader));
+    const std::string* key = name->value.AsString();
+    if (key == nullptr) {
+      return reader.ErrorAt(at, fmt::format("a dictionary key must be a string, found {}", name->value.ToString()));
+    }
+    values.emplace_back(*key, value->value);
+    dictionary.entries.emplace_back(*key, value);
+  }
+  dictionary.value = ir::Attribute(std::move(values));
+  return dictionary;
+}
+
+}  // namespace vkhlo::frontend::bytecode

@@ -1,0 +1,102 @@
+// The attribute and type tables of a bytecode file, decoded lazily: an entry is decoded the
+// first time an op (or another entry) refers to it, then kept. Entries of the vhlo and builtin
+// dialects have their own binary encodings (vhlo_encoding.cc, builtin_encoding.cc); entries
+// written as text (no dialect encoding) go through vkhlo's text parser.
+//
+// Entries refer to each other by index, so a corrupt file can make one refer to itself: an
+// entry met again while it is being decoded is an error ("attribute 12 refers to itself"), and
+// so is nesting deeper than kMaxNesting, so neither a cycle nor a long chain can overflow the
+// stack.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "frontend/bytecode/container.h"
+#include "frontend/bytecode/decoded_type.h"
+#include "ir/attribute.h"
+#include "vkhlo/status.h"
+
+namespace vkhlo::frontend::bytecode {
+
+inline constexpr int kMaxNesting = 200;
+
+struct DecodedAttribute {
+  // What the attribute means in StableHLO, as vkhlo's text parser builds it.
+  ir::Attribute value;
+  // For type attributes (!vhlo.type_v1, builtin TypeAttr): the type itself.
+  const DecodedType* type = nullptr;
+  // For dictionaries: the entries, decoded (an op's attribute dictionary holds type attributes
+  // whose types the op mapping needs).
+  std::vector<std::pair<std::string_view, const DecodedAttribute*>> entries;
+};
+
+// Where an op came from, for messages: the first file position found in its location.
+struct DecodedLocation {
+  std::string_view file;  // empty: unknown
+  uint32_t line = 0;
+  uint32_t column = 0;
+};
+
+class AttrTypeTable {
+ public:
+  explicit AttrTypeTable(const BytecodeFile& file);
+
+  const BytecodeFile& file() const { return file_; }
+
+  // An index read from `reader`, resolved.
+  StatusOr<const DecodedAttribute*> ReadAttribute(ByteReader& reader);
+  // `varint (index << 1 | present)`: nullptr when absent.
+  StatusOr<const DecodedAttribute*> ReadOptionalAttribute(ByteReader& reader);
+  StatusOr<const DecodedType*> ReadType(ByteReader& reader);
+  // Type `index`, read at byte `at` of `reader` (for indices that carry a flag).
+  StatusOr<const DecodedType*> TypeAt(ByteReader& reader, size_t at, uint64_t index);
+  StatusOr<DecodedLocation> ReadLocation(ByteReader& reader);
+  StatusOr<std::string_view> ReadString(ByteReader& reader);
+  // `varint n` then n of each.
+  StatusOr<std::vector<const DecodedAttribute*>> ReadAttributes(ByteReader& reader);
+  StatusOr<std::vector<const DecodedType*>> ReadTypes(ByteReader& reader);
+
+ private:
+  enum class State : uint8_t { kNew, kDecoding, kDone };
+  // Decoded entries of one table, each decoded at most once.
+  template <typename T>
+  struct Slots {
+    explicit Slots(size_t n) : state(n, State::kNew), value(n) {}
+    std::vector<State> state;
+    std::vector<std::optional<T>> value;
+  };
+  // Entry `index` of `slots`, decoded by `decode(entry, entry_reader)` on first use; `at` is
+  // where the index was read.
+  template <typename T, typename Decode>
+  StatusOr<const T*> Resolve(ByteReader& reader, size_t at, uint64_t index, Slots<T>& slots,
+                             const std::vector<AttrTypeEntry>& entries, std::string_view what, Decode&& decode);
+  // Reads an index below `slots`' size.
+  template <typename T>
+  StatusOr<uint64_t> ReadIndex(ByteReader& reader, const Slots<T>& slots, std::string_view what);
+  StatusOr<const DecodedAttribute*> ResolveAttribute(ByteReader& reader, size_t at, uint64_t index);
+
+  const BytecodeFile& file_;
+  Slots<DecodedAttribute> attributes_;
+  Slots<DecodedType> types_;
+  Slots<DecodedLocation> locations_;
+  int depth_ = 0;
+};
+
+// `varint n`, then n (string attribute, attribute) pairs: a dictionary (vhlo and builtin
+// encode it alike).
+StatusOr<DecodedAttribute> ReadDictionary(AttrTypeTable& table, ByteReader& reader);
+
+// The dialect encodings (one file each).
+StatusOr<DecodedAttribute> DecodeVhloAttribute(AttrTypeTable& table, ByteReader& reader);
+StatusOr<DecodedType> DecodeVhloType(AttrTypeTable& table, ByteReader& reader);
+StatusOr<DecodedAttribute> DecodeBuiltinAttribute(AttrTypeTable& table, ByteReader& reader);
+StatusOr<DecodedType> DecodeBuiltinType(AttrTypeTable& table, ByteReader& reader);
+StatusOr<DecodedLocation> DecodeBuiltinLocation(AttrTypeTable& table, ByteReader& reader);
+// Entries written as MLIR text (NUL-terminated).
+StatusOr<DecodedAttribute> DecodeTextAttribute(std::string_view text);
+StatusOr<DecodedType> DecodeTextType(std::string_view text);
+
+}  // namespace vkhlo::frontend::bytecode
