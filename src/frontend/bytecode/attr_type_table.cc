@@ -13,7 +13,7 @@ StatusOr<std::string_view> EntryText(const AttrTypeEntry& entry, ByteReader& rea
 
 Status UnreadDialect(ByteReader& reader, std::string_view what, std::string_view dialect) {
   return UnimplementedError(fmt::format("byte {}: {} of dialect '{}', whose binary encoding vkhlo does not read "
-                                        "(vkhlo reads the vhlo and builtin dialects)",
+                                        "(vkhlo reads the vhlo and builtin dialects, and the stablehlo token type)",
                                         reader.offset(), what, dialect));
 }
 
@@ -107,6 +107,7 @@ StatusOr<const DecodedType*> AttrTypeTable::TypeAt(ByteReader& reader, size_t at
                    }
                    if (dialect == "vhlo") return DecodeVhloType(*this, entry_reader);
                    if (dialect == "builtin") return DecodeBuiltinType(*this, entry_reader);
+                   if (dialect == "stablehlo") return DecodeStablehloType(entry_reader);
                    return UnreadDialect(entry_reader, "a type", dialect);
                  });
 }

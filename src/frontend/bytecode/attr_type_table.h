@@ -95,6 +95,9 @@ StatusOr<DecodedType> DecodeVhloType(AttrTypeTable& table, ByteReader& reader);
 StatusOr<DecodedAttribute> DecodeBuiltinAttribute(AttrTypeTable& table, ByteReader& reader);
 StatusOr<DecodedType> DecodeBuiltinType(AttrTypeTable& table, ByteReader& reader);
 StatusOr<DecodedLocation> DecodeBuiltinLocation(AttrTypeTable& table, ByteReader& reader);
+// The stablehlo dialect's own type encoding, as other dialects' ops beside VHLO use it: only
+// its token type (code 0).
+StatusOr<DecodedType> DecodeStablehloType(ByteReader& reader);
 // Entries written as MLIR text (NUL-terminated).
 StatusOr<DecodedAttribute> DecodeTextAttribute(std::string_view text);
 StatusOr<DecodedType> DecodeTextType(std::string_view text);

@@ -190,6 +190,19 @@ StatusOr<DecodedType> DecodeBuiltinType(AttrTypeTable& table, ByteReader& reader
       if (!tuple.ok()) return reader.ErrorAt(at, tuple.status().message());
       return tuple;
     }
+    // Codes 21 to 32: the small float types, as MLIR added them (21 is tf32).
+    case 21: return DecodedType::Unsupported("tf32");
+    case 22: return DecodedType::Element(ElementType::kF8E5M2);
+    case 23: return DecodedType::Element(ElementType::kF8E4M3);
+    case 24: return DecodedType::Element(ElementType::kF8E4M3FN);
+    case 25: return DecodedType::Element(ElementType::kF8E5M2FNUZ);
+    case 26: return DecodedType::Element(ElementType::kF8E4M3FNUZ);
+    case 27: return DecodedType::Element(ElementType::kF8E4M3B11FNUZ);
+    case 28: return DecodedType::Element(ElementType::kF8E3M4);
+    case 29: return DecodedType::Element(ElementType::kF4E2M1FN);
+    case 30: return DecodedType::Element(ElementType::kF6E2M3FN);
+    case 31: return DecodedType::Element(ElementType::kF6E3M2FN);
+    case 32: return DecodedType::Element(ElementType::kF8E8M0FNU);
     case 7: return DecodedType::Unsupported("f80");
     case 8: return DecodedType::Unsupported("f128");
     case 10: case 11: return DecodedType::Unsupported("memref<...>");
@@ -250,6 +263,14 @@ StatusOr<DecodedLocation> DecodeBuiltinLocation(AttrTypeTable& table, ByteReader
     default:
       return reader.ErrorAt(at, fmt::format("builtin attribute code {} where a location was expected", code));
   }
+}
+
+StatusOr<DecodedType> DecodeStablehloType(ByteReader& reader) {
+  const size_t at = reader.offset();
+  VKHLO_ASSIGN_OR_RETURN(uint64_t code, reader.VarInt("a stablehlo type code"));
+  if (code == 0) return DecodedType::Value(ir::Type::Token());
+  return UnimplementedError(fmt::format("byte {}: stablehlo dialect type code {} (vkhlo reads its token type, code 0)",
+                                        at, code));
 }
 
 StatusOr<DecodedAttribute> DecodeTextAttribute(std::string_view text) {

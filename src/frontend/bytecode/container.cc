@@ -40,12 +40,14 @@ StatusOr<std::string_view> StringAt(const BytecodeFile& file, ByteReader& reader
   return file.strings[index];
 }
 
-// `{varint dialect, varint n, n entries}` groups until `total` entries were read.
+// `{varint dialect, varint n, n entries}` groups until `total` entries were read (or, without
+// a total, until the reader is empty).
 template <typename ReadEntry>
-Status ReadDialectGroups(const BytecodeFile& file, ByteReader& reader, uint64_t total, std::string_view what,
-                         ReadEntry&& read_entry) {
+Status ReadDialectGroups(const BytecodeFile& file, ByteReader& reader, std::optional<uint64_t> expected,
+                         std::string_view what, ReadEntry&& read_entry) {
+  const uint64_t total = expected.value_or(UINT64_MAX);
   uint64_t read = 0;
-  while (read < total) {
+  while (expected ? read < total : !reader.empty()) {
     VKHLO_ASSIGN_OR_RETURN(uint64_t dialect, reader.Index("a dialect index", file.dialects.size()));
     const size_t at = reader.offset();
     VKHLO_ASSIGN_OR_RETURN(uint64_t n, reader.Count(fmt::format("the {} count of a dialect", what)));
@@ -101,9 +103,7 @@ Status ReadDialects(BytecodeFile& file, const Section& section) {
     file.op_names.push_back(op);
     return OkStatus();
   };
-  if (total) return ReadDialectGroups(file, reader, *total, "op names", read_name);
-  while (!reader.empty()) VKHLO_RETURN_IF_ERROR(ReadDialectGroups(file, reader, 1, "op names", read_name));
-  return OkStatus();
+  return ReadDialectGroups(file, reader, total, "op names", read_name);
 }
 
 // The offset section slices the attribute/type section: attributes first, then types, each

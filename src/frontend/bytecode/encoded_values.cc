@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
 #include <vector>
 
 namespace vkhlo::frontend::bytecode {
@@ -16,6 +17,22 @@ uint8_t SubByteStorage(uint8_t byte, ir::ElementType type) {
   if (!ir::IsSignedInteger(type)) return bits;
   const uint8_t sign = static_cast<uint8_t>(1u << (width - 1));
   return static_cast<uint8_t>((bits ^ sign) - sign);
+}
+
+// MLIR keeps a tensor whose elements are all equal as one element (a splat), and prints it so:
+// the literal does the same.
+StatusOr<ir::Literal> MakeLiteral(const ir::Type& type, std::vector<uint8_t> bytes) {
+  const int64_t n = type.num_elements();
+  if (n == 0) return ir::Literal::FromBytes(type, {});
+  const size_t width = static_cast<size_t>(ir::StorageBytes(type.element_type()));
+  if (n > 1 && bytes.size() == width * static_cast<size_t>(n)) {
+    bool all_equal = true;
+    for (size_t offset = width; offset < bytes.size() && all_equal; offset += width) {
+      all_equal = std::memcmp(bytes.data(), bytes.data() + offset, width) == 0;
+    }
+    if (all_equal) bytes.resize(width);
+  }
+  return ir::Literal::FromBytes(type, std::move(bytes));
 }
 
 StatusOr<ir::Literal> BooleanLiteral(const ir::Type& type, std::span<const uint8_t> raw) {
@@ -34,7 +51,7 @@ StatusOr<ir::Literal> BooleanLiteral(const ir::Type& type, std::span<const uint8
     return InvalidArgumentError(fmt::format("{} bytes of data for {}: expected {} (one byte per element), {} (bit-packed) "
                                             "or 1 (a splat)", raw.size(), type.ToString(), n, packed_size));
   }
-  return ir::Literal::FromBytes(type, std::move(bytes));
+  return MakeLiteral(type, std::move(bytes));
 }
 
 }  // namespace
@@ -74,7 +91,7 @@ StatusOr<ir::Literal> DenseLiteral(const ir::Type& type, std::span<const uint8_t
   if (ir::BitWidth(element) < 8) {
     for (uint8_t& b : bytes) b = SubByteStorage(b, element);
   }
-  return ir::Literal::FromBytes(type, std::move(bytes));
+  return MakeLiteral(type, std::move(bytes));
 }
 
 }  // namespace vkhlo::frontend::bytecode

@@ -6,6 +6,33 @@
 #include <algorithm>
 
 namespace vkhlo::frontend::bytecode {
+namespace {
+
+// The properties of the chlo ops a test artifact may hold (serialized with other dialects
+// allowed; JAX's own exports decompose chlo): ODS's encoding, one attribute per property sorted
+// by name, an optional one as `varint (index << 1 | present)`.
+struct Property {
+  std::string_view name;
+  bool optional;
+};
+struct OpProperties {
+  std::string_view op;
+  std::vector<Property> properties;
+};
+
+const std::vector<OpProperties>& KnownProperties() {
+  static const auto* known = new std::vector<OpProperties>{
+      {"chlo.top_k", {{"k", false}}},
+      {"chlo.ragged_dot", {{"precision_config", true}, {"ragged_dot_dimension_numbers", false}}},
+      {"chlo.constant", {{"value", false}}},
+      {"chlo.constant_like", {{"value", false}}},
+      {"chlo.broadcast_compare",
+       {{"broadcast_dimensions", true}, {"compare_type", true}, {"comparison_direction", false}}},
+  };
+  return *known;
+}
+
+}  // namespace
 
 StatusOr<VhloAttributeMap> InherentVhloAttributes(const BytecodeFile& file, AttrTypeTable& table, const VhloOp& spec,
                                                   const EncodedOp& op) {
@@ -40,8 +67,6 @@ StatusOr<VhloAttributeMap> InherentVhloAttributes(const BytecodeFile& file, Attr
 
 StatusOr<std::vector<ir::NamedAttribute>> OtherDialectAttributes(const BytecodeFile& file, AttrTypeTable& table,
                                                                  const EncodedOp& op) {
-  (void)file;
-  (void)table;
   std::vector<ir::NamedAttribute> attributes;
   for (const auto& [name, value] : op.attributes) attributes.emplace_back(std::string(name), value->value);
   if (!op.has_properties) return attributes;
@@ -55,8 +80,35 @@ StatusOr<std::vector<ir::NamedAttribute>> OtherDialectAttributes(const BytecodeF
     attributes.insert(attributes.end(), dictionary->begin(), dictionary->end());
     return attributes;
   }
-  return UnimplementedError(fmt::format("byte {}: {}.{} has properties in the {} dialect's own encoding, which vkhlo "
-                                        "does not read", op.offset, op.dialect, op.name, op.dialect));
+  const std::string full_name = fmt::format("{}.{}", op.dialect, op.name);
+  const OpProperties* known = nullptr;
+  for (const OpProperties& p : KnownProperties()) {
+    if (p.op == full_name) known = &p;
+  }
+  // The binary chlo ops have one optional property, broadcast_dimensions.
+  static const OpProperties kBroadcastBinary{"", {{"broadcast_dimensions", true}}};
+  if (known == nullptr && full_name.starts_with("chlo.broadcast_") && full_name != "chlo.broadcast_select") {
+    known = &kBroadcastBinary;
+  }
+  if (known == nullptr) {
+    return UnimplementedError(fmt::format("byte {}: {} has properties in the {} dialect's own encoding, which vkhlo "
+                                          "does not read", op.offset, full_name, op.dialect));
+  }
+  ByteReader reader = file.Reader(op.properties);
+  for (const Property& property : known->properties) {
+    const DecodedAttribute* value = nullptr;
+    if (property.optional) {
+      VKHLO_ASSIGN_OR_RETURN(value, table.ReadOptionalAttribute(reader));
+    } else {
+      VKHLO_ASSIGN_OR_RETURN(value, table.ReadAttribute(reader));
+    }
+    if (value != nullptr) attributes.emplace_back(std::string(property.name), value->value);
+  }
+  if (!reader.empty()) {
+    return reader.Error(fmt::format("the properties of {} (byte {}) hold more than its {} attributes", full_name,
+                                    op.offset, known->properties.size()));
+  }
+  return attributes;
 }
 
 }  // namespace vkhlo::frontend::bytecode

@@ -349,11 +349,9 @@ class Converter {
       VKHLO_RETURN_IF_ERROR(DenseArray("known_expanding_dimensions"));
       VKHLO_RETURN_IF_ERROR(DenseArray("known_nonexpanding_dimensions"));
     }
-    if (base == "infeed") {
-      DropIf("infeed_config", IsEmptyString);
-      DropIf("layout", IsEmptyArray);
-    }
-    if (base == "outfeed") DropIf("outfeed_config", IsEmptyString);
+    // infeed_config and outfeed_config stay: MLIR drops the empty strings, then fills them back
+    // in as StableHLO's default values, and prints them.
+    if (base == "infeed") DropIf("layout", IsEmptyArray);
     if (base == "reduce_window") {
       DropIf("window_strides", splat(1));
       DropIf("base_dilations", splat(1));
