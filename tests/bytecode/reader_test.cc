@@ -1,0 +1,304 @@
+// The bytecode reader byte by byte: the container's encodings, a minimal module built here, and
+// broken files — each must give a clear error naming the byte and what was expected, never a
+// crash, a hang or a huge allocation.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "frontend/bytecode/byte_reader.h"
+#include "frontend/bytecode/program.h"
+#include "frontend/bytecode/reader.h"
+#include "ir/printer.h"
+#include "tests/bytecode/bytecode_writer.h"
+#include "tests/support/test_files.h"
+#include "verify/verifier.h"
+
+namespace vkhlo {
+namespace {
+
+using frontend::bytecode::ByteReader;
+using testing::Bytes;
+
+StatusOr<std::unique_ptr<ir::Module>> Read(const std::vector<uint8_t>& file) {
+  frontend::bytecode::ReadOptions options;
+  options.source_name = "test.mlirbc";
+  return frontend::bytecode::ReadPortableArtifact(file, options);
+}
+
+std::string ErrorOf(const std::vector<uint8_t>& file) {
+  auto module = Read(file);
+  return module.ok() ? "(no error)" : module.status().message();
+}
+
+TEST(ByteReader, VarIntsOfEveryLength) {
+  for (uint64_t value : {uint64_t{0}, uint64_t{1}, uint64_t{127}, uint64_t{128}, uint64_t{16383}, uint64_t{1} << 20,
+                         (uint64_t{1} << 56) - 1, uint64_t{1} << 56, ~uint64_t{0}}) {
+    Bytes bytes;
+    bytes.VarInt(value);
+    ByteReader reader(bytes.data(), bytes.data().data());
+    auto read = reader.VarInt("a value");
+    ASSERT_TRUE(read.ok()) << read.status().message();
+    EXPECT_EQ(*read, value);
+    EXPECT_TRUE(reader.empty());
+  }
+  const std::vector<uint8_t> one{0x03}, two{0x02, 0x02}, nine{0x00, 1, 0, 0, 0, 0, 0, 0, 0};
+  EXPECT_EQ(*ByteReader(one, one.data()).VarInt(""), 1u);
+  EXPECT_EQ(*ByteReader(two, two.data()).VarInt(""), 128u);
+  EXPECT_EQ(*ByteReader(nine, nine.data()).VarInt(""), 1u);
+}
+
+TEST(ByteReader, SignedVarIntsAreZigZag) {
+  for (int64_t value : {int64_t{0}, int64_t{-1}, int64_t{1}, int64_t{-64}, int64_t{1} << 40, INT64_MIN, INT64_MAX}) {
+    Bytes bytes;
+    bytes.SignedVarInt(value);
+    ByteReader reader(bytes.data(), bytes.data().data());
+    EXPECT_EQ(*reader.SignedVarInt(""), value);
+  }
+}
+
+TEST(ByteReader, TruncationNamesTheByteAndWhatWasRead) {
+  const std::vector<uint8_t> data{0x07, 0x08, 0x00};  // 0x08: three more bytes follow, two are there
+  ByteReader reader(std::span<const uint8_t>(data).subspan(1), data.data());
+  auto read = reader.VarInt("the op's operand count");
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.status().message(),
+            "byte 1: unexpected end of data reading the op's operand count (needs 4 bytes, 2 left)");
+}
+
+TEST(ByteReader, CountsBeyondTheDataAreRejectedBeforeAnyAllocation) {
+  Bytes bytes;
+  bytes.VarInt(uint64_t{1} << 40).Byte(0);
+  ByteReader reader(bytes.data(), bytes.data().data());
+  auto count = reader.Count("the dialect count");
+  ASSERT_FALSE(count.ok());
+  EXPECT_NE(count.status().message().find("the dialect count is 1099511627776, more than the 1 bytes left"),
+            std::string::npos);
+}
+
+TEST(ByteReader, SectionsWithAlignmentPadding) {
+  Bytes bytes;
+  bytes.Byte(0x85).VarInt(2).VarInt(8).Raw({0xCB, 0xCB, 0xCB, 0xCB, 0xCB}).Raw({0x11, 0x22});
+  ByteReader reader(bytes.data(), bytes.data().data());
+  auto section = frontend::bytecode::ReadSection(reader);
+  ASSERT_TRUE(section.ok()) << section.status().message();
+  EXPECT_EQ(section->id, 5);
+  EXPECT_EQ(section->data.size(), 2u);
+  EXPECT_EQ(section->data[0], 0x11);
+
+  Bytes bad;
+  bad.Byte(0x85).VarInt(2).VarInt(8).Raw({0xCB, 0x00});
+  ByteReader bad_reader(bad.data(), bad.data().data());
+  EXPECT_EQ(frontend::bytecode::ReadSection(bad_reader).status().message(),
+            "byte 4: expected alignment padding byte 0xCB, found 0x00");
+}
+
+TEST(Reader, MinimalModule) {
+  testing::MinimalModule m = testing::MakeMinimalModule();
+  auto module = Read(m.writer.Finish(m.Ir()));
+  ASSERT_TRUE(module.ok()) << module.status().message();
+  EXPECT_TRUE(verify::VerifyModule(**module).ok());
+  EXPECT_EQ(ir::PrintModule(**module),
+            "module {\n"
+            "  func.func @main() -> tensor<f32> {\n"
+            "    %0 = \"stablehlo.constant\"() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>\n"
+            "    \"func.return\"(%0) : (tensor<f32>) -> ()\n"
+            "  }\n"
+            "}\n");
+  EXPECT_EQ((*module)->source_name(), "test.mlirbc");  // no positions in the file
+}
+
+TEST(Reader, DetectedByMagicNotByName) {
+  testing::MinimalModule m = testing::MakeMinimalModule();
+  const std::vector<uint8_t> file = m.writer.Finish(m.Ir());
+  EXPECT_TRUE(frontend::IsBytecode(std::string_view(reinterpret_cast<const char*>(file.data()), file.size())));
+  auto module = frontend::ParseProgram(std::string_view(reinterpret_cast<const char*>(file.data()), file.size()));
+  EXPECT_TRUE(module.ok()) << module.status().message();
+  EXPECT_TRUE(frontend::ParseProgram("func.func @f() { func.return }").ok());
+}
+
+TEST(Reader, HeaderErrors) {
+  EXPECT_EQ(ErrorOf({}), "test.mlirbc: byte 0: not MLIR bytecode: the file does not start with the magic bytes "
+                          "4D 4C EF 52 (\"ML\\xEFR\")");
+  EXPECT_EQ(ErrorOf({'M', 'L', 0xEF, 'X', 0x0D}).substr(0, 40), "test.mlirbc: byte 0: not MLIR bytecode: ");
+  EXPECT_EQ(ErrorOf({'M', 'L', 0xEF, 'R', 0x0D, 'S', 't'}),
+            "test.mlirbc: byte 5: the producer string has no terminating NUL byte");
+  testing::MinimalModule m = testing::MakeMinimalModule();
+  const std::string newer = ErrorOf(m.writer.Finish(m.Ir(), /*version=*/7, "StableHLO_v2.3.0"));
+  EXPECT_NE(newer.find("MLIR bytecode version 7 (producer \"StableHLO_v2.3.0\") is newer than the versions vkhlo reads "
+                       "(0 to 6"),
+            std::string::npos)
+      << newer;
+}
+
+TEST(Reader, MissingAndRepeatedSections) {
+  testing::MinimalModule m = testing::MakeMinimalModule();
+  EXPECT_NE(ErrorOf(m.writer.Finish(m.Ir(), 6, "StableHLO_v1.15.0", {4})).find("the file has no IR section"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(m.writer.Finish(m.Ir(), 6, "StableHLO_v1.15.0", {8}))
+                .find("the file has no properties section (required from bytecode version 5)"),
+            std::string::npos);
+  const std::vector<uint8_t> file = m.writer.Finish(m.Ir());
+  std::vector<uint8_t> doubled = file;
+  doubled.insert(doubled.end(), {0x00, 0x01, 0x01});  // a second (empty) string section
+  EXPECT_NE(ErrorOf(doubled).find("a second string section (the first is at byte"), std::string::npos)
+      << ErrorOf(doubled);
+  std::vector<uint8_t> unknown = file;
+  unknown.insert(unknown.end(), {0x09, 0x01, 0x00});
+  EXPECT_NE(ErrorOf(unknown).find("unknown section id 9 (ids 0 to 8 exist)"), std::string::npos);
+}
+
+TEST(Reader, OutOfRangeIndices) {
+  testing::MinimalModule m = testing::MakeMinimalModule();
+  // The constant's properties name attribute 99.
+  const uint64_t bad = m.writer.Properties(Bytes().VarInt(99));
+  m.constant_properties = bad;
+  const std::string error = ErrorOf(m.writer.Finish(m.Ir()));
+  EXPECT_NE(error.find("attribute index 99 is out of range (the table has"), std::string::npos) << error;
+  EXPECT_EQ(error.rfind("test.mlirbc: byte ", 0), 0u) << error;
+}
+
+TEST(Reader, AnAttributeThatContainsItself) {
+  testing::MinimalModule m = testing::MakeMinimalModule();
+  const uint64_t self = m.writer.Attribute("vhlo", Bytes().VarInt(1).VarInt(1).VarInt(6));  // [#6]: itself
+  ASSERT_EQ(self, 6u);
+  m.constant_properties = m.writer.Properties(Bytes().VarInt(self));
+  EXPECT_NE(ErrorOf(m.writer.Finish(m.Ir())).find("attribute 6 refers to itself"), std::string::npos);
+}
+
+TEST(Reader, DeepNestingIsAnErrorNotAStackOverflow) {
+  testing::MinimalModule m = testing::MakeMinimalModule();
+  uint64_t inner = m.writer.Attribute("vhlo", Bytes().VarInt(1).VarInt(0));
+  for (int i = 0; i < 300; ++i) inner = m.writer.Attribute("vhlo", Bytes().VarInt(1).VarInt(1).VarInt(inner));
+  m.constant_properties = m.writer.Properties(Bytes().VarInt(inner));
+  EXPECT_NE(ErrorOf(m.writer.Finish(m.Ir())).find("nest deeper than 200 levels"), std::string::npos);
+}
+
+TEST(Reader, AbsurdValueCount) {
+  testing::MinimalModule m = testing::MakeMinimalModule();
+  const std::string error = ErrorOf(m.writer.Finish(m.Ir(nullptr, 2, uint64_t{1} << 50)));
+  EXPECT_NE(error.find("a region's value count is 1125899906842624, more than the"), std::string::npos) << error;
+}
+
+TEST(Reader, ForwardReferences) {
+  testing::MinimalModule m = testing::MakeMinimalModule();
+  // %1 = add(%0, %0) where %0 is defined after it; then %0 = constant; return %1.
+  const uint64_t add = m.writer.OpName("vhlo", "add_v1");
+  Bytes ops;
+  ops.VarInt(add).Byte(0x06).VarInt(m.unknown_location).VarInt(1).VarInt(m.scalar).VarInt(2).VarInt(1).VarInt(1);
+  ops.VarInt(m.constant_op).Byte(0x42).VarInt(m.unknown_location).VarInt(m.constant_properties).VarInt(1).VarInt(m.scalar);
+  ops.VarInt(m.return_op).Byte(0x04).VarInt(m.unknown_location).VarInt(1).VarInt(0);
+  auto module = Read(m.writer.Finish(m.Ir(&ops, 3, 2)));
+  ASSERT_TRUE(module.ok()) << module.status().message();
+  const ir::Block& body = (*module)->functions()[0]->body().front();
+  EXPECT_EQ(body.operations()[0]->operand(0), body.operations()[1]->result(0));
+  EXPECT_EQ(body.operations()[0]->operand(1), body.operations()[1]->result(0));
+
+  Bytes dangling;  // uses value 1, which nothing defines
+  dangling.VarInt(m.return_op).Byte(0x04).VarInt(m.unknown_location).VarInt(1).VarInt(1);
+  EXPECT_NE(ErrorOf(m.writer.Finish(m.Ir(&dangling, 1, 2))).find("value 1 is used (by func.return) but never defined"),
+            std::string::npos);
+}
+
+TEST(Reader, UnknownOpsAttributesAndTypes) {
+  {
+    testing::MinimalModule m = testing::MakeMinimalModule();
+    const uint64_t unknown = m.writer.OpName("vhlo", "frobnicate_v1");
+    Bytes ops;
+    ops.VarInt(unknown).Byte(0x00).VarInt(m.unknown_location);
+    const std::string error = ErrorOf(m.writer.Finish(m.Ir(&ops, 1, 0), 6, "StableHLO_v1.25.0"));
+    EXPECT_NE(error.find("unknown VHLO op vhlo.frobnicate_v1 (vkhlo reads the VHLO ops of StableHLO 0.9.0 to 1.20.0"),
+              std::string::npos) << error;
+    EXPECT_NE(error.find("the artifact was written for StableHLO 1.25.0; vkhlo reads 0.9.0 to 1.20.0"), std::string::npos)
+        << error;
+  }
+  {
+    testing::MinimalModule m = testing::MakeMinimalModule();
+    m.constant_properties = m.writer.Properties(Bytes().VarInt(m.writer.Attribute("vhlo", Bytes().VarInt(99))));
+    EXPECT_NE(ErrorOf(m.writer.Finish(m.Ir())).find("unknown vhlo attribute code 99"), std::string::npos);
+  }
+  {
+    testing::MinimalModule m = testing::MakeMinimalModule();
+    const uint64_t type = m.writer.Type("vhlo", Bytes().VarInt(99));
+    Bytes ops;
+    ops.VarInt(m.constant_op).Byte(0x42).VarInt(m.unknown_location).VarInt(m.constant_properties).VarInt(1).VarInt(type);
+    EXPECT_NE(ErrorOf(m.writer.Finish(m.Ir(&ops, 1, 1))).find("unknown vhlo type code 99"), std::string::npos);
+  }
+}
+
+TEST(Reader, PlainMlirBytecodeSaysWhatItIs) {
+  testing::BytecodeWriter w;
+  w.Dialect("builtin");
+  w.Dialect("stablehlo");
+  w.Dialect("func");
+  Bytes ir;
+  ir.VarIntWithFlag(0, false);
+  const std::string error = ErrorOf(w.Finish(ir, 6, "MLIR21.0.0git"));
+  EXPECT_NE(error.find("this is plain MLIR bytecode (producer \"MLIR21.0.0git\", dialects stablehlo, func), not a "
+                       "StableHLO portable artifact"),
+            std::string::npos)
+      << error;
+}
+
+// The container's version 0 (StableHLO 0.9.0): no op-name count, no flags on dialect and op
+// names, no properties (inherent attributes in each op's dictionary), isolated regions inline.
+TEST(Reader, ContainerVersion0) {
+  testing::MinimalModule m = testing::MakeMinimalModule();
+  testing::BytecodeWriter& w = m.writer;
+  const auto key = [&](std::string_view name) { return w.Attribute("builtin", Bytes().VarInt(2).VarInt(w.String(name))); };
+  const uint64_t value = key("value"), arg_attrs = key("arg_attrs"), function_type = key("function_type"),
+                 res_attrs = key("res_attrs"), sym_name = key("sym_name"), sym_visibility = key("sym_visibility");
+  const uint64_t constant_dictionary =
+      w.Attribute("builtin", Bytes().VarInt(1).VarInt(1).VarInt(value).VarInt(m.constant_value));
+  const uint64_t func_dictionary = w.Attribute(
+      "builtin", Bytes().VarInt(1).VarInt(5).VarInt(arg_attrs).VarInt(m.empty_array).VarInt(function_type).VarInt(m.type)
+                     .VarInt(res_attrs).VarInt(m.empty_array).VarInt(sym_name).VarInt(m.name).VarInt(sym_visibility)
+                     .VarInt(m.empty_string));
+  Bytes ir;
+  ir.VarIntWithFlag(1, false);
+  ir.VarInt(m.module_op).Byte(0x10).VarInt(m.unknown_location).VarIntWithFlag(1, true);
+  ir.VarInt(1).VarInt(0).VarIntWithFlag(1, false);
+  ir.VarInt(m.func_op).Byte(0x11).VarInt(m.unknown_location).VarInt(func_dictionary).VarIntWithFlag(1, true);
+  ir.VarInt(1).VarInt(1).VarIntWithFlag(2, false);
+  ir.VarInt(m.constant_op).Byte(0x03).VarInt(m.unknown_location).VarInt(constant_dictionary).VarInt(1).VarInt(m.scalar);
+  ir.VarInt(m.return_op).Byte(0x04).VarInt(m.unknown_location).VarInt(1).VarInt(0);
+  auto version0 = Read(w.Finish(ir, 0, "StableHLO_v0.9.0"));
+  ASSERT_TRUE(version0.ok()) << version0.status().message();
+  auto version6 = Read(m.writer.Finish(m.Ir()));
+  ASSERT_TRUE(version6.ok()) << version6.status().message();
+  EXPECT_EQ(ir::PrintModule(**version0), ir::PrintModule(**version6));
+}
+
+// A real jax.export artifact cut at every length, and with every byte flipped: errors or
+// modules, never a crash (the fuzzer explores further).
+TEST(Reader, EveryTruncationAndByteFlipOfARealArtifact) {
+  const std::string text = testing::ReadFile(std::filesystem::path(VKHLO_BYTECODE_MODELS_DIR) / "mlp_forward.mlirbc");
+  const std::vector<uint8_t> file(text.begin(), text.end());
+  ASSERT_GT(file.size(), 100u);
+  ASSERT_TRUE(Read(file).ok());
+  for (size_t n = 0; n < file.size(); ++n) {
+    auto module = Read(std::vector<uint8_t>(file.begin(), file.begin() + n));
+    EXPECT_FALSE(module.ok()) << "a prefix of " << n << " bytes reads";
+    if (!module.ok()) {
+      EXPECT_NE(module.status().message().find("byte "), std::string::npos) << module.status().message();
+    }
+  }
+  for (size_t i = 0; i < file.size(); ++i) {
+    std::vector<uint8_t> flipped = file;
+    flipped[i] ^= 0xFF;
+    (void)Read(flipped);
+  }
+}
+
+TEST(Reader, LocationsOfAJaxExport) {
+  const std::string text = testing::ReadFile(std::filesystem::path(VKHLO_BYTECODE_MODELS_DIR) / "mlp_forward.mlirbc");
+  auto module = frontend::ParseProgram(text, {.source_name = "mlp_forward.mlirbc"});
+  ASSERT_TRUE(module.ok()) << module.status().message();
+  // Positions are in the exporting Python file; the module is named after it.
+  EXPECT_TRUE((*module)->source_name().ends_with("export_models.py")) << (*module)->source_name();
+  int located = 0;
+  for (const auto& op : (*module)->functions()[0]->body().front().operations()) located += op->location().known();
+  EXPECT_GT(located, 0);
+}
+
+}  // namespace
+}  // namespace vkhlo
