@@ -4,8 +4,10 @@
 //   - ReadPortableArtifact returns (a module or an error) without crashing, hanging, leaking or
 //     invoking undefined behaviour (ASan/UBSan watch), and without memory out of proportion to
 //     the input (-rss_limit_mb);
-//   - a module it returns prints (ir::PrintModule) to text that vkhlo's text parser reads, and
-//     that prints the same again: the reader builds only IR the text frontend can express.
+//   - the verifier runs on a module it returns without crashing; a module that verifies prints
+//     (ir::PrintModule) to text that vkhlo's text parser reads, and that prints the same again:
+//     the reader builds only IR the text frontend can express. (Unverified IR may hold what
+//     text cannot spell, such as a value used before it is defined: the verifier rejects it.)
 // Build and run with fuzz/run_bytecode_fuzzer.sh.
 #include <cstdint>
 #include <cstdio>
@@ -16,6 +18,7 @@
 #include "frontend/bytecode/reader.h"
 #include "frontend/parser.h"
 #include "ir/printer.h"
+#include "verify/verifier.h"
 
 namespace {
 
@@ -31,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   frontend::bytecode::ReadOptions options;
   options.source_name = "fuzz.mlirbc";
   auto module = frontend::bytecode::ReadPortableArtifact(std::span<const uint8_t>(data, size), options);
-  if (!module.ok()) return 0;
+  if (!module.ok() || !verify::VerifyModule(**module).ok()) return 0;
   const std::string printed = ir::PrintModule(**module);
   auto again = frontend::ParseModule(printed);
   if (!again.ok()) Fail("the module read from bytecode prints to text that does not parse", printed, again.status().message());

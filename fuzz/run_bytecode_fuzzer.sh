@@ -27,9 +27,8 @@ fi
 mkdir -p "$build/obj" "$build/bytecode_corpus" "$build/bytecode_artifacts"
 flags=(-std=c++20 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined
        -fno-sanitize-recover=undefined -I"$root/src" -I"$root/include")
-sources=("$root"/src/frontend/*.cc "$root"/src/frontend/bytecode/*.cc "$root"/src/ir/attribute.cc
-         "$root"/src/ir/element_type.cc "$root"/src/ir/literal.cc "$root"/src/ir/module.cc "$root"/src/ir/op_table.cc
-         "$root"/src/ir/printer.cc "$root"/src/ir/type.cc "$root"/src/support/status.cc "$root"/fuzz/bytecode_fuzzer.cc)
+sources=("$root"/src/frontend/*.cc "$root"/src/frontend/bytecode/*.cc "$root"/src/ir/*.cc "$root"/src/verify/*.cc
+         "$root"/src/support/status.cc "$root"/src/support/env.cc "$root"/fuzz/bytecode_fuzzer.cc)
 
 # Compile what changed (two at a time: the machine is shared).
 objects=()
@@ -37,7 +36,7 @@ to_build=()
 for src in "${sources[@]}"; do
   obj="$build/obj/$(echo "${src#"$root"/}" | tr '/' '_').o"
   objects+=("$obj")
-  if [[ ! -f "$obj" || "$src" -nt "$obj" || -n "$(find "$root/src/frontend" "$root/src/ir" "$root/include" -name '*.h' -newer "$obj" -print -quit)" ]]; then
+  if [[ ! -f "$obj" || "$src" -nt "$obj" || -n "$(find "$root/src/frontend" "$root/src/ir" "$root/src/verify" "$root/include" -name '*.h' -newer "$obj" -print -quit)" ]]; then
     to_build+=("$src|$obj")
   fi
 done

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace vkhlo::frontend::bytecode {
 namespace {
 
@@ -169,9 +171,57 @@ StatusOr<DecodedAttribute> ReadDictionary(AttrTypeTable& table, ByteReader& read
     }
     values.emplace_back(*key, value->value);
     dictionary.entries.emplace_back(*key, value);
+    dictionary.expressible &= value->expressible;
   }
+  // Names are unique, as MLIR's dictionaries (and vkhlo's text parser) require.
+  std::vector<std::string_view> names;
+  for (const auto& [name, value] : dictionary.entries) names.push_back(name);
+  std::sort(names.begin(), names.end());
+  const auto duplicate = std::adjacent_find(names.begin(), names.end());
+  if (duplicate != names.end()) return reader.Error(fmt::format("a dictionary holds '{}' twice", *duplicate));
   dictionary.value = ir::Attribute(std::move(values));
   return dictionary;
+}
+
+StatusOr<DecodedAttribute> ReadArray(AttrTypeTable& table, ByteReader& reader) {
+  VKHLO_ASSIGN_OR_RETURN(std::vector<const DecodedAttribute*> elements, table.ReadAttributes(reader));
+  DecodedAttribute array;
+  ir::Attribute::Array values;
+  values.reserve(elements.size());
+  for (const DecodedAttribute* e : elements) {
+    values.push_back(e->value);
+    array.expressible &= e->expressible;
+  }
+  array.value = ir::Attribute(std::move(values));
+  return array;
+}
+
+DecodedAttribute TypeAttribute(const DecodedType* type) {
+  DecodedAttribute attribute;
+  attribute.type = type;
+  switch (type->kind) {
+    case DecodedType::Kind::kValue:
+      attribute.value = ir::Attribute(type->value);
+      break;
+    case DecodedType::Kind::kElement:
+      attribute.value = ir::Attribute(ir::OpaqueValue{type->spelling});
+      break;
+    case DecodedType::Kind::kNone:
+      attribute.value = ir::Attribute(ir::Type());  // marks an absent optional attribute
+      attribute.expressible = false;
+      break;
+    default:
+      attribute.value = ir::Attribute(ir::OpaqueValue{type->spelling});
+      attribute.expressible = false;
+      break;
+  }
+  return attribute;
+}
+
+Status CheckExpressible(std::string_view name, const DecodedAttribute& attribute) {
+  if (attribute.expressible) return OkStatus();
+  return UnimplementedError(fmt::format("attribute '{}' holds a type vkhlo's attributes cannot hold ({})", name,
+                                        attribute.type != nullptr ? attribute.type->spelling : "in a part of it"));
 }
 
 }  // namespace vkhlo::frontend::bytecode

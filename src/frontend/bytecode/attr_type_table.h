@@ -31,7 +31,18 @@ struct DecodedAttribute {
   // For dictionaries: the entries, decoded (an op's attribute dictionary holds type attributes
   // whose types the op mapping needs).
   std::vector<std::pair<std::string_view, const DecodedAttribute*>> entries;
+  // False when `value` (or a part of it) is a type vkhlo's attributes cannot spell — a function
+  // type, `none`, tf32, index: such an attribute serves only the op mappings that read `type`
+  // (a function's signature, a dot algorithm), and is an error anywhere else.
+  bool expressible = true;
 };
+
+// A type as an attribute: the type itself for tensors, tuples and tokens; an element type as
+// its name (the text parser keeps a bare `f32` so); anything else inexpressible.
+DecodedAttribute TypeAttribute(const DecodedType* type);
+
+// An error naming `name` unless `attribute` is expressible.
+Status CheckExpressible(std::string_view name, const DecodedAttribute& attribute);
 
 // Where an op came from, for messages: the first file position found in its location.
 struct DecodedLocation {
@@ -85,9 +96,10 @@ class AttrTypeTable {
   int depth_ = 0;
 };
 
-// `varint n`, then n (string attribute, attribute) pairs: a dictionary (vhlo and builtin
-// encode it alike).
+// `varint n`, then n (string attribute, attribute) pairs: a dictionary; `varint n`, then n
+// attributes: an array (vhlo and builtin encode both alike).
 StatusOr<DecodedAttribute> ReadDictionary(AttrTypeTable& table, ByteReader& reader);
+StatusOr<DecodedAttribute> ReadArray(AttrTypeTable& table, ByteReader& reader);
 
 // The dialect encodings (one file each).
 StatusOr<DecodedAttribute> DecodeVhloAttribute(AttrTypeTable& table, ByteReader& reader);

@@ -84,12 +84,8 @@ StatusOr<DecodedAttribute> DecodeBuiltinAttribute(AttrTypeTable& table, ByteRead
   const size_t at = reader.offset();
   VKHLO_ASSIGN_OR_RETURN(uint64_t code, reader.VarInt("a builtin attribute code"));
   switch (code) {
-    case 0: {  // array
-      VKHLO_ASSIGN_OR_RETURN(auto elements, table.ReadAttributes(reader));
-      ir::Attribute::Array array;
-      for (const DecodedAttribute* e : elements) array.push_back(e->value);
-      return DecodedAttribute{ir::Attribute(std::move(array))};
-    }
+    case 0:  // array
+      return ReadArray(table, reader);
     case 1:  // dictionary
       return ReadDictionary(table, reader);
     case 2:    // string
@@ -103,11 +99,7 @@ StatusOr<DecodedAttribute> DecodeBuiltinAttribute(AttrTypeTable& table, ByteRead
     }
     case 6: {  // type
       VKHLO_ASSIGN_OR_RETURN(const DecodedType* type, table.ReadType(reader));
-      DecodedAttribute attribute;
-      attribute.type = type;
-      attribute.value = type->kind == DecodedType::Kind::kValue ? ir::Attribute(type->value)
-                                                                : ir::Attribute(ir::OpaqueValue{type->spelling});
-      return attribute;
+      return TypeAttribute(type);
     }
     case 7:
       return DecodedAttribute{ir::Attribute::Unit()};

@@ -206,7 +206,7 @@ class Walker {
       scopes_.back().forward.emplace(number, Use{built.op, operand});
     }
     VKHLO_RETURN_IF_ERROR(DefineValues(reader, op.offset, built.results));
-    if (op.num_regions == 0) return OkStatus();
+    if (op.num_regions == 0) return built.finish ? built.finish() : OkStatus();
 
     const std::string_view dialect = op.dialect, name = op.name;
     if (isolated) scopes_.emplace_back();
@@ -228,6 +228,7 @@ class Walker {
       status = ReadRegions(reader, built.regions, dialect, name);
     }
     if (isolated) scopes_.pop_back();
+    if (status.ok() && built.finish) status = built.finish();
     return status;
   }
 

@@ -12,6 +12,7 @@
 // empty until the value appears; one never defined is an error when its region closes.
 #pragma once
 
+#include <functional>
 #include <span>
 #include <string_view>
 #include <utility>
@@ -51,6 +52,8 @@ struct BuiltOp {
   ir::Operation* op = nullptr;       // receives forward-referenced operands when they appear
   std::vector<ir::Region*> regions;  // one per encoded region; nullptr: the module's body
   std::vector<ir::Value*> results;   // the values the op's results define, one each
+  // Called once the op's regions are read (checks that need them), when set.
+  std::function<Status()> finish;
 };
 
 class OpBuilder {

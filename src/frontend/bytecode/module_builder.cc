@@ -74,6 +74,7 @@ StatusOr<BuiltOp> ModuleBuilder::BuildModule(EncodedOp& op, ir::Block* block) {
       if (value->value.AsString() == nullptr) return Error(op, "sym_name must be a string");
       module_->set_name(*value->value.AsString());
     } else if (name != "sym_visibility") {
+      if (Status ok = CheckExpressible(name, *value); !ok.ok()) return Error(op, ok.message());
       module_->attributes().emplace_back(std::string(name), value->value);
     }
   }
@@ -100,14 +101,21 @@ StatusOr<BuiltOp> ModuleBuilder::BuildFunction(EncodedOp& op, ir::Block* block) 
   }
   auto function = std::make_unique<ir::Function>(*name->AsString(), *type->type->function);
   if (const ir::Attribute* visibility = FindIn(inherent, "sym_visibility")) {
-    if (visibility->AsString() == nullptr) return Error(op, "sym_visibility must be a string");
-    function->set_visibility(*visibility->AsString());
+    const std::string* value = visibility->AsString();
+    if (value == nullptr || !(value->empty() || *value == "public" || *value == "private" || *value == "nested")) {
+      return Error(op, fmt::format("sym_visibility must be public, private or nested, found {}", visibility->ToString()));
+    }
+    function->set_visibility(*value);
   }
   // Argument and result attributes: one dictionary each, kept when any is not empty.
   const auto dictionaries = [&](std::string_view which,
                                 std::vector<std::vector<ir::NamedAttribute>>& out) -> Status {
     const ir::Attribute* list = FindIn(inherent, which);
     if (list == nullptr) return OkStatus();
+    for (const auto& [n, value] : inherent) {
+      if (n != which) continue;
+      if (Status ok = CheckExpressible(which, *value); !ok.ok()) return Error(op, ok.message());
+    }
     const auto* array = list->as<ir::Attribute::Array>();
     if (array == nullptr) return Error(op, fmt::format("{} must be an array of dictionaries", which));
     bool any = false;
@@ -125,6 +133,7 @@ StatusOr<BuiltOp> ModuleBuilder::BuildFunction(EncodedOp& op, ir::Block* block) 
   VKHLO_RETURN_IF_ERROR(dictionaries("res_attrs", function->result_attributes()));
   for (const auto& [n, value] : op.attributes) {
     if (std::find(spec->attributes.begin(), spec->attributes.end(), n) == spec->attributes.end()) {
+      if (Status ok = CheckExpressible(n, *value); !ok.ok()) return Error(op, ok.message());
       function->attributes().emplace_back(std::string(n), value->value);
     }
   }
@@ -134,6 +143,21 @@ StatusOr<BuiltOp> ModuleBuilder::BuildFunction(EncodedOp& op, ir::Block* block) 
   ir::Function* added = module_->AddFunction(std::move(function));
   BuiltOp built;
   built.regions.push_back(&added->body());
+  // A body's entry block takes the function's arguments, as its text spells them.
+  built.finish = [this, added, offset = op.offset]() -> Status {
+    if (added->body().empty()) return OkStatus();
+    const ir::Block& entry = added->body().front();
+    const std::vector<ir::Type>& inputs = added->type().inputs;
+    bool same = entry.num_arguments() == inputs.size();
+    for (size_t i = 0; same && i < inputs.size(); ++i) same = entry.argument(i)->type() == inputs[i];
+    if (same) return OkStatus();
+    std::string arguments;
+    for (size_t i = 0; i < entry.num_arguments(); ++i) {
+      arguments += (i ? ", " : "") + entry.argument(i)->type().ToString();
+    }
+    return InvalidArgumentError(fmt::format("byte {}: vhlo.func_v1 @{} has the type {} but its body takes ({})", offset,
+                                            added->name(), added->type().ToString(), arguments));
+  };
   return built;
 }
 
@@ -169,6 +193,7 @@ StatusOr<BuiltOp> ModuleBuilder::BuildVhloOp(EncodedOp& op, ir::Block* block) {
   if (!attributes.ok()) return Error(op, attributes.status().message());
   for (const auto& [name, value] : op.attributes) {
     if (std::find(spec->attributes.begin(), spec->attributes.end(), name) == spec->attributes.end()) {
+      if (Status ok = CheckExpressible(name, *value); !ok.ok()) return Error(op, ok.message());
       attributes->emplace_back(std::string(name), value->value);
     }
   }

@@ -68,16 +68,22 @@ StatusOr<VhloAttributeMap> InherentVhloAttributes(const BytecodeFile& file, Attr
 StatusOr<std::vector<ir::NamedAttribute>> OtherDialectAttributes(const BytecodeFile& file, AttrTypeTable& table,
                                                                  const EncodedOp& op) {
   std::vector<ir::NamedAttribute> attributes;
-  for (const auto& [name, value] : op.attributes) attributes.emplace_back(std::string(name), value->value);
+  const auto add = [&](std::string_view name, const DecodedAttribute& value) -> Status {
+    if (Status ok = CheckExpressible(name, value); !ok.ok()) {
+      return Status(ok.code(), fmt::format("byte {}: {}.{}: {}", op.offset, op.dialect, op.name, ok.message()));
+    }
+    attributes.emplace_back(std::string(name), value.value);
+    return OkStatus();
+  };
+  for (const auto& [name, value] : op.attributes) VKHLO_RETURN_IF_ERROR(add(name, *value));
   if (!op.has_properties) return attributes;
   if (op.properties_attribute != nullptr) {
-    const auto* dictionary = op.properties_attribute->value.as<ir::Attribute::Dictionary>();
-    if (dictionary == nullptr) {
+    if (!op.properties_attribute->value.is<ir::Attribute::Dictionary>()) {
       return InvalidArgumentError(fmt::format("byte {}: the properties of {}.{} must be a dictionary, found {}",
                                               op.offset, op.dialect, op.name,
                                               op.properties_attribute->value.ToString()));
     }
-    attributes.insert(attributes.end(), dictionary->begin(), dictionary->end());
+    for (const auto& [name, value] : op.properties_attribute->entries) VKHLO_RETURN_IF_ERROR(add(name, *value));
     return attributes;
   }
   const std::string full_name = fmt::format("{}.{}", op.dialect, op.name);
@@ -102,7 +108,7 @@ StatusOr<std::vector<ir::NamedAttribute>> OtherDialectAttributes(const BytecodeF
     } else {
       VKHLO_ASSIGN_OR_RETURN(value, table.ReadAttribute(reader));
     }
-    if (value != nullptr) attributes.emplace_back(std::string(property.name), value->value);
+    if (value != nullptr) VKHLO_RETURN_IF_ERROR(add(property.name, *value));
   }
   if (!reader.empty()) {
     return reader.Error(fmt::format("the properties of {} (byte {}) hold more than its {} attributes", full_name,

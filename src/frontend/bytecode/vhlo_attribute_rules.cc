@@ -54,7 +54,9 @@ class Converter {
   StatusOr<std::vector<ir::NamedAttribute>> Run() {
     VKHLO_RETURN_IF_ERROR(ApplyOpRules());
     for (const auto& [name, value] : attributes_) {
-      if (!Taken(name)) out_.emplace_back(std::string(name), value->value);
+      if (Taken(name)) continue;
+      VKHLO_RETURN_IF_ERROR(CheckExpressible(name, *value));
+      out_.emplace_back(std::string(name), value->value);
     }
     return std::move(out_);
   }

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <bit>
+#include <cmath>
 
 #include "frontend/bytecode/attr_type_table.h"
 #include "frontend/bytecode/encoded_values.h"
@@ -136,13 +137,8 @@ StatusOr<DecodedAttribute> DecodeVhloAttribute(AttrTypeTable& table, ByteReader&
     if (e.code == code) return ReadEnum(reader, e);
   }
   switch (code) {
-    case 1: {  // array
-      VKHLO_ASSIGN_OR_RETURN(auto elements, table.ReadAttributes(reader));
-      ir::Attribute::Array array;
-      array.reserve(elements.size());
-      for (const DecodedAttribute* e : elements) array.push_back(e->value);
-      return DecodedAttribute{ir::Attribute(std::move(array))};
-    }
+    case 1:  // array
+      return ReadArray(table, reader);
     case 2: {  // boolean
       VKHLO_ASSIGN_OR_RETURN(uint64_t value, reader.VarInt("a boolean"));
       if (value > 1) return reader.ErrorAt(at, fmt::format("a boolean of value {} (expected 0 or 1)", value));
@@ -183,16 +179,7 @@ StatusOr<DecodedAttribute> DecodeVhloAttribute(AttrTypeTable& table, ByteReader&
     }
     case 17: {  // type
       VKHLO_ASSIGN_OR_RETURN(const DecodedType* type, table.ReadType(reader));
-      DecodedAttribute attribute;
-      attribute.type = type;
-      if (type->kind == DecodedType::Kind::kValue) {
-        attribute.value = ir::Attribute(type->value);
-      } else if (type->kind == DecodedType::Kind::kNone) {
-        attribute.value = ir::Attribute(ir::Type());  // marks an absent optional attribute
-      } else {
-        attribute.value = ir::Attribute(ir::OpaqueValue{type->spelling});  // as the text parser keeps `f32`
-      }
-      return attribute;
+      return TypeAttribute(type);
     }
     case 18:  // type_extensions: only ever a tensor type's encoding
       return UnimplementedError(fmt::format("byte {}: #stablehlo.type_extensions (bounds of dynamic dimensions): vkhlo "
@@ -201,12 +188,18 @@ StatusOr<DecodedAttribute> DecodeVhloAttribute(AttrTypeTable& table, ByteReader&
       ir::ResultAccuracy accuracy;
       VKHLO_ASSIGN_OR_RETURN(accuracy.atol, ReadF64(reader, "atol"));
       VKHLO_ASSIGN_OR_RETURN(accuracy.rtol, ReadF64(reader, "rtol"));
+      if (std::isnan(accuracy.atol) || std::isnan(accuracy.rtol)) {
+        return reader.ErrorAt(at, "a result accuracy's atol and rtol must be numbers, found NaN");
+      }
       VKHLO_ASSIGN_OR_RETURN(accuracy.ulps, reader.SignedVarInt("ulps"));
       const size_t mode_at = reader.offset();
       VKHLO_ASSIGN_OR_RETURN(const DecodedAttribute* mode, table.ReadAttribute(reader));
-      auto value = mode->value.AsEnum("result_accuracy_mode");
-      if (!value) return reader.ErrorAt(mode_at, "a result accuracy's mode must be a result_accuracy_mode");
-      accuracy.mode = *value;
+      const auto* value = mode->value.as<ir::EnumValue>();
+      if (value == nullptr || value->kind != "result_accuracy_mode") {
+        return reader.ErrorAt(mode_at, fmt::format("a result accuracy's mode must be a result_accuracy_mode, found {}",
+                                                   mode->value.ToString()));
+      }
+      accuracy.mode = value->value;
       return DecodedAttribute{ir::Attribute(std::move(accuracy))};
     }
     case 21:
