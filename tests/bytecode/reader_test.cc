@@ -8,6 +8,7 @@
 #include "frontend/bytecode/byte_reader.h"
 #include "frontend/bytecode/program.h"
 #include "frontend/bytecode/reader.h"
+#include "frontend/parser.h"
 #include "ir/printer.h"
 #include "tests/bytecode/bytecode_writer.h"
 #include "tests/support/test_files.h"
@@ -266,6 +267,110 @@ TEST(Reader, ContainerVersion0) {
   auto version6 = Read(m.writer.Finish(m.Ir()));
   ASSERT_TRUE(version6.ok()) << version6.status().message();
   EXPECT_EQ(ir::PrintModule(**version0), ir::PrintModule(**version6));
+}
+
+// Quantized element types (jaxlib has no quant dialect to make artifacts with them): a function
+// of one quantized tensor argument returning it, per tensor and per axis.
+StatusOr<ir::Type> QuantizedArgument(const Bytes& quantized_type_encoding, const std::vector<int64_t>& dims) {
+  testing::BytecodeWriter w;
+  w.Dialect("builtin");
+  w.Dialect("vhlo");
+  const uint64_t module_op = w.OpName("builtin", "module"), func_op = w.OpName("vhlo", "func_v1"),
+                 return_op = w.OpName("vhlo", "return_v1");
+  const uint64_t location = w.Attribute("builtin", Bytes().VarInt(15));
+  w.Type("vhlo", Bytes().VarInt(11));  // si8: type 0
+  w.Type("vhlo", Bytes().VarInt(4));   // f32: type 1
+  const uint64_t quantized = w.Type("vhlo", quantized_type_encoding);
+  Bytes tensor_encoding;
+  tensor_encoding.VarInt(20).VarInt(dims.size());
+  for (int64_t d : dims) tensor_encoding.SignedVarInt(d);
+  const uint64_t tensor = w.Type("vhlo", tensor_encoding.VarInt(quantized));
+  const uint64_t function = w.Type("vhlo", Bytes().VarInt(8).VarInt(1).VarInt(tensor).VarInt(1).VarInt(tensor));
+  const uint64_t empty = w.Attribute("vhlo", Bytes().VarInt(1).VarInt(0));
+  const uint64_t type = w.Attribute("vhlo", Bytes().VarInt(17).VarInt(function));
+  const uint64_t name = w.Attribute("vhlo", Bytes().VarInt(14).VarInt(w.String("main")));
+  const uint64_t visibility = w.Attribute("vhlo", Bytes().VarInt(14).VarInt(w.String("")));
+  const uint64_t module_properties = w.Properties(Bytes().VarIntWithFlag(0, false).VarIntWithFlag(0, false));
+  const uint64_t func_properties =
+      w.Properties(Bytes().VarInt(empty).VarInt(type).VarInt(empty).VarInt(name).VarInt(visibility));
+  Bytes function_region;  // ^bb0(%arg0): return %arg0
+  function_region.VarInt(1).VarInt(1).VarIntWithFlag(1, true).VarInt(1).VarIntWithFlag(tensor, false).Byte(0);
+  function_region.VarInt(return_op).Byte(0x04).VarInt(location).VarInt(1).VarInt(0);
+  Bytes module_region;
+  module_region.VarInt(1).VarInt(0).VarIntWithFlag(1, false);
+  module_region.VarInt(func_op).Byte(0x50).VarInt(location).VarInt(func_properties).VarIntWithFlag(1, true);
+  module_region.Section(4, function_region);
+  Bytes ir;
+  ir.VarIntWithFlag(1, false).VarInt(module_op).Byte(0x50).VarInt(location).VarInt(module_properties);
+  ir.VarIntWithFlag(1, true).Section(4, module_region);
+  VKHLO_ASSIGN_OR_RETURN(std::unique_ptr<ir::Module> module, Read(w.Finish(ir)));
+  return module->functions()[0]->body().front().argument(0)->type();
+}
+
+TEST(Reader, QuantizedTypes) {
+  const uint64_t half = 0x3FE0000000000000, quarter = 0x3FD0000000000000;  // 0.5, 0.25 as f64 bits
+  Bytes per_tensor;  // flags (signed), storage, expressed, scale, zero point, min, max
+  per_tensor.VarInt(24).VarInt(1).VarInt(0).VarInt(1).SignedVarInt(static_cast<int64_t>(half)).SignedVarInt(3);
+  per_tensor.SignedVarInt(-127).SignedVarInt(127);
+  auto type = QuantizedArgument(per_tensor, {4});
+  ASSERT_TRUE(type.ok()) << type.status().message();
+  EXPECT_EQ(*type, *frontend::ParseType("tensor<4x!quant.uniform<i8<-127:127>:f32, 5.000000e-01:3>>"))
+      << type->ToString();
+
+  Bytes per_axis;  // flags, storage, expressed, dimension, min, max, scales, zero points
+  per_axis.VarInt(30).VarInt(1).VarInt(0).VarInt(1).VarInt(0).SignedVarInt(-128).SignedVarInt(127);
+  per_axis.VarInt(2).SignedVarInt(static_cast<int64_t>(half)).SignedVarInt(static_cast<int64_t>(quarter));
+  per_axis.VarInt(2).SignedVarInt(1).SignedVarInt(-2);
+  type = QuantizedArgument(per_axis, {2, 3});
+  ASSERT_TRUE(type.ok()) << type.status().message();
+  EXPECT_EQ(*type, *frontend::ParseType("tensor<2x3x!quant.uniform<i8:f32:0, {5.000000e-01:1, 2.500000e-01:-2}>>"))
+      << type->ToString();
+
+  Bytes broken;  // two scales, one zero point
+  broken.VarInt(30).VarInt(1).VarInt(0).VarInt(1).VarInt(0).SignedVarInt(-128).SignedVarInt(127);
+  broken.VarInt(2).SignedVarInt(static_cast<int64_t>(half)).SignedVarInt(static_cast<int64_t>(quarter));
+  broken.VarInt(1).SignedVarInt(1);
+  type = QuantizedArgument(broken, {2, 3});
+  ASSERT_FALSE(type.ok());
+  EXPECT_NE(type.status().message().find("a per-axis quantized type with 2 scales and 1 zero points"), std::string::npos)
+      << type.status().message();
+}
+
+// custom_call_v1 upgraded (no result tilings), its defaults dropped, the typed-FFI backend
+// config and API version kept as the text parser reads them.
+TEST(Reader, CustomCallAsTheTextParserReadsIt) {
+  testing::MinimalModule m = testing::MakeMinimalModule();
+  testing::BytecodeWriter& w = m.writer;
+  const uint64_t custom_call = w.OpName("vhlo", "custom_call_v1");
+  const uint64_t si32 = w.Type("vhlo", Bytes().VarInt(13));
+  const uint64_t key = w.Attribute("vhlo", Bytes().VarInt(14).VarInt(w.String("k")));
+  const uint64_t one = w.Attribute("vhlo", Bytes().VarInt(9).VarInt(si32).SignedVarInt(1));
+  const uint64_t alias = w.Attribute("vhlo", Bytes().VarInt(10).VarInt(1).SignedVarInt(0).SignedVarInt(0).VarInt(0));
+  // Sorted: api_version, backend_config, call_target_name, called_computations, has_side_effect,
+  // operand_layouts, output_operand_aliases, result_layouts.
+  const uint64_t properties = w.Properties(
+      Bytes()
+          .VarInt(w.Attribute("vhlo", Bytes().VarInt(5).VarInt(4)))
+          .VarInt(w.Attribute("vhlo", Bytes().VarInt(6).VarInt(1).VarInt(key).VarInt(one)))
+          .VarInt(w.Attribute("vhlo", Bytes().VarInt(14).VarInt(w.String("my.target"))))
+          .VarInt(m.empty_array)
+          .VarInt(w.Attribute("vhlo", Bytes().VarInt(2).VarInt(1)))
+          .VarInt(m.empty_array)
+          .VarInt(w.Attribute("vhlo", Bytes().VarInt(1).VarInt(1).VarInt(alias)))
+          .VarInt(m.empty_array));
+  Bytes ops;
+  ops.VarInt(custom_call).Byte(0x42).VarInt(m.unknown_location).VarInt(properties).VarInt(1).VarInt(m.scalar);
+  ops.VarInt(m.return_op).Byte(0x04).VarInt(m.unknown_location).VarInt(1).VarInt(0);
+  auto module = Read(w.Finish(m.Ir(&ops, 2, 1)));
+  ASSERT_TRUE(module.ok()) << module.status().message();
+  auto text = frontend::ParseModule(R"(
+    func.func @main() -> tensor<f32> {
+      %0 = stablehlo.custom_call @my.target() {api_version = 4 : i32, backend_config = {k = 1 : i32}, has_side_effect = true,
+        output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [0], operand_index = 0, operand_tuple_indices = []>]} : () -> tensor<f32>
+      return %0 : tensor<f32>
+    })");
+  ASSERT_TRUE(text.ok()) << text.status().message();
+  EXPECT_EQ(ir::PrintModule(**module), ir::PrintModule(**text));
 }
 
 // A real jax.export artifact cut at every length, and with every byte flipped: errors or
