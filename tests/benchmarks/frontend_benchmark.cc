@@ -54,20 +54,26 @@ void BM_ReadFile(benchmark::State& state) {  // the baseline: cat FILE > /dev/nu
   state.SetLabel(std::filesystem::path(path).filename().string());
 }
 
-void BM_ReadParseVerify(benchmark::State& state) {
-  const std::string path = PathFor(static_cast<int>(state.range(0)));
+// Reads `path` and turns it into a verified module with `parse`, timing both.
+template <typename Parse>
+void ReadAndVerify(benchmark::State& state, const std::string& path, Parse&& parse) {
   size_t bytes = 0;
   for (auto _ : state) {
-    std::string text = ReadFile(path);
-    bytes = text.size();
-    auto module = frontend::ParseModule(text);
+    std::string contents = ReadFile(path);
+    bytes = contents.size();
+    auto module = parse(contents);
     if (!module.ok() || !verify::VerifyModule(**module).ok()) {
-      state.SkipWithError("parse or verify failed");
+      state.SkipWithError("read, parse or verify failed");
       return;
     }
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes));
   state.SetLabel(std::filesystem::path(path).filename().string());
+}
+
+void BM_ReadParseVerify(benchmark::State& state) {
+  ReadAndVerify(state, PathFor(static_cast<int>(state.range(0))),
+                [](const std::string& text) { return frontend::ParseModule(text); });
 }
 
 // The same programs as portable artifacts (jax.export's WEEK_4 version, 1.15.0).
@@ -94,18 +100,7 @@ void BM_ReadBytecodeVerify(benchmark::State& state) {
     state.SkipWithError("no artifact (ctest -R bytecode.make_conformance_artifacts makes it)");
     return;
   }
-  size_t bytes = 0;
-  for (auto _ : state) {
-    std::string contents = ReadFile(path);
-    bytes = contents.size();
-    auto module = frontend::ParseProgram(contents);
-    if (!module.ok() || !verify::VerifyModule(**module).ok()) {
-      state.SkipWithError("read or verify failed");
-      return;
-    }
-  }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes));
-  state.SetLabel(std::filesystem::path(path).filename().string());
+  ReadAndVerify(state, path, [](const std::string& bytes) { return frontend::ParseProgram(bytes); });
 }
 
 BENCHMARK(BM_ReadFile)->DenseRange(0, 2)->Unit(benchmark::kMillisecond)->UseRealTime();

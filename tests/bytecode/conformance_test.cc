@@ -1,6 +1,7 @@
 // Every program of ../shared/conformance, serialized as a StableHLO portable artifact by JAX's
-// own tooling at five target versions (0.9.0, 1.0.0, JAX's WEEK_12 and WEEK_4 windows, its
-// newest; tools/bytecode/conformance_artifacts.py, run by the bytecode.make_conformance_artifacts
+// own tooling at eight target versions (0.9.0, 0.10.0, 0.12.0, 0.14.0 — MLIR bytecode versions
+// 0, 1, 3, 4 — then 1.0.0, JAX's WEEK_12 and WEEK_4 windows and its newest, all bytecode version
+// 6; tools/bytecode/conformance_artifacts.py, run by the bytecode.make_conformance_artifacts
 // fixture), read back by vkhlo's bytecode reader:
 //   - the IR equals what vkhlo's text parser builds from the program JAX reads back out of the
 //     artifact (printed forms compared, after giving both the same splat spelling of constants:
@@ -55,7 +56,7 @@ const std::vector<Artifact>& Manifest() {
   return *entries;
 }
 
-// The target versions, in the manifest's order (0.9.0, 1.0.0, WEEK_12, WEEK_4, newest).
+// The target versions, in the manifest's order (oldest first).
 std::vector<std::string> Versions() {
   std::vector<std::string> versions;
   for (const Artifact& a : Manifest()) {
@@ -272,26 +273,34 @@ TEST_P(BytecodeConformance, ChecksPassOnTheReferenceAsOnText) {
               artifacts.empty() ? "?" : artifacts.front()->version.c_str(), passed, artifacts.size());
 }
 
-INSTANTIATE_TEST_SUITE_P(Version, BytecodeConformance, ::testing::Range(0, 5));
+INSTANTIATE_TEST_SUITE_P(Version, BytecodeConformance, ::testing::Range(0, 8));
 
-// The Vulkan device, on the version jax.export writes (WEEK_4, the fourth), in shards.
-constexpr int kVulkanVersion = 3;
+// The version jax.export writes: JAX's WEEK_4 window, as the artifacts' versions.tsv names it.
+size_t Week4Index() {
+  std::ifstream in(fs::path(VKHLO_BYTECODE_ARTIFACTS_DIR) / "versions.tsv");
+  std::string name, version;
+  while (in >> name >> version) {
+    if (name != "WEEK_4") continue;
+    const std::vector<std::string> versions = Versions();
+    return static_cast<size_t>(std::find(versions.begin(), versions.end(), version) - versions.begin());
+  }
+  return Versions().size();
+}
+
+// The Vulkan device, on WEEK_4's artifacts, in shards.
 constexpr int kVulkanShards = 4;
 
 class BytecodeConformanceOnVulkan : public ::testing::TestWithParam<int> {};
 
 TEST_P(BytecodeConformanceOnVulkan, ChecksPassAsOnText) {
   std::string skip;
-  const std::vector<const Artifact*> artifacts = ArtifactsOf(kVulkanVersion, &skip);
+  const std::vector<const Artifact*> artifacts = ArtifactsOf(Week4Index(), &skip);
   if (!skip.empty()) GTEST_SKIP() << skip;
   const auto expectations = testing::ReadExpectations(VKHLO_VULKAN_EXPECTATIONS_FILE, "native");
   auto client = Client::Create();
   ASSERT_TRUE(client.ok()) << client.status().ToString();
-  tools::CheckOptions options;
-  options.device = tools::CheckOptions::Device::kVulkan;
-  options.client = client->get();
   ExecutionStats totals;
-  options.totals = &totals;
+  const tools::CheckOptions options = testing::VulkanCheckOptions(client->get(), &totals);
   int run = 0, passed = 0;
   for (size_t i = static_cast<size_t>(GetParam()); i < artifacts.size(); i += kVulkanShards) {
     const Artifact& a = *artifacts[i];

@@ -240,6 +240,28 @@ TEST(Reader, PlainMlirBytecodeSaysWhatItIs) {
       << error;
 }
 
+// What jaxlib's deserialize_portable_artifact_str gives back for mlp_forward: StableHLO's own
+// (unversioned) bytecode, not a portable artifact.
+TEST(Reader, RealPlainStablehloBytecode) {
+  const std::string text =
+      testing::ReadFile(std::filesystem::path(VKHLO_BYTECODE_DATA_DIR) / "mlp_forward_plain_stablehlo.mlirbc");
+  ASSERT_FALSE(text.empty());
+  const std::string error = ErrorOf(std::vector<uint8_t>(text.begin(), text.end()));
+  EXPECT_NE(error.find("this is plain MLIR bytecode (producer \"MLIR23.0.0git\", dialects func, stablehlo), not a "
+                       "StableHLO portable artifact"),
+            std::string::npos)
+      << error;
+}
+
+// jax.export of a function jitted with shardings: Shardy ops and attributes beside VHLO.
+TEST(Reader, ShardyShardingsSayWhatTheyAre) {
+  const std::string text = testing::ReadFile(std::filesystem::path(VKHLO_BYTECODE_DATA_DIR) / "sharded_shardy.mlirbc");
+  ASSERT_FALSE(text.empty());
+  const std::string error = ErrorOf(std::vector<uint8_t>(text.begin(), text.end()));
+  EXPECT_NE(error.find("sdy.mesh: the artifact carries Shardy shardings"), std::string::npos) << error;
+  EXPECT_NE(error.find("export the function without shardings"), std::string::npos) << error;
+}
+
 // The container's version 0 (StableHLO 0.9.0): no op-name count, no flags on dialect and op
 // names, no properties (inherent attributes in each op's dictionary), isolated regions inline.
 TEST(Reader, ContainerVersion0) {

@@ -25,6 +25,14 @@ std::vector<std::string> ConformanceFiles(const fs::path& root,
   return files;
 }
 
+tools::CheckOptions VulkanCheckOptions(const Client* client, ExecutionStats* totals) {
+  tools::CheckOptions options;
+  options.device = tools::CheckOptions::Device::kVulkan;
+  options.client = client;
+  options.totals = totals;
+  return options;
+}
+
 std::string CheckModule(StatusOr<std::unique_ptr<ir::Module>> module, const tools::CheckOptions& options) {
   Status status = module.status();
   if (status.ok()) status = verify::VerifyModule(**module);

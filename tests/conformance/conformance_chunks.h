@@ -25,6 +25,9 @@ struct ChunkOutcome {
   std::string failure;
 };
 
+// Check options for the Vulkan device on `client`, adding every run's stats to `totals`.
+tools::CheckOptions VulkanCheckOptions(const Client* client, ExecutionStats* totals);
+
 // Verifies `module` (or reports why it could not be read) and runs its test functions: empty
 // when everything passed, else the first failure.
 std::string CheckModule(StatusOr<std::unique_ptr<ir::Module>> module, const tools::CheckOptions& options = {});

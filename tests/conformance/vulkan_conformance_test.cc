@@ -48,11 +48,8 @@ TEST_P(VulkanConformance, ChunksPassTheirChecks) {
   ASSERT_FALSE(files.empty()) << "no conformance programs under " << kRoot;
   auto client = Client::Create();
   ASSERT_TRUE(client.ok()) << client.status().ToString();
-  tools::CheckOptions options;
-  options.device = tools::CheckOptions::Device::kVulkan;
-  options.client = client->get();
   ExecutionStats totals;
-  options.totals = &totals;
+  const tools::CheckOptions options = testing::VulkanCheckOptions(client->get(), &totals);
   int chunks_run = 0;
   const std::optional<std::string> out_path = GetEnv("VKHLO_EXPECTATIONS_OUT");
   std::string failures;

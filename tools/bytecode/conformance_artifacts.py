@@ -10,7 +10,8 @@ target version it writes, under OUT/<version>/:
   <name>.deserialized.mlir  the artifact read back by JAX (deserialize_portable_artifact), as text:
                             the program the artifact holds, for comparing vkhlo's reader with
                             vkhlo's text parser
-and OUT/manifest.tsv with one line per program and version:
+OUT/versions.tsv naming JAX's windows (WEEK_12, WEEK_4, current: their version numbers), and
+OUT/manifest.tsv with one line per program and version:
   version  key  status  artifact  deserialized  detail
 where key is the conformance key ("interpret/add.mlir:15", "jax/abs_float32_20_20.mlir") and
 status is "ok" or "not-serializable" (JAX cannot write that program at that version: an op,
@@ -63,7 +64,9 @@ def main():
     parser.add_argument("--conformance", required=True)
     parser.add_argument("--out", required=True)
     parser.add_argument("--vkhlo-opt", required=True)
-    parser.add_argument("--versions", default="0.9.0,1.0.0,WEEK_12,WEEK_4,current",
+    # 0.9.0, 0.10.0, 0.12.0 and 0.14.0 are written as MLIR bytecode versions 0, 1, 3 and 4; the
+    # later ones as version 6.
+    parser.add_argument("--versions", default="0.9.0,0.10.0,0.12.0,0.14.0,1.0.0,WEEK_12,WEEK_4,current",
                         help="target versions: numbers, WEEK_12, WEEK_4 (JAX's compatibility windows), current")
     args = parser.parse_args()
 
@@ -80,6 +83,10 @@ def main():
         v = named.get(v, v)
         if v not in versions:
             versions.append(v)
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, "versions.tsv"), "w") as f:
+        for name, version in named.items():
+            f.write(f"{name}\t{version}\n")
 
     programs = []  # (key, text for JAX)
     for folder in ("interpret", "interpret/chlo", "jax"):
@@ -98,7 +105,6 @@ def main():
                 except RuntimeError as e:
                     programs.append((key, None, str(e)))
 
-    os.makedirs(args.out, exist_ok=True)
     counts = {v: 0 for v in versions}
     with open(os.path.join(args.out, "manifest.tsv.tmp"), "w") as manifest:
         for key, text, problem in programs:

@@ -14,7 +14,12 @@ Models (float32, sizes kept small so the files stay small):
   transformer_block layer norm, 2-head self-attention with a causal mask, GELU MLP, residuals
   lstm_scan         an LSTM over a sequence with lax.scan, returning the last hidden state
 
-Usage: python tools/bytecode/export_models.py tests/bytecode/models
+and, given a second folder, two artifacts vkhlo does not read and must say so, there:
+  mlp_forward_plain_stablehlo.mlirbc  the same module as StableHLO's own unversioned bytecode
+                                      (what stablehlo.deserialize_portable_artifact_str returns)
+  sharded_shardy.mlirbc               a function jitted with in/out shardings (sdy dialect ops)
+
+Usage: python tools/bytecode/export_models.py tests/bytecode/models tests/bytecode/data
 """
 import os
 import sys
@@ -123,6 +128,18 @@ def main():
         for i, r in enumerate(results):
             np.save(os.path.join(out, f"{name}.out{i}.npy"), np.asarray(r))
         print(f"{name}: {len(exported.mlir_module_serialized)} bytes, {len(args)} inputs, {len(results)} results")
+        if name == "mlp_forward" and len(sys.argv) > 2:
+            from jax.extend.mlir.dialects import stablehlo
+            os.makedirs(sys.argv[2], exist_ok=True)
+            with open(os.path.join(sys.argv[2], "mlp_forward_plain_stablehlo.mlirbc"), "wb") as f:
+                f.write(stablehlo.deserialize_portable_artifact_str(exported.mlir_module_serialized))
+    if len(sys.argv) > 2:
+        from jax.sharding import Mesh, NamedSharding, PartitionSpec
+        sharding = NamedSharding(Mesh(np.array(jax.devices()[:1]), ("x",)), PartitionSpec("x"))
+        sharded = jax.jit(lambda a, b: a * 2.0 + b, in_shardings=(sharding, sharding), out_shardings=sharding)
+        x = np.ones((4,), np.float32)
+        with open(os.path.join(sys.argv[2], "sharded_shardy.mlirbc"), "wb") as f:
+            f.write(jax.export.export(sharded)(x, x).mlir_module_serialized)
     return 0
 
 

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "frontend/bytecode/encoded_values.h"
+
 namespace vkhlo::frontend::bytecode {
 namespace {
 
@@ -14,6 +16,7 @@ StatusOr<std::string_view> EntryText(const AttrTypeEntry& entry, ByteReader& rea
 }
 
 Status UnreadDialect(ByteReader& reader, std::string_view what, std::string_view dialect) {
+  if (dialect == "sdy") return UnimplementedError(fmt::format("byte {}: {}", reader.offset(), kShardyUnsupported));
   return UnimplementedError(fmt::format("byte {}: {} of dialect '{}', whose binary encoding vkhlo does not read "
                                         "(vkhlo reads the vhlo and builtin dialects, and the stablehlo token type)",
                                         reader.offset(), what, dialect));
@@ -194,6 +197,19 @@ StatusOr<DecodedAttribute> ReadArray(AttrTypeTable& table, ByteReader& reader) {
   }
   array.value = ir::Attribute(std::move(values));
   return array;
+}
+
+StatusOr<ir::Literal> ReadTensorData(AttrTypeTable& table, ByteReader& reader) {
+  const size_t at = reader.offset();
+  VKHLO_ASSIGN_OR_RETURN(const DecodedType* type, table.ReadType(reader));
+  VKHLO_ASSIGN_OR_RETURN(std::span<const uint8_t> data, reader.Blob("tensor data"));
+  ir::Type tensor;
+  if (type->kind == DecodedType::Kind::kIndexTensor) {
+    tensor = ir::Type::Tensor(ir::ElementType::kS64, type->dims);
+  } else {
+    VKHLO_ASSIGN_OR_RETURN(tensor, AtByte(at, type->AsValueType()));
+  }
+  return AtByte(at, DenseLiteral(tensor, data));
 }
 
 DecodedAttribute TypeAttribute(const DecodedType* type) {

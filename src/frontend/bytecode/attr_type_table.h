@@ -23,6 +23,13 @@ namespace vkhlo::frontend::bytecode {
 
 inline constexpr int kMaxNesting = 200;
 
+// Shardy (the sdy dialect: meshes, sharding attributes and constraints) rides along in the
+// artifacts jax.export writes for functions jitted with shardings.
+inline constexpr std::string_view kShardyUnsupported =
+    "the artifact carries Shardy shardings (sdy dialect ops and attributes, as jax.export writes for a function "
+    "jitted with in/out shardings), which vkhlo does not read: vkhlo runs on one device; export the function "
+    "without shardings";
+
 struct DecodedAttribute {
   // What the attribute means in StableHLO, as vkhlo's text parser builds it.
   ir::Attribute value;
@@ -100,6 +107,9 @@ class AttrTypeTable {
 // attributes: an array (vhlo and builtin encode both alike).
 StatusOr<DecodedAttribute> ReadDictionary(AttrTypeTable& table, ByteReader& reader);
 StatusOr<DecodedAttribute> ReadArray(AttrTypeTable& table, ByteReader& reader);
+// A tensor type then a blob of its elements (vhlo.tensor_v1, builtin dense elements), as a
+// Literal; index tensors (custom_call layouts) hold i64 elements.
+StatusOr<ir::Literal> ReadTensorData(AttrTypeTable& table, ByteReader& reader);
 
 // The dialect encodings (one file each).
 StatusOr<DecodedAttribute> DecodeVhloAttribute(AttrTypeTable& table, ByteReader& reader);

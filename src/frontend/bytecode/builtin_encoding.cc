@@ -57,25 +57,20 @@ StatusOr<DecodedAttribute> ReadScalar(AttrTypeTable& table, ByteReader& reader, 
 
 // A dense array (array<i64: 1, 2>) or dense elements attribute (dense<...> : tensor<...>).
 StatusOr<DecodedAttribute> ReadDense(AttrTypeTable& table, ByteReader& reader, bool is_array) {
+  if (!is_array) {
+    VKHLO_ASSIGN_OR_RETURN(ir::Literal literal, ReadTensorData(table, reader));
+    return DecodedAttribute{ir::Attribute::Dense(std::move(literal))};
+  }
   const size_t at = reader.offset();
   VKHLO_ASSIGN_OR_RETURN(const DecodedType* type, table.ReadType(reader));
-  ir::Type tensor;
-  if (is_array) {
-    VKHLO_ASSIGN_OR_RETURN(uint64_t size, reader.VarInt("a dense array's size"));
-    if (type->kind != DecodedType::Kind::kElement || size > static_cast<uint64_t>(INT64_MAX)) {
-      return reader.ErrorAt(at, fmt::format("a dense array of {} elements of type {}", size, type->spelling));
-    }
-    tensor = ir::Type::Tensor(type->element, {static_cast<int64_t>(size)});
-  } else {
-    StatusOr<ir::Type> value = type->AsValueType();
-    if (!value.ok()) return reader.ErrorAt(at, value.status().message());
-    tensor = *value;
+  VKHLO_ASSIGN_OR_RETURN(uint64_t size, reader.VarInt("a dense array's size"));
+  if (type->kind != DecodedType::Kind::kElement || size > static_cast<uint64_t>(INT64_MAX)) {
+    return reader.ErrorAt(at, fmt::format("a dense array of {} elements of type {}", size, type->spelling));
   }
+  const ir::Type tensor = ir::Type::Tensor(type->element, {static_cast<int64_t>(size)});
   VKHLO_ASSIGN_OR_RETURN(std::span<const uint8_t> data, reader.Blob("dense data"));
-  StatusOr<ir::Literal> literal = DenseLiteral(tensor, data);
-  if (!literal.ok()) return reader.ErrorAt(at, literal.status().message());
-  if (is_array) return DecodedAttribute{ir::Attribute(ir::Attribute::DenseArray{std::move(literal).value()})};
-  return DecodedAttribute{ir::Attribute::Dense(std::move(literal).value())};
+  VKHLO_ASSIGN_OR_RETURN(ir::Literal literal, AtByte(at, DenseLiteral(tensor, data)));
+  return DecodedAttribute{ir::Attribute(ir::Attribute::DenseArray{std::move(literal)})};
 }
 
 }  // namespace
@@ -136,18 +131,12 @@ StatusOr<DecodedType> DecodeBuiltinType(AttrTypeTable& table, ByteReader& reader
       if (auto element = IntegerType(width, signedness)) return DecodedType::Element(*element);
       return DecodedType::Unsupported(fmt::format("{}i{}", signedness == 1 ? "s" : signedness == 2 ? "u" : "", width));
     }
-    case 1: {
-      DecodedType index;
-      index.kind = DecodedType::Kind::kIndex;
-      index.spelling = "index";
-      return index;
-    }
+    case 1:
+      return DecodedType::Index();
     case 2: {
       VKHLO_ASSIGN_OR_RETURN(auto inputs, table.ReadTypes(reader));
       VKHLO_ASSIGN_OR_RETURN(auto results, table.ReadTypes(reader));
-      StatusOr<DecodedType> function = MakeFunctionType(inputs, results);
-      if (!function.ok()) return reader.ErrorAt(at, function.status().message());
-      return function;
+      return AtByte(at, MakeFunctionType(inputs, results));
     }
     case 3: return DecodedType::Element(ElementType::kBF16);
     case 4: return DecodedType::Element(ElementType::kF16);
@@ -155,32 +144,18 @@ StatusOr<DecodedType> DecodeBuiltinType(AttrTypeTable& table, ByteReader& reader
     case 6: return DecodedType::Element(ElementType::kF64);
     case 9: {
       VKHLO_ASSIGN_OR_RETURN(const DecodedType* part, table.ReadType(reader));
-      if (part->kind == DecodedType::Kind::kElement && part->element == ElementType::kF32) {
-        return DecodedType::Element(ElementType::kC64);
-      }
-      if (part->kind == DecodedType::Kind::kElement && part->element == ElementType::kF64) {
-        return DecodedType::Element(ElementType::kC128);
-      }
-      return DecodedType::Unsupported("complex<" + part->spelling + ">");
+      return MakeComplexType(*part);
     }
-    case 12: {
-      DecodedType none;
-      none.kind = DecodedType::Kind::kNone;
-      none.spelling = "none";
-      return none;
-    }
+    case 12:
+      return DecodedType::None();
     case 13: {
       VKHLO_ASSIGN_OR_RETURN(std::vector<int64_t> dims, reader.SignedVarInts("a tensor shape"));
       VKHLO_ASSIGN_OR_RETURN(const DecodedType* element, table.ReadType(reader));
-      StatusOr<DecodedType> tensor = MakeTensorType(dims, *element);
-      if (!tensor.ok()) return AtByte(at, tensor.status());
-      return tensor;
+      return AtByte(at, MakeTensorType(dims, *element));
     }
     case 15: {
       VKHLO_ASSIGN_OR_RETURN(auto elements, table.ReadTypes(reader));
-      StatusOr<DecodedType> tuple = MakeTupleType(elements);
-      if (!tuple.ok()) return reader.ErrorAt(at, tuple.status().message());
-      return tuple;
+      return AtByte(at, MakeTupleType(elements));
     }
     // Codes 21 to 32: the small float types, as MLIR added them (21 is tf32).
     case 21: return DecodedType::Unsupported("tf32");
@@ -272,12 +247,7 @@ StatusOr<DecodedAttribute> DecodeTextAttribute(std::string_view text) {
 
 StatusOr<DecodedType> DecodeTextType(std::string_view text) {
   if (auto element = ir::ParseElementTypeName(text)) return DecodedType::Element(*element);
-  if (text == "index") {
-    DecodedType index;
-    index.kind = DecodedType::Kind::kIndex;
-    index.spelling = "index";
-    return index;
-  }
+  if (text == "index") return DecodedType::Index();
   StatusOr<ir::Type> type = frontend::ParseType(text);
   if (type.ok()) return DecodedType::Value(*type);
   return DecodedType::Unsupported(std::string(text));

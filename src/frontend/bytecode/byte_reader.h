@@ -71,6 +71,11 @@ class ByteReader {
 
 // `status` (an error without a position) as an error at byte `offset`, keeping its code.
 Status AtByte(size_t offset, const Status& status);
+template <typename T>
+StatusOr<T> AtByte(size_t offset, StatusOr<T> value) {
+  if (value.ok()) return value;
+  return AtByte(offset, value.status());
+}
 
 // A section of the container: its id and contents.
 struct Section {

@@ -38,6 +38,30 @@ DecodedType DecodedType::Unsupported(std::string spelling) {
   return t;
 }
 
+DecodedType DecodedType::Index() {
+  DecodedType t;
+  t.kind = Kind::kIndex;
+  t.spelling = "index";
+  return t;
+}
+
+DecodedType DecodedType::None() {
+  DecodedType t;
+  t.kind = Kind::kNone;
+  t.spelling = "none";
+  return t;
+}
+
+DecodedType MakeComplexType(const DecodedType& part) {
+  if (part.kind == DecodedType::Kind::kElement && part.element == ir::ElementType::kF32) {
+    return DecodedType::Element(ir::ElementType::kC64);
+  }
+  if (part.kind == DecodedType::Kind::kElement && part.element == ir::ElementType::kF64) {
+    return DecodedType::Element(ir::ElementType::kC128);
+  }
+  return DecodedType::Unsupported("complex<" + part.spelling + ">");
+}
+
 StatusOr<ir::Type> DecodedType::AsValueType() const {
   if (kind == Kind::kValue) return value;
   switch (kind) {

@@ -40,6 +40,8 @@ struct DecodedType {
   static DecodedType Value(ir::Type type);
   static DecodedType Element(ir::ElementType element);
   static DecodedType Unsupported(std::string spelling);
+  static DecodedType Index();
+  static DecodedType None();
 
   // The value type, or an error naming this type ("values of type tensor<?x4xf32> ...").
   StatusOr<ir::Type> AsValueType() const;
@@ -53,6 +55,9 @@ StatusOr<DecodedType> MakeTensorType(const std::vector<int64_t>& dims, const Dec
 // "(tensor<f32>) -> tensor<f32>" types into a function type; every part must be a value type.
 StatusOr<DecodedType> MakeFunctionType(const std::vector<const DecodedType*>& inputs,
                                        const std::vector<const DecodedType*>& results);
+
+// complex<part>: an element type for f32 and f64 parts, unsupported otherwise.
+DecodedType MakeComplexType(const DecodedType& part);
 
 // A tuple of value types.
 StatusOr<DecodedType> MakeTupleType(const std::vector<const DecodedType*>& elements);

@@ -38,6 +38,9 @@ ir::Location ModuleBuilder::LocationOf(const EncodedOp& op) {
 }
 
 StatusOr<BuiltOp> ModuleBuilder::Build(EncodedOp& op, ir::Block* block) {
+  if (op.dialect == "sdy") {
+    return UnimplementedError(fmt::format("byte {}: sdy.{}: {}", op.offset, op.name, kShardyUnsupported));
+  }
   if (op.dialect == "builtin" && op.name == "module") return BuildModule(op, block);
   if (op.dialect == "builtin" && op.name == "unrealized_conversion_cast") return BuildCast(op);
   const bool in_module_body = op.parent_dialect == "builtin" && op.parent_name == "module";

@@ -59,25 +59,6 @@ StatusOr<ir::ElementType> ScalarAttributeType(ByteReader& reader, size_t at, con
   return reader.ErrorAt(at, fmt::format("{} attribute of type {}", want_float ? "a float" : "an integer", type.spelling));
 }
 
-// A tensor attribute's type and raw data, as a Literal. Index tensors (custom_call layouts)
-// hold i64 elements.
-StatusOr<ir::Literal> ReadTensor(AttrTypeTable& table, ByteReader& reader) {
-  const size_t at = reader.offset();
-  VKHLO_ASSIGN_OR_RETURN(const DecodedType* type, table.ReadType(reader));
-  VKHLO_ASSIGN_OR_RETURN(std::span<const uint8_t> data, reader.Blob("tensor data"));
-  ir::Type tensor;
-  if (type->kind == DecodedType::Kind::kIndexTensor) {
-    tensor = ir::Type::Tensor(ir::ElementType::kS64, type->dims);
-  } else {
-    StatusOr<ir::Type> value = type->AsValueType();
-    if (!value.ok()) return reader.ErrorAt(at, value.status().message());
-    tensor = *value;
-  }
-  StatusOr<ir::Literal> literal = DenseLiteral(tensor, data);
-  if (!literal.ok()) return reader.ErrorAt(at, literal.status().message());
-  return literal;
-}
-
 // The sharding attributes of StableHLO 1.16+ (meshes and axis references, used by collectives'
 // replica groups) have no structured form in vkhlo's IR: they are kept as their text.
 StatusOr<DecodedAttribute> ReadShardingAttribute(AttrTypeTable& table, ByteReader& reader, uint64_t code) {
@@ -174,7 +155,7 @@ StatusOr<DecodedAttribute> DecodeVhloAttribute(AttrTypeTable& table, ByteReader&
       return DecodedAttribute{ir::Attribute::String(std::string(value))};
     }
     case 15: {  // tensor
-      VKHLO_ASSIGN_OR_RETURN(ir::Literal literal, ReadTensor(table, reader));
+      VKHLO_ASSIGN_OR_RETURN(ir::Literal literal, ReadTensorData(table, reader));
       return DecodedAttribute{ir::Attribute::Dense(std::move(literal))};
     }
     case 17: {  // type

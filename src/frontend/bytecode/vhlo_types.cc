@@ -119,11 +119,6 @@ StatusOr<DecodedType> ReadQuantized(AttrTypeTable& table, ByteReader& reader, bo
   return t;
 }
 
-StatusOr<DecodedType> WithOffset(size_t at, StatusOr<DecodedType> made) {
-  if (made.ok()) return made;
-  return AtByte(at, made.status());
-}
-
 }  // namespace
 
 StatusOr<DecodedType> DecodeVhloType(AttrTypeTable& table, ByteReader& reader) {
@@ -133,38 +128,28 @@ StatusOr<DecodedType> DecodeVhloType(AttrTypeTable& table, ByteReader& reader) {
   switch (code) {
     case 1: {  // complex
       VKHLO_ASSIGN_OR_RETURN(const DecodedType* part, table.ReadType(reader));
-      if (part->kind == DecodedType::Kind::kElement && part->element == ElementType::kF32) {
-        return DecodedType::Element(ElementType::kC64);
-      }
-      if (part->kind == DecodedType::Kind::kElement && part->element == ElementType::kF64) {
-        return DecodedType::Element(ElementType::kC128);
-      }
-      return reader.ErrorAt(at, fmt::format("complex<{}>: complex parts must be f32 or f64", part->spelling));
+      return MakeComplexType(*part);
     }
     case 8: {  // function
       VKHLO_ASSIGN_OR_RETURN(auto inputs, table.ReadTypes(reader));
       VKHLO_ASSIGN_OR_RETURN(auto results, table.ReadTypes(reader));
-      return WithOffset(at, MakeFunctionType(inputs, results));
+      return AtByte(at, MakeFunctionType(inputs, results));
     }
-    case 9: {
-      DecodedType index;
-      index.kind = DecodedType::Kind::kIndex;
-      index.spelling = "index";
-      return index;
-    }
+    case 9:
+      return DecodedType::Index();
     case 21:  // a ranked tensor with an encoding: the bounds of its dynamic dimensions
       return UnimplementedError(fmt::format("byte {}: a tensor type with an encoding (bounds of dynamic dimensions): "
                                             "vkhlo needs static shapes", at));
     case 20: {
       VKHLO_ASSIGN_OR_RETURN(std::vector<int64_t> dims, reader.SignedVarInts("a tensor shape"));
       VKHLO_ASSIGN_OR_RETURN(const DecodedType* element, table.ReadType(reader));
-      return WithOffset(at, MakeTensorType(dims, *element));
+      return AtByte(at, MakeTensorType(dims, *element));
     }
     case 22:
       return DecodedType::Value(ir::Type::Token());
     case 23: {
       VKHLO_ASSIGN_OR_RETURN(auto elements, table.ReadTypes(reader));
-      return WithOffset(at, MakeTupleType(elements));
+      return AtByte(at, MakeTupleType(elements));
     }
     case 24:
     case 30:
@@ -175,12 +160,8 @@ StatusOr<DecodedType> DecodeVhloType(AttrTypeTable& table, ByteReader& reader) {
     }
     case 26:
       return DecodedType::Unsupported("!stablehlo.witness");
-    case 33: {
-      DecodedType none;
-      none.kind = DecodedType::Kind::kNone;
-      none.spelling = "none";
-      return none;
-    }
+    case 33:
+      return DecodedType::None();
     case 34:
       return DecodedType::Unsupported("tf32");
     case 41: {
