@@ -48,15 +48,7 @@ std::vector<uint8_t> HexConstantArtifact(uint64_t text_bytes, uint64_t elements_
   body.VarInt(return_op).Byte(0x04).VarInt(location).VarInt(1).VarInt(2 * constants - 1);
   Bytes function_region;
   function_region.VarInt(1).VarInt(2 * constants).VarIntWithFlag(2 * constants + 1, false).Raw(body.data());
-  Bytes module_region;
-  module_region.VarInt(1).VarInt(0).VarIntWithFlag(1, false);
-  module_region.VarInt(func_op).Byte(0x50).VarInt(location).VarInt(func_properties).VarIntWithFlag(1, true);
-  module_region.Section(4, function_region);
-  Bytes ir;
-  ir.VarIntWithFlag(1, false);
-  ir.VarInt(module_op).Byte(0x50).VarInt(location).VarInt(module_properties).VarIntWithFlag(1, true);
-  ir.Section(4, module_region);
-  return w.Finish(ir);
+  return w.Finish(ModuleOfOneFunction(module_op, module_properties, func_op, func_properties, location, function_region));
 }
 
 }  // namespace vkhlo::testing

@@ -128,13 +128,18 @@ Bytes MinimalModule::Ir(const Bytes* body_ops, uint64_t num_body_ops, uint64_t n
   }
   Bytes function_region;  // one block, `num_values` values, no arguments
   function_region.VarInt(1).VarInt(num_values).VarIntWithFlag(num_body_ops, false).Raw(body.data());
+  return ModuleOfOneFunction(module_op, module_properties, func_op, func_properties, unknown_location, function_region);
+}
+
+Bytes ModuleOfOneFunction(uint64_t module_op, uint64_t module_properties, uint64_t func_op, uint64_t func_properties,
+                          uint64_t location, const Bytes& function_region) {
   Bytes module_region;
   module_region.VarInt(1).VarInt(0).VarIntWithFlag(1, false);
-  module_region.VarInt(func_op).Byte(0x50).VarInt(unknown_location).VarInt(func_properties).VarIntWithFlag(1, true);
+  module_region.VarInt(func_op).Byte(0x50).VarInt(location).VarInt(func_properties).VarIntWithFlag(1, true);
   module_region.Section(4, function_region);
   Bytes ir;
   ir.VarIntWithFlag(1, false);
-  ir.VarInt(module_op).Byte(0x50).VarInt(unknown_location).VarInt(module_properties).VarIntWithFlag(1, true);
+  ir.VarInt(module_op).Byte(0x50).VarInt(location).VarInt(module_properties).VarIntWithFlag(1, true);
   ir.Section(4, module_region);
   return ir;
 }

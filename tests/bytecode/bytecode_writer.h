@@ -59,6 +59,12 @@ class BytecodeWriter {
   std::vector<std::vector<uint8_t>> properties_;
 };
 
+// The IR section of a module holding one function, both isolated (bytecode version 2+): the
+// module op (with its properties), the func_v1 op (with its properties), then the function's
+// region given whole — `varint blocks, varint values`, then its blocks.
+Bytes ModuleOfOneFunction(uint64_t module_op, uint64_t module_properties, uint64_t func_op, uint64_t func_properties,
+                          uint64_t location, const Bytes& function_region);
+
 // A module @main() -> tensor<f32> returning the constant 1.0, as StableHLO 1.15.0 writes it
 // (bytecode version 6), built by `writer`; tests replace parts of it.
 struct MinimalModule {

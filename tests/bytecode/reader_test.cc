@@ -318,13 +318,8 @@ StatusOr<ir::Type> QuantizedArgument(const Bytes& quantized_type_encoding, const
   Bytes function_region;  // ^bb0(%arg0): return %arg0
   function_region.VarInt(1).VarInt(1).VarIntWithFlag(1, true).VarInt(1).VarIntWithFlag(tensor, false).Byte(0);
   function_region.VarInt(return_op).Byte(0x04).VarInt(location).VarInt(1).VarInt(0);
-  Bytes module_region;
-  module_region.VarInt(1).VarInt(0).VarIntWithFlag(1, false);
-  module_region.VarInt(func_op).Byte(0x50).VarInt(location).VarInt(func_properties).VarIntWithFlag(1, true);
-  module_region.Section(4, function_region);
-  Bytes ir;
-  ir.VarIntWithFlag(1, false).VarInt(module_op).Byte(0x50).VarInt(location).VarInt(module_properties);
-  ir.VarIntWithFlag(1, true).Section(4, module_region);
+  const Bytes ir =
+      testing::ModuleOfOneFunction(module_op, module_properties, func_op, func_properties, location, function_region);
   VKHLO_ASSIGN_OR_RETURN(std::unique_ptr<ir::Module> module, Read(w.Finish(ir)));
   return module->functions()[0]->body().front().argument(0)->type();
 }

@@ -15,6 +15,22 @@ StatusOr<std::string_view> EntryText(const AttrTypeEntry& entry, ByteReader& rea
   return std::string_view(reinterpret_cast<const char*>(entry.data.data()), entry.data.size() - 1);
 }
 
+// An entry written as text goes through `parse_text`, one with a dialect encoding through
+// `decode(dialect)`.
+template <typename T, typename ParseText, typename Decode>
+StatusOr<T> DecodeEntry(const BytecodeFile& file, const AttrTypeEntry& entry, ByteReader& reader,
+                        ParseText&& parse_text, Decode&& decode) {
+  if (entry.custom) return decode(file.dialects[entry.dialect]);
+  VKHLO_ASSIGN_OR_RETURN(std::string_view text, EntryText(entry, reader));
+  StatusOr<T> parsed = parse_text(text);
+  if (parsed.ok()) return parsed;
+  return reader.Error(fmt::format("'{}': {}", text, parsed.status().message()));
+}
+
+Status OutOfRange(ByteReader& reader, size_t at, std::string_view what, uint64_t index, size_t size) {
+  return reader.ErrorAt(at, fmt::format("{} index {} is out of range (the table has {})", what, index, size));
+}
+
 Status UnreadDialect(ByteReader& reader, std::string_view what, std::string_view dialect) {
   if (dialect == "sdy") return UnimplementedError(fmt::format("byte {}: {}", reader.offset(), kShardyUnsupported));
   return UnimplementedError(fmt::format("byte {}: {} of dialect '{}', whose binary encoding vkhlo does not read "
@@ -67,26 +83,20 @@ StatusOr<const DecodedAttribute*> AttrTypeTable::ReadOptionalAttribute(ByteReade
   VKHLO_ASSIGN_OR_RETURN(auto index_and_present, reader.VarIntWithFlag("an optional attribute"));
   const auto [index, present] = index_and_present;
   if (!present) return static_cast<const DecodedAttribute*>(nullptr);
-  if (index >= attributes_.value.size()) {
-    return reader.ErrorAt(at, fmt::format("attribute index {} is out of range (the table has {})", index,
-                                          attributes_.value.size()));
-  }
+  if (index >= attributes_.value.size()) return OutOfRange(reader, at, "attribute", index, attributes_.value.size());
   return ResolveAttribute(reader, at, index);
 }
 
 StatusOr<const DecodedAttribute*> AttrTypeTable::ResolveAttribute(ByteReader& reader, size_t at, uint64_t index) {
   return Resolve(reader, at, index, attributes_, file_.attributes, "attribute",
-                 [&](const AttrTypeEntry& entry, ByteReader& entry_reader) -> StatusOr<DecodedAttribute> {
-                   const std::string_view dialect = file_.dialects[entry.dialect];
-                   if (!entry.custom) {
-                     VKHLO_ASSIGN_OR_RETURN(std::string_view text, EntryText(entry, entry_reader));
-                     StatusOr<DecodedAttribute> parsed = DecodeTextAttribute(text);
-                     if (parsed.ok()) return parsed;
-                     return entry_reader.Error(fmt::format("'{}': {}", text, parsed.status().message()));
-                   }
-                   if (dialect == "vhlo") return DecodeVhloAttribute(*this, entry_reader);
-                   if (dialect == "builtin") return DecodeBuiltinAttribute(*this, entry_reader);
-                   return UnreadDialect(entry_reader, "an attribute", dialect);
+                 [&](const AttrTypeEntry& entry, ByteReader& entry_reader) {
+                   return DecodeEntry<DecodedAttribute>(
+                       file_, entry, entry_reader, DecodeTextAttribute,
+                       [&](std::string_view dialect) -> StatusOr<DecodedAttribute> {
+                         if (dialect == "vhlo") return DecodeVhloAttribute(*this, entry_reader);
+                         if (dialect == "builtin") return DecodeBuiltinAttribute(*this, entry_reader);
+                         return UnreadDialect(entry_reader, "an attribute", dialect);
+                       });
                  });
 }
 
@@ -97,23 +107,16 @@ StatusOr<const DecodedType*> AttrTypeTable::ReadType(ByteReader& reader) {
 }
 
 StatusOr<const DecodedType*> AttrTypeTable::TypeAt(ByteReader& reader, size_t at, uint64_t index) {
-  if (index >= types_.value.size()) {
-    return reader.ErrorAt(at, fmt::format("type index {} is out of range (the table has {})", index,
-                                          types_.value.size()));
-  }
+  if (index >= types_.value.size()) return OutOfRange(reader, at, "type", index, types_.value.size());
   return Resolve(reader, at, index, types_, file_.types, "type",
-                 [&](const AttrTypeEntry& entry, ByteReader& entry_reader) -> StatusOr<DecodedType> {
-                   const std::string_view dialect = file_.dialects[entry.dialect];
-                   if (!entry.custom) {
-                     VKHLO_ASSIGN_OR_RETURN(std::string_view text, EntryText(entry, entry_reader));
-                     StatusOr<DecodedType> parsed = DecodeTextType(text);
-                     if (parsed.ok()) return parsed;
-                     return entry_reader.Error(fmt::format("'{}': {}", text, parsed.status().message()));
-                   }
-                   if (dialect == "vhlo") return DecodeVhloType(*this, entry_reader);
-                   if (dialect == "builtin") return DecodeBuiltinType(*this, entry_reader);
-                   if (dialect == "stablehlo") return DecodeStablehloType(entry_reader);
-                   return UnreadDialect(entry_reader, "a type", dialect);
+                 [&](const AttrTypeEntry& entry, ByteReader& entry_reader) {
+                   return DecodeEntry<DecodedType>(
+                       file_, entry, entry_reader, DecodeTextType, [&](std::string_view dialect) -> StatusOr<DecodedType> {
+                         if (dialect == "vhlo") return DecodeVhloType(*this, entry_reader);
+                         if (dialect == "builtin") return DecodeBuiltinType(*this, entry_reader);
+                         if (dialect == "stablehlo") return DecodeStablehloType(entry_reader);
+                         return UnreadDialect(entry_reader, "a type", dialect);
+                       });
                  });
 }
 
