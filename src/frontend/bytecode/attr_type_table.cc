@@ -139,26 +139,25 @@ StatusOr<std::string_view> AttrTypeTable::ReadString(ByteReader& reader) {
   return file_.strings[index];
 }
 
-StatusOr<std::vector<const DecodedAttribute*>> AttrTypeTable::ReadAttributes(ByteReader& reader) {
-  VKHLO_ASSIGN_OR_RETURN(uint64_t count, reader.Count("an attribute list's length"));
-  std::vector<const DecodedAttribute*> attributes;
-  attributes.reserve(count);
+// `varint n`, then n of what `read_one` reads.
+template <typename T, typename ReadOne>
+static StatusOr<std::vector<const T*>> ReadList(ByteReader& reader, std::string_view what, ReadOne&& read_one) {
+  VKHLO_ASSIGN_OR_RETURN(uint64_t count, reader.Count(what));
+  std::vector<const T*> list;
+  list.reserve(count);
   for (uint64_t i = 0; i < count; ++i) {
-    VKHLO_ASSIGN_OR_RETURN(const DecodedAttribute* attribute, ReadAttribute(reader));
-    attributes.push_back(attribute);
+    VKHLO_ASSIGN_OR_RETURN(const T* one, read_one());
+    list.push_back(one);
   }
-  return attributes;
+  return list;
+}
+
+StatusOr<std::vector<const DecodedAttribute*>> AttrTypeTable::ReadAttributes(ByteReader& reader) {
+  return ReadList<DecodedAttribute>(reader, "an attribute list's length", [&] { return ReadAttribute(reader); });
 }
 
 StatusOr<std::vector<const DecodedType*>> AttrTypeTable::ReadTypes(ByteReader& reader) {
-  VKHLO_ASSIGN_OR_RETURN(uint64_t count, reader.Count("a type list's length"));
-  std::vector<const DecodedType*> types;
-  types.reserve(count);
-  for (uint64_t i = 0; i < count; ++i) {
-    VKHLO_ASSIGN_OR_RETURN(const DecodedType* type, ReadType(reader));
-    types.push_back(type);
-  }
-  return types;
+  return ReadList<DecodedType>(reader, "a type list's length", [&] { return ReadType(reader); });
 }
 
 StatusOr<DecodedAttribute> ReadDictionary(AttrTypeTable& table, ByteReader& reader) {
