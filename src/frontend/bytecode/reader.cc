@@ -48,10 +48,12 @@ StatusOr<std::unique_ptr<ir::Module>> ReadPortableArtifact(std::span<const uint8
   const auto with_source = [&](const Status& status) { return status.WithContext(options.source_name); };
   StatusOr<BytecodeFile> file = ReadContainer(bytes);
   if (!file.ok()) return with_source(file.status());
+  // Dialects beside builtin but no vhlo: plain MLIR bytecode (a portable artifact's other
+  // dialects, check.* or chlo.*, only ever come beside VHLO).
   const bool has_vhlo = std::find(file->dialects.begin(), file->dialects.end(), "vhlo") != file->dialects.end();
-  const bool has_stablehlo =
-      std::find(file->dialects.begin(), file->dialects.end(), "stablehlo") != file->dialects.end();
-  if (!has_vhlo && has_stablehlo) return with_source(NotAnArtifact(*file));
+  const bool has_others = std::any_of(file->dialects.begin(), file->dialects.end(),
+                                      [](std::string_view d) { return d != "builtin" && d != "vhlo"; });
+  if (!has_vhlo && has_others) return with_source(NotAnArtifact(*file));
 
   AttrTypeTable table(*file);
   ModuleBuilder builder(*file, table, options.source_name);
