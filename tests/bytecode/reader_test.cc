@@ -253,13 +253,35 @@ TEST(Reader, RealPlainStablehloBytecode) {
       << error;
 }
 
-// jax.export of a function jitted with shardings: Shardy ops and attributes beside VHLO.
-TEST(Reader, ShardyShardingsSayWhatTheyAre) {
-  const std::string text = testing::ReadFile(std::filesystem::path(VKHLO_BYTECODE_DATA_DIR) / "sharded_shardy.mlirbc");
-  ASSERT_FALSE(text.empty());
-  const std::string error = ErrorOf(std::vector<uint8_t>(text.begin(), text.end()));
-  EXPECT_NE(error.find("sdy.mesh: the artifact carries Shardy shardings"), std::string::npos) << error;
-  EXPECT_NE(error.find("export the function without shardings"), std::string::npos) << error;
+// jax.export's Shardy companions: a mesh, argument shardings and a constraint (annotations,
+// dropped), a sharding rule on a LAPACK custom call (dropped, the call kept with its layouts),
+// and a shard_map (a partitioned computation, refused).
+std::unique_ptr<ir::Module> ReadData(const std::string& name, std::string* error) {
+  const std::string text = testing::ReadFile(std::filesystem::path(VKHLO_BYTECODE_DATA_DIR) / name);
+  auto module = Read(std::vector<uint8_t>(text.begin(), text.end()));
+  if (!module.ok()) *error = module.status().message();
+  return module.ok() ? std::move(module).value() : nullptr;
+}
+
+TEST(Reader, ShardyAnnotationsDroppedComputationsRefused) {
+  std::string error;
+  std::unique_ptr<ir::Module> sharded = ReadData("sharded_shardy.mlirbc", &error);
+  ASSERT_NE(sharded, nullptr) << error;
+  EXPECT_TRUE(verify::VerifyModule(*sharded).ok());
+  const std::string printed = ir::PrintModule(*sharded);
+  EXPECT_EQ(printed.find("sdy"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("\"stablehlo.add\"(%2, %arg1)"), std::string::npos) << printed;
+
+  std::unique_ptr<ir::Module> eigh = ReadData("eigh_lapack.mlirbc", &error);
+  ASSERT_NE(eigh, nullptr) << error;
+  const std::string lapack = ir::PrintModule(*eigh);
+  EXPECT_EQ(lapack.find("sdy"), std::string::npos) << lapack;
+  EXPECT_NE(lapack.find("call_target_name = \"lapack_ssyevd_ffi\""), std::string::npos) << lapack;
+  EXPECT_NE(lapack.find("operand_layouts = [dense<[0, 1]> : tensor<2xi64>]"), std::string::npos) << lapack;
+
+  EXPECT_EQ(ReadData("shard_map_shardy.mlirbc", &error), nullptr);
+  EXPECT_NE(error.find("sdy.manual_computation: Shardy's partitioned computations (shard_map"), std::string::npos)
+      << error;
 }
 
 // The container's version 0 (StableHLO 0.9.0): no op-name count, no flags on dialect and op

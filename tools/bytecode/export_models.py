@@ -14,10 +14,15 @@ Models (float32, sizes kept small so the files stay small):
   transformer_block layer norm, 2-head self-attention with a causal mask, GELU MLP, residuals
   lstm_scan         an LSTM over a sequence with lax.scan, returning the last hidden state
 
-and, given a second folder, two artifacts vkhlo does not read and must say so, there:
+and, given a second folder, artifacts with what JAX writes beside VHLO, there:
   mlp_forward_plain_stablehlo.mlirbc  the same module as StableHLO's own unversioned bytecode
-                                      (what stablehlo.deserialize_portable_artifact_str returns)
-  sharded_shardy.mlirbc               a function jitted with in/out shardings (sdy dialect ops)
+                                      (what stablehlo.deserialize_portable_artifact_str returns),
+                                      which vkhlo refuses, saying what it is
+  sharded_shardy.mlirbc               a function jitted with in/out shardings: Shardy's mesh,
+                                      argument shardings and a sharding constraint (sdy dialect)
+  shard_map_shardy.mlirbc             a shard_map: a Shardy manual computation, which vkhlo refuses
+  eigh_lapack.mlirbc                  jnp.linalg.eigh for CPU: a LAPACK custom call with layouts
+                                      and a Shardy sharding rule
 
 Usage: python tools/bytecode/export_models.py tests/bytecode/models tests/bytecode/data
 """
@@ -135,11 +140,26 @@ def main():
                 f.write(stablehlo.deserialize_portable_artifact_str(exported.mlir_module_serialized))
     if len(sys.argv) > 2:
         from jax.sharding import Mesh, NamedSharding, PartitionSpec
-        sharding = NamedSharding(Mesh(np.array(jax.devices()[:1]), ("x",)), PartitionSpec("x"))
-        sharded = jax.jit(lambda a, b: a * 2.0 + b, in_shardings=(sharding, sharding), out_shardings=sharding)
-        x = np.ones((4,), np.float32)
+        mesh = Mesh(np.array(jax.devices()[:1]), ("x",))
+        sharding = NamedSharding(mesh, PartitionSpec("x"))
+
+        def constrained(a, b):
+            return jax.lax.with_sharding_constraint(a * 2.0 + b, sharding)
+
+        x = np.arange(4, dtype=np.float32)
+        sharded = jax.jit(constrained, in_shardings=(sharding, sharding), out_shardings=sharding)
         with open(os.path.join(sys.argv[2], "sharded_shardy.mlirbc"), "wb") as f:
             f.write(jax.export.export(sharded)(x, x).mlir_module_serialized)
+        # A shard_map over two devices (an abstract mesh: one device is inlined away).
+        two = jax.sharding.AbstractMesh((2,), ("x",))
+        shard_map = jax.jit(jax.shard_map(lambda a, b: a * 2.0 + b, mesh=two,
+                                          in_specs=(PartitionSpec("x"), PartitionSpec("x")), out_specs=PartitionSpec("x")))
+        spec = jax.ShapeDtypeStruct((4,), np.float32)
+        with open(os.path.join(sys.argv[2], "shard_map_shardy.mlirbc"), "wb") as f:
+            f.write(jax.export.export(shard_map, platforms=["cpu"])(spec, spec).mlir_module_serialized)
+        eigh = jax.jit(lambda a: jnp.linalg.eigh(a)[0])
+        with open(os.path.join(sys.argv[2], "eigh_lapack.mlirbc"), "wb") as f:
+            f.write(jax.export.export(eigh)(np.eye(3, dtype=np.float32)).mlir_module_serialized)
     return 0
 
 

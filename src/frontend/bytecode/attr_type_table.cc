@@ -32,7 +32,6 @@ Status OutOfRange(ByteReader& reader, size_t at, std::string_view what, uint64_t
 }
 
 Status UnreadDialect(ByteReader& reader, std::string_view what, std::string_view dialect) {
-  if (dialect == "sdy") return UnimplementedError(fmt::format("byte {}: {}", reader.offset(), kShardyUnsupported));
   return UnimplementedError(fmt::format("byte {}: {} of dialect '{}', whose binary encoding vkhlo does not read "
                                         "(vkhlo reads the vhlo and builtin dialects, and the stablehlo token type)",
                                         reader.offset(), what, dialect));
@@ -95,6 +94,7 @@ StatusOr<const DecodedAttribute*> AttrTypeTable::ResolveAttribute(ByteReader& re
                        [&](std::string_view dialect) -> StatusOr<DecodedAttribute> {
                          if (dialect == "vhlo") return DecodeVhloAttribute(*this, entry_reader);
                          if (dialect == "builtin") return DecodeBuiltinAttribute(*this, entry_reader);
+                         if (dialect == "sdy") return ShardyAttribute();
                          return UnreadDialect(entry_reader, "an attribute", dialect);
                        });
                  });
@@ -177,6 +177,7 @@ StatusOr<DecodedAttribute> ReadDictionary(AttrTypeTable& table, ByteReader& read
     values.emplace_back(*key, value->value);
     dictionary.entries.emplace_back(*key, value);
     dictionary.expressible &= value->expressible;
+    dictionary.holds_shardy |= value->holds_shardy;
   }
   // Names are unique, as MLIR's dictionaries (and vkhlo's text parser) require.
   std::vector<std::string_view> names;
@@ -196,7 +197,9 @@ StatusOr<DecodedAttribute> ReadArray(AttrTypeTable& table, ByteReader& reader) {
   for (const DecodedAttribute* e : elements) {
     values.push_back(e->value);
     array.expressible &= e->expressible;
+    array.holds_shardy |= e->holds_shardy;
   }
+  array.elements = std::move(elements);
   array.value = ir::Attribute(std::move(values));
   return array;
 }
@@ -234,6 +237,38 @@ DecodedAttribute TypeAttribute(const DecodedType* type) {
       break;
   }
   return attribute;
+}
+
+DecodedAttribute ShardyAttribute() {
+  DecodedAttribute attribute;
+  attribute.value = ir::Attribute(ir::OpaqueValue{"#sdy.<not read>"});
+  attribute.expressible = false;
+  attribute.shardy = attribute.holds_shardy = true;
+  return attribute;
+}
+
+StatusOr<std::optional<ir::Attribute>> AttributeForIr(std::string_view name, const DecodedAttribute& attribute) {
+  if (attribute.shardy) return std::optional<ir::Attribute>();
+  if (!attribute.holds_shardy) {
+    VKHLO_RETURN_IF_ERROR(CheckExpressible(name, attribute));
+    return std::optional<ir::Attribute>(attribute.value);
+  }
+  if (!attribute.entries.empty()) {
+    ir::Attribute::Dictionary kept;
+    for (const auto& [key, value] : attribute.entries) {
+      VKHLO_ASSIGN_OR_RETURN(std::optional<ir::Attribute> entry, AttributeForIr(key, *value));
+      if (entry) kept.emplace_back(key, std::move(*entry));
+    }
+    return std::optional<ir::Attribute>(ir::Attribute(std::move(kept)));
+  }
+  // An array: its elements keep their positions, so an array of Shardy attributes goes whole.
+  ir::Attribute::Array kept;
+  for (const DecodedAttribute* element : attribute.elements) {
+    VKHLO_ASSIGN_OR_RETURN(std::optional<ir::Attribute> value, AttributeForIr(name, *element));
+    if (!value) return std::optional<ir::Attribute>();
+    kept.push_back(std::move(*value));
+  }
+  return std::optional<ir::Attribute>(ir::Attribute(std::move(kept)));
 }
 
 Status CheckExpressible(std::string_view name, const DecodedAttribute& attribute) {

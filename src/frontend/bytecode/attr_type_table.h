@@ -23,12 +23,14 @@ namespace vkhlo::frontend::bytecode {
 
 inline constexpr int kMaxNesting = 200;
 
-// Shardy (the sdy dialect: meshes, sharding attributes and constraints) rides along in the
-// artifacts jax.export writes for functions jitted with shardings.
-inline constexpr std::string_view kShardyUnsupported =
-    "the artifact carries Shardy shardings (sdy dialect ops and attributes, as jax.export writes for a function "
-    "jitted with in/out shardings), which vkhlo does not read: vkhlo runs on one device; export the function "
-    "without shardings";
+// Shardy (the sdy dialect) rides along in the artifacts jax.export writes: sharding rules on
+// custom calls, shardings of arguments and results, meshes and constraints for a function
+// jitted with shardings. They steer partitioning, not the computation, and vkhlo runs one
+// device: its attributes are dropped (their encoding is not in the reference), its annotation
+// ops too; what partitions the computation itself is refused.
+inline constexpr std::string_view kShardyComputationUnsupported =
+    "Shardy's partitioned computations (shard_map: manual computations, collectives) are not supported: vkhlo "
+    "runs one device";
 
 struct DecodedAttribute {
   // What the attribute means in StableHLO, as vkhlo's text parser builds it.
@@ -38,11 +40,22 @@ struct DecodedAttribute {
   // For dictionaries: the entries, decoded (an op's attribute dictionary holds type attributes
   // whose types the op mapping needs).
   std::vector<std::pair<std::string_view, const DecodedAttribute*>> entries;
+  // For arrays: the elements, decoded.
+  std::vector<const DecodedAttribute*> elements;
   // False when `value` (or a part of it) is a type vkhlo's attributes cannot spell — a function
   // type, `none`, tf32, index: such an attribute serves only the op mappings that read `type`
   // (a function's signature, a dot algorithm), and is an error anywhere else.
   bool expressible = true;
+  // A Shardy attribute in sdy's own encoding (not decoded: `value` is a placeholder), and
+  // whether it is one or holds one.
+  bool shardy = false;
+  bool holds_shardy = false;
 };
+
+// What an attribute named `name` becomes in vkhlo's IR: nullopt for a Shardy attribute (and
+// an array holding one), dropped; the value with Shardy entries taken out of the dictionaries
+// it holds; an error when it holds a type vkhlo's attributes cannot spell.
+StatusOr<std::optional<ir::Attribute>> AttributeForIr(std::string_view name, const DecodedAttribute& attribute);
 
 // A type as an attribute: the type itself for tensors, tuples and tokens; an element type as
 // its name (the text parser keeps a bare `f32` so); anything else inexpressible.
@@ -50,6 +63,8 @@ DecodedAttribute TypeAttribute(const DecodedType* type);
 
 // An error naming `name` unless `attribute` is expressible.
 Status CheckExpressible(std::string_view name, const DecodedAttribute& attribute);
+// The placeholder of a Shardy attribute.
+DecodedAttribute ShardyAttribute();
 
 // Where an op came from, for messages: the first file position found in its location.
 struct DecodedLocation {

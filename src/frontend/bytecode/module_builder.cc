@@ -38,11 +38,11 @@ ir::Location ModuleBuilder::LocationOf(const EncodedOp& op) {
 }
 
 StatusOr<BuiltOp> ModuleBuilder::Build(EncodedOp& op, ir::Block* block) {
-  if (op.dialect == "sdy") {
-    return UnimplementedError(fmt::format("byte {}: sdy.{}: {}", op.offset, op.name, kShardyUnsupported));
-  }
+  if (op.dialect == "sdy") return BuildShardyOp(op);
   if (op.dialect == "builtin" && op.name == "module") return BuildModule(op, block);
-  if (op.dialect == "builtin" && op.name == "unrealized_conversion_cast") return BuildCast(op);
+  // A cast stands between VHLO values and another dialect's ops; in vkhlo's IR both sides are
+  // the same.
+  if (op.dialect == "builtin" && op.name == "unrealized_conversion_cast") return BuildPassThrough(op);
   const bool in_module_body = op.parent_dialect == "builtin" && op.parent_name == "module";
   if (op.dialect == "vhlo" && op.name == "func_v1") {
     if (!in_module_body) return Error(op, "a function outside the module's body");
@@ -77,8 +77,7 @@ StatusOr<BuiltOp> ModuleBuilder::BuildModule(EncodedOp& op, ir::Block* block) {
       if (value->value.AsString() == nullptr) return Error(op, "sym_name must be a string");
       module_->set_name(*value->value.AsString());
     } else if (name != "sym_visibility") {
-      if (Status ok = CheckExpressible(name, *value); !ok.ok()) return Error(op, ok.message());
-      module_->attributes().emplace_back(std::string(name), value->value);
+      VKHLO_RETURN_IF_ERROR(AppendForIr(op, name, *value, module_->attributes()));
     }
   }
   BuiltOp built;
@@ -113,13 +112,12 @@ StatusOr<BuiltOp> ModuleBuilder::BuildFunction(EncodedOp& op, ir::Block* block) 
   // Argument and result attributes: one dictionary each, kept when any is not empty.
   const auto dictionaries = [&](std::string_view which,
                                 std::vector<std::vector<ir::NamedAttribute>>& out) -> Status {
-    const ir::Attribute* list = FindIn(inherent, which);
-    if (list == nullptr) return OkStatus();
+    std::vector<ir::NamedAttribute> found;
     for (const auto& [n, value] : inherent) {
-      if (n != which) continue;
-      if (Status ok = CheckExpressible(which, *value); !ok.ok()) return Error(op, ok.message());
+      if (n == which) VKHLO_RETURN_IF_ERROR(AppendForIr(op, which, *value, found));
     }
-    const auto* array = list->as<ir::Attribute::Array>();
+    if (found.empty()) return OkStatus();
+    const auto* array = found[0].second.as<ir::Attribute::Array>();
     if (array == nullptr) return Error(op, fmt::format("{} must be an array of dictionaries", which));
     bool any = false;
     std::vector<std::vector<ir::NamedAttribute>> dicts;
@@ -136,8 +134,7 @@ StatusOr<BuiltOp> ModuleBuilder::BuildFunction(EncodedOp& op, ir::Block* block) 
   VKHLO_RETURN_IF_ERROR(dictionaries("res_attrs", function->result_attributes()));
   for (const auto& [n, value] : op.attributes) {
     if (std::find(spec->attributes.begin(), spec->attributes.end(), n) == spec->attributes.end()) {
-      if (Status ok = CheckExpressible(n, *value); !ok.ok()) return Error(op, ok.message());
-      function->attributes().emplace_back(std::string(n), value->value);
+      VKHLO_RETURN_IF_ERROR(AppendForIr(op, n, *value, function->attributes()));
     }
   }
   std::stable_sort(function->attributes().begin(), function->attributes().end(),
@@ -164,18 +161,30 @@ StatusOr<BuiltOp> ModuleBuilder::BuildFunction(EncodedOp& op, ir::Block* block) 
   return built;
 }
 
-StatusOr<BuiltOp> ModuleBuilder::BuildCast(EncodedOp& op) {
-  // Stands between VHLO values and another dialect's ops; in vkhlo's IR both sides are the same.
-  if (op.operands.size() != op.result_types.size()) {
-    return Error(op, fmt::format("a cast of {} values into {}", op.operands.size(), op.result_types.size()));
+StatusOr<BuiltOp> ModuleBuilder::BuildShardyOp(EncodedOp& op) {
+  // Meshes and sharding groups only annotate; constraints, reshards and propagation barriers
+  // pass their operands through. Anything else partitions the computation itself.
+  if (op.name == "mesh" || op.name == "sharding_group") {
+    if (!op.result_types.empty() || op.num_regions != 0) return Error(op, "an annotation with results or regions");
+    return BuiltOp{};
+  }
+  if (op.name == "sharding_constraint" || op.name == "reshard" || op.name == "propagation_barrier") {
+    return BuildPassThrough(op);
+  }
+  return UnimplementedError(fmt::format("byte {}: sdy.{}: {}", op.offset, op.name, kShardyComputationUnsupported));
+}
+
+StatusOr<BuiltOp> ModuleBuilder::BuildPassThrough(EncodedOp& op) {
+  if (op.operands.size() != op.result_types.size() || op.num_regions != 0) {
+    return Error(op, fmt::format("{} values into {}", op.operands.size(), op.result_types.size()));
   }
   BuiltOp built;
   for (size_t i = 0; i < op.operands.size(); ++i) {
-    if (op.operands[i] == nullptr) return Error(op, "a cast of a value defined after it");
+    if (op.operands[i] == nullptr) return Error(op, "a value defined after its use passed through");
     StatusOr<ir::Type> type = op.result_types[i]->AsValueType();
     if (!type.ok()) return Error(op, type.status().message());
     if (*type != op.operands[i]->type()) {
-      return Error(op, fmt::format("a cast from {} to {} changes the type", op.operands[i]->type().ToString(),
+      return Error(op, fmt::format("{} passed through as {} changes the type", op.operands[i]->type().ToString(),
                                    type->ToString()));
     }
     built.results.push_back(op.operands[i]);
@@ -196,8 +205,7 @@ StatusOr<BuiltOp> ModuleBuilder::BuildVhloOp(EncodedOp& op, ir::Block* block) {
   if (!attributes.ok()) return Error(op, attributes.status().message());
   for (const auto& [name, value] : op.attributes) {
     if (std::find(spec->attributes.begin(), spec->attributes.end(), name) == spec->attributes.end()) {
-      if (Status ok = CheckExpressible(name, *value); !ok.ok()) return Error(op, ok.message());
-      attributes->emplace_back(std::string(name), value->value);
+      VKHLO_RETURN_IF_ERROR(AppendForIr(op, name, *value, *attributes));
     }
   }
   std::string_view name = spec->stablehlo;

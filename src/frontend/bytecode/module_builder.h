@@ -4,7 +4,8 @@
 // ops of other dialects that an artifact may carry beside VHLO (check.*, interpreter.*, chlo.*
 // when serialized with other dialects allowed) the vkhlo op of the same name with their
 // attributes as written. builtin.unrealized_conversion_cast, which VHLO serialization inserts
-// between VHLO values and other dialects' ops, disappears: its results are its operands.
+// between VHLO values and other dialects' ops, disappears: its results are its operands. So do
+// Shardy's annotations (sdy.mesh, constraints; attributes_table.h says why).
 #pragma once
 
 #include <memory>
@@ -27,7 +28,9 @@ class ModuleBuilder : public OpBuilder {
  private:
   StatusOr<BuiltOp> BuildModule(EncodedOp& op, ir::Block* block);
   StatusOr<BuiltOp> BuildFunction(EncodedOp& op, ir::Block* block);
-  StatusOr<BuiltOp> BuildCast(EncodedOp& op);
+  StatusOr<BuiltOp> BuildShardyOp(EncodedOp& op);
+  // An op whose results are its operands (casts, Shardy constraints).
+  StatusOr<BuiltOp> BuildPassThrough(EncodedOp& op);
   StatusOr<BuiltOp> BuildVhloOp(EncodedOp& op, ir::Block* block);
   StatusOr<BuiltOp> BuildOtherOp(EncodedOp& op, ir::Block* block);
   // Appends a vkhlo op named `name` (a full name such as "stablehlo.add") to `block`.

@@ -65,15 +65,22 @@ StatusOr<VhloAttributeMap> InherentVhloAttributes(const BytecodeFile& file, Attr
   return inherent;
 }
 
+Status AppendForIr(const EncodedOp& op, std::string_view name, const DecodedAttribute& value,
+                   std::vector<ir::NamedAttribute>& out) {
+  StatusOr<std::optional<ir::Attribute>> kept = AttributeForIr(name, value);
+  if (!kept.ok()) {
+    return Status(kept.status().code(),
+                  fmt::format("byte {}: {}.{}: {}", op.offset, op.dialect, op.name, kept.status().message()));
+  }
+  if (*kept) out.emplace_back(std::string(name), std::move(**kept));
+  return OkStatus();
+}
+
 StatusOr<std::vector<ir::NamedAttribute>> OtherDialectAttributes(const BytecodeFile& file, AttrTypeTable& table,
                                                                  const EncodedOp& op) {
   std::vector<ir::NamedAttribute> attributes;
-  const auto add = [&](std::string_view name, const DecodedAttribute& value) -> Status {
-    if (Status ok = CheckExpressible(name, value); !ok.ok()) {
-      return Status(ok.code(), fmt::format("byte {}: {}.{}: {}", op.offset, op.dialect, op.name, ok.message()));
-    }
-    attributes.emplace_back(std::string(name), value.value);
-    return OkStatus();
+  const auto add = [&](std::string_view name, const DecodedAttribute& value) {
+    return AppendForIr(op, name, value, attributes);
   };
   for (const auto& [name, value] : op.attributes) VKHLO_RETURN_IF_ERROR(add(name, *value));
   if (!op.has_properties) return attributes;

@@ -17,6 +17,11 @@ namespace vkhlo::frontend::bytecode {
 StatusOr<VhloAttributeMap> InherentVhloAttributes(const BytecodeFile& file, AttrTypeTable& table, const VhloOp& spec,
                                                   const EncodedOp& op);
 
+// Appends attribute `name` of `op` as vkhlo's IR keeps it (AttributeForIr: Shardy attributes
+// dropped); errors name the op's byte.
+Status AppendForIr(const EncodedOp& op, std::string_view name, const DecodedAttribute& value,
+                   std::vector<ir::NamedAttribute>& out);
+
 // All attributes of an op of another dialect (check, interpreter, chlo), as written.
 StatusOr<std::vector<ir::NamedAttribute>> OtherDialectAttributes(const BytecodeFile& file, AttrTypeTable& table,
                                                                  const EncodedOp& op);
