@@ -18,9 +18,9 @@ build_fuzzer "$root" "$build" "$build/bytecode_fuzzer" "$root"/src/frontend/*.cc
   "$root"/src/ir/*.cc "$root"/src/verify/*.cc "$root"/src/support/status.cc "$root"/src/support/env.cc \
   "$root"/fuzz/bytecode_fuzzer.cc
 
-# The repository corpus stays small (and the test models join it); what the fuzzer finds stays
+# The repository corpus stays small (the test models and data join it); what the fuzzer finds stays
 # in $build.
 mkdir -p "$build/bytecode_corpus" "$build/bytecode_artifacts"
-"$build/bytecode_fuzzer" "$build/bytecode_corpus" "$root/fuzz/bytecode_corpus" "$root/tests/bytecode/models" \
+"$build/bytecode_fuzzer" "$build/bytecode_corpus" "$root/fuzz/bytecode_corpus" "$root/tests/bytecode/models" "$root/tests/bytecode/data" \
   -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
   -artifact_prefix="$build/bytecode_artifacts/" -max_total_time="$seconds" -print_final_stats=1 "$@"
