@@ -21,7 +21,8 @@ const fs::path kRoot = VKHLO_CONFORMANCE_DIR;
 
 // "interpret/add.mlir:15" -> reason.
 const std::map<std::string, std::string>& Expectations() {
-  static const auto* expectations = new std::map<std::string, std::string>(testing::ReadExpectations(VKHLO_EXPECTATIONS_FILE));
+  static const auto* expectations =
+      new std::map<std::string, std::string>(testing::ReadExpectations(VKHLO_EXPECTATIONS_FILE));
   return *expectations;
 }
 
