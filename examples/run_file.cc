@@ -1,11 +1,13 @@
-// Runs a StableHLO program from a file on the Vulkan device:
+// Runs a StableHLO program from a file on the Vulkan device: text, or a portable artifact
+// (MLIR bytecode, e.g. jax.export's mlir_module_serialized written to a file):
 //
 //   vkhlo-example-run-file examples/axpy.mlir 3 1,2,3,4 10,20,30,40
+//   vkhlo-example-run-file model.mlirbc 1,2,3,4
 //
 // Each argument after the file is one parameter of @main, its elements comma-separated in
 // row-major order (the count must match the parameter's shape). Parameters of f32, f64, i32,
 // i64 and ui32 element types can be given this way. Prints each result as a Literal. Errors in
-// the program text are reported with their line and column. Exit status: 0 on success, 1 on an
+// the program are reported with their line and column (text) or byte offset (artifact). Exit status: 0 on success, 1 on an
 // error, 3 when the device cannot run one of the program's ops yet.
 #include <cstdio>
 #include <cstdlib>
@@ -53,10 +55,10 @@ vkhlo::StatusOr<vkhlo::Literal> ParseArgument(const std::string& text, const vkh
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s FILE.mlir [ARGUMENT...]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s FILE.mlir|FILE.mlirbc [ARGUMENT...]\n", argv[0]);
     return 1;
   }
-  std::ifstream file(argv[1]);
+  std::ifstream file(argv[1], std::ios::binary);
   if (!file) return Fail(vkhlo::NotFoundError(std::string("cannot read ") + argv[1]));
   std::stringstream text;
   text << file.rdbuf();

@@ -14,16 +14,9 @@
 #include <string_view>
 
 #include "frontend/parser.h"
-#include "ir/printer.h"
+#include "fuzz/text_round_trip.h"
 
-namespace {
-
-[[noreturn]] void Fail(const char* what, const std::string& text, const std::string& detail) {
-  std::fprintf(stderr, "%s\n  text: %s\n  %s\n", what, text.c_str(), detail.c_str());
-  std::abort();
-}
-
-}  // namespace
+using vkhlo::fuzzing::Fail;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
@@ -31,13 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   ParseOptions options;
   options.source_name = "fuzz.mlir";
-  if (auto module = ParseModule(text, options); module.ok()) {
-    const std::string printed = vkhlo::ir::PrintModule(**module);
-    auto again = ParseModule(printed, options);
-    if (!again.ok()) Fail("printed module does not parse", printed, again.status().message());
-    const std::string reprinted = vkhlo::ir::PrintModule(**again);
-    if (reprinted != printed) Fail("print -> parse -> print is not a fixpoint", printed, reprinted);
-  }
+  if (auto module = ParseModule(text, options); module.ok()) vkhlo::fuzzing::CheckTextRoundTrip(**module, options);
 
   if (auto type = ParseType(text); type.ok()) {
     const std::string printed = type->ToString();

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the parser fuzzer with clang (libFuzzer + ASan + UBSan) in its own build directory and
+# Builds the parser fuzzer (fuzz/build_fuzzer.sh: clang, libFuzzer + ASan + UBSan) in its own build directory and
 # runs it for the given number of seconds (default 60), starting from the hand-written seed
 # corpus in fuzz/corpus. New inputs go to the build directory, crashes to its artifacts/.
 #
@@ -12,38 +12,13 @@ shift || true
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${VKHLO_FUZZ_BUILD_DIR:-$root/build-fuzz}"
 
-have_fuzzer_runtime() {
-  command -v clang++ >/dev/null 2>&1 &&
-    ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1
-}
-if ! have_fuzzer_runtime; then
-  echo "installing clang and libclang-rt-14-dev (Debian packages) for libFuzzer" >&2
-  apt-get update -qq && apt-get install -y -qq clang libclang-rt-14-dev >/dev/null
-fi
+source "$root/fuzz/build_fuzzer.sh"
 
-mkdir -p "$build/obj" "$build/corpus" "$build/artifacts"
-flags=(-std=c++20 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined
-       -fno-sanitize-recover=undefined -I"$root/src" -I"$root/include")
-sources=("$root"/src/frontend/*.cc "$root"/src/ir/attribute.cc "$root"/src/ir/element_type.cc
-         "$root"/src/ir/literal.cc "$root"/src/ir/module.cc "$root"/src/ir/op_table.cc "$root"/src/ir/printer.cc
-         "$root"/src/ir/type.cc "$root"/src/support/status.cc "$root"/src/support/env.cc
-         "$root"/src/support/host_memory.cc "$root"/fuzz/parser_fuzzer.cc)
-
-# Compile what changed (two at a time: the machine is shared).
-objects=()
-to_build=()
-for src in "${sources[@]}"; do
-  obj="$build/obj/$(echo "${src#"$root"/}" | tr '/' '_').o"
-  objects+=("$obj")
-  if [[ ! -f "$obj" || "$src" -nt "$obj" || -n "$(find "$root/src/frontend" "$root/src/ir" "$root/include" -name '*.h' -newer "$obj" -print -quit)" ]]; then
-    to_build+=("$src|$obj")
-  fi
-done
-if ((${#to_build[@]})); then
-  printf '%s\n' "${to_build[@]}" | xargs -P 2 -I{} bash -c \
-    'src="${1%%|*}"; obj="${1##*|}"; clang++ "${@:2}" -c "$src" -o "$obj"' _ {} "${flags[@]}"
-fi
-clang++ -fsanitize=fuzzer,address,undefined "${objects[@]}" -lfmt -o "$build/parser_fuzzer"
+build_fuzzer "$root" "$build" "$build/parser_fuzzer" "$root"/src/frontend/*.cc "$root"/src/ir/attribute.cc \
+  "$root"/src/ir/element_type.cc "$root"/src/ir/literal.cc "$root"/src/ir/module.cc "$root"/src/ir/op_table.cc \
+  "$root"/src/ir/printer.cc "$root"/src/ir/type.cc "$root"/src/support/status.cc "$root"/src/support/env.cc \
+  "$root"/src/support/host_memory.cc "$root"/fuzz/parser_fuzzer.cc
+mkdir -p "$build/corpus" "$build/artifacts"
 
 # The repository corpus stays small and hand-written; what the fuzzer finds stays in $build.
 "$build/parser_fuzzer" "$build/corpus" "$root/fuzz/corpus" \

@@ -1,4 +1,4 @@
-// The vkhlo runtime: compile programs (built with XlaBuilder, or StableHLO text) for a Vulkan
+// The vkhlo runtime: compile programs (built with XlaBuilder, StableHLO text or portable artifacts) for a Vulkan
 // device and run them.
 //
 //   auto client = vkhlo::Client::Create();                         // StatusOr<unique_ptr<Client>>
@@ -181,8 +181,13 @@ class Client {
   // Compiles a built computation (its @main) for the device: passes, fusion, kernels,
   // constants uploaded once. An op the device cannot run yet is an UNIMPLEMENTED error naming it.
   StatusOr<std::unique_ptr<Executable>> Compile(const XlaComputation& computation) const;
-  // Compiles StableHLO text (its @main); errors in the text carry line:column.
-  StatusOr<std::unique_ptr<Executable>> CompileStableHlo(std::string_view text) const;
+  // Compiles a StableHLO program (its @main): text, or a portable artifact — VHLO in MLIR
+  // bytecode, as jax.export's mlir_module_serialized, stablehlo.serialize_portable_artifact and a
+  // PJRT compile call hold it (vkhlo/portable_artifact.h) — told apart by the bytecode's magic
+  // bytes. Errors in text carry line:column; in an artifact, the byte offset (and the op's
+  // position in the file it was exported from, when the artifact records one).
+  StatusOr<std::unique_ptr<Executable>> CompileStableHlo(std::string_view program) const;
+  StatusOr<std::unique_ptr<Executable>> CompileStableHlo(std::span<const uint8_t> program) const;
 
   // A device tensor holding an array literal's values (any layout; the device keeps them
   // row-major). Tuples and tokens are not tensors: INVALID_ARGUMENT.
@@ -210,8 +215,9 @@ class Client {
   FeedQueue& infeed() const;
   FeedQueue& outfeed() const;
 
-  // Parses, verifies, runs the passes, fuses, generates and compiles kernels, uploads constants.
-  StatusOr<Executable> Compile(std::string_view mlir_text, const CompileOptions& options = {}) const;
+  // Parses (text or a portable artifact, as CompileStableHlo), verifies, runs the passes, fuses,
+  // generates and compiles kernels, uploads constants.
+  StatusOr<Executable> Compile(std::string_view program, const CompileOptions& options = {}) const;
 
   // A device tensor holding `bytes` (num_elements * bytes per element, storage layout).
   StatusOr<Buffer> BufferFromHost(const TensorType& type, std::span<const uint8_t> bytes) const;

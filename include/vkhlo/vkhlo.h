@@ -24,5 +24,6 @@
 #include "vkhlo/xla_builder.h"     // XlaBuilder, XlaOp
 #include "vkhlo/xla_ops.h"         // the op functions: Add, Dot, Reduce, While, ...
 #include "vkhlo/runtime.h"         // Client, Executable, Buffer
+#include "vkhlo/portable_artifact.h" // StableHLO portable artifacts: versions read, headers
 #include "vkhlo/custom_call.h"     // custom_call targets: SPIR-V kernels, host callbacks
 #include "vkhlo/process_grid.h"    // RunProcessGrid, CreateProcessClients, FeedQueue

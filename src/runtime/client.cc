@@ -6,6 +6,7 @@
 #include "codegen/elemental/types.h"
 #include "device/allocator.h"
 #include "device/transfer.h"
+#include "frontend/bytecode/program.h"
 #include "frontend/parser.h"
 #include "ir/tensor_bytes.h"
 #include "runtime/runtime_internal.h"
@@ -159,8 +160,8 @@ StatusOr<Buffer> Client::BufferFromHost(const TensorType& type, std::span<const 
   return Buffer(std::move(state));
 }
 
-StatusOr<Executable> Client::Compile(std::string_view mlir_text, const CompileOptions& options) const {
-  VKHLO_ASSIGN_OR_RETURN(std::unique_ptr<ir::Module> module, frontend::ParseModule(mlir_text));
+StatusOr<Executable> Client::Compile(std::string_view program, const CompileOptions& options) const {
+  VKHLO_ASSIGN_OR_RETURN(std::unique_ptr<ir::Module> module, frontend::ParseProgram(program));
   VKHLO_RETURN_IF_ERROR(verify::VerifyModule(*module));
   return runtime::CompileModule(*this, std::move(module), options);
 }

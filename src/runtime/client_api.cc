@@ -97,9 +97,13 @@ StatusOr<std::unique_ptr<Executable>> Client::Compile(const XlaComputation& comp
   return std::make_unique<Executable>(std::move(executable));
 }
 
-StatusOr<std::unique_ptr<Executable>> Client::CompileStableHlo(std::string_view text) const {
-  VKHLO_ASSIGN_OR_RETURN(Executable executable, Compile(text));
+StatusOr<std::unique_ptr<Executable>> Client::CompileStableHlo(std::string_view program) const {
+  VKHLO_ASSIGN_OR_RETURN(Executable executable, Compile(program));
   return std::make_unique<Executable>(std::move(executable));
+}
+
+StatusOr<std::unique_ptr<Executable>> Client::CompileStableHlo(std::span<const uint8_t> program) const {
+  return CompileStableHlo(std::string_view(reinterpret_cast<const char*>(program.data()), program.size()));
 }
 
 StatusOr<Buffer> Client::TransferToDevice(const Literal& literal) const {

@@ -1,6 +1,8 @@
 #include "tests/conformance/conformance_chunks.h"
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 
 #include "frontend/parser.h"
 #include "tests/support/test_files.h"
@@ -23,6 +25,40 @@ std::vector<std::string> ConformanceFiles(const fs::path& root,
   return files;
 }
 
+tools::CheckOptions VulkanCheckOptions(const Client* client, ExecutionStats* totals) {
+  tools::CheckOptions options;
+  options.device = tools::CheckOptions::Device::kVulkan;
+  options.client = client;
+  options.totals = totals;
+  return options;
+}
+
+std::string CheckModule(StatusOr<std::unique_ptr<ir::Module>> module, const tools::CheckOptions& options) {
+  Status status = module.status();
+  if (status.ok()) status = verify::VerifyModule(**module);
+  if (!status.ok()) return status.message();
+  for (const tools::TestOutcome& test : tools::RunTestFunctions(**module, options)) {
+    if (!test.passed) return "@" + test.name + ": " + test.message;
+  }
+  return "";
+}
+
+std::map<std::string, std::string> ReadExpectations(const fs::path& path, const std::string& profile) {
+  std::map<std::string, std::string> expectations;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::string which, key, reason;
+    if (!profile.empty()) fields >> which;
+    fields >> key;
+    std::getline(fields, reason);
+    if (profile.empty() || which == "all" || which == profile) expectations[key] = reason;
+  }
+  return expectations;
+}
+
 std::vector<ChunkOutcome> RunConformanceFile(const fs::path& root, const std::string& relative,
                                              const tools::CheckOptions& options) {
   const std::string text = ReadFile(root / relative);
@@ -36,16 +72,7 @@ std::vector<ChunkOutcome> RunConformanceFile(const fs::path& root, const std::st
     frontend::ParseOptions parse;
     parse.source_name = relative;
     parse.first_line = chunk.first_line;
-    auto module = frontend::ParseModule(chunk.text, parse);
-    Status status = module.status();
-    if (status.ok()) status = verify::VerifyModule(**module);
-    if (!status.ok()) {
-      outcome.failure = status.message();
-    } else {
-      for (const tools::TestOutcome& test : tools::RunTestFunctions(**module, options)) {
-        if (!test.passed && outcome.failure.empty()) outcome.failure = "@" + test.name + ": " + test.message;
-      }
-    }
+    outcome.failure = CheckModule(frontend::ParseModule(chunk.text, parse), options);
     outcomes.push_back(std::move(outcome));
   }
   return outcomes;

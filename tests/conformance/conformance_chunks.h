@@ -4,6 +4,8 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,18 @@ struct ChunkOutcome {
   // Empty when the chunk parsed, verified and passed every check; else the first failure.
   std::string failure;
 };
+
+// Check options for the Vulkan device on `client`, adding every run's stats to `totals`.
+tools::CheckOptions VulkanCheckOptions(const Client* client, ExecutionStats* totals);
+
+// Verifies `module` (or reports why it could not be read) and runs its test functions: empty
+// when everything passed, else the first failure.
+std::string CheckModule(StatusOr<std::unique_ptr<ir::Module>> module, const tools::CheckOptions& options = {});
+
+// Expected failures, one per line: "<key> <reason>", or "<profile> <key> <reason>" when
+// `profile` is given (then only lines of that profile or "all" count). '#' starts a comment.
+std::map<std::string, std::string> ReadExpectations(const std::filesystem::path& path,
+                                                    const std::string& profile = "");
 
 // Parses, verifies and runs every test function of each chunk of `relative` (split when it is
 // under interpret/, as those files are written for --split-input-file).

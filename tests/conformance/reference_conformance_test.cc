@@ -21,20 +21,8 @@ const fs::path kRoot = VKHLO_CONFORMANCE_DIR;
 
 // "interpret/add.mlir:15" -> reason.
 const std::map<std::string, std::string>& Expectations() {
-  static const auto* expectations = [] {
-    auto* map = new std::map<std::string, std::string>();
-    std::ifstream in(VKHLO_EXPECTATIONS_FILE);
-    std::string line;
-    while (std::getline(in, line)) {
-      if (line.empty() || line[0] == '#') continue;
-      std::istringstream fields(line);
-      std::string key, reason;
-      fields >> key;
-      std::getline(fields, reason);
-      (*map)[key] = reason;
-    }
-    return map;
-  }();
+  static const auto* expectations =
+      new std::map<std::string, std::string>(testing::ReadExpectations(VKHLO_EXPECTATIONS_FILE));
   return *expectations;
 }
 

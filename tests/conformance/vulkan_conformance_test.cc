@@ -36,21 +36,8 @@ bool MobileProfile() { return GetEnv("VKHLO_PROFILE").value_or("native") == "mob
 
 // "<profile> <file>[:<first line>] <reason>", profile one of all / native / mobile.
 const std::map<std::string, std::string>& Expectations() {
-  static const auto* expectations = [] {
-    auto* map = new std::map<std::string, std::string>();
-    const std::string profile = MobileProfile() ? "mobile" : "native";
-    std::ifstream in(VKHLO_VULKAN_EXPECTATIONS_FILE);
-    std::string line;
-    while (std::getline(in, line)) {
-      if (line.empty() || line[0] == '#') continue;
-      std::istringstream fields(line);
-      std::string which, key, reason;
-      fields >> which >> key;
-      std::getline(fields, reason);
-      if (which == "all" || which == profile) (*map)[key] = reason;
-    }
-    return map;
-  }();
+  static const auto* expectations = new std::map<std::string, std::string>(
+      testing::ReadExpectations(VKHLO_VULKAN_EXPECTATIONS_FILE, MobileProfile() ? "mobile" : "native"));
   return *expectations;
 }
 
@@ -61,11 +48,8 @@ TEST_P(VulkanConformance, ChunksPassTheirChecks) {
   ASSERT_FALSE(files.empty()) << "no conformance programs under " << kRoot;
   auto client = Client::Create();
   ASSERT_TRUE(client.ok()) << client.status().ToString();
-  tools::CheckOptions options;
-  options.device = tools::CheckOptions::Device::kVulkan;
-  options.client = client->get();
   ExecutionStats totals;
-  options.totals = &totals;
+  const tools::CheckOptions options = testing::VulkanCheckOptions(client->get(), &totals);
   int chunks_run = 0;
   const std::optional<std::string> out_path = GetEnv("VKHLO_EXPECTATIONS_OUT");
   std::string failures;

@@ -46,6 +46,8 @@ step "run them on the device"
 grep -q "result on the device: f32\[4\] {13, 26, 39, 52}" "$work.axpy.log"
 out=$("$bin/vkhlo-example-run-file" "$source/examples/axpy.mlir" 3 1,2,3,4 10,20,30,40)
 [[ $out == "f32[4] {13, 26, 39, 52}" ]] || { echo "run_file printed: $out"; exit 1; }
+out=$("$bin/vkhlo-example-run-file" "$source/examples/axpy.mlirbc" 3 1,2,3,4 10,20,30,40)
+[[ $out == "f32[4] {13, 26, 39, 52}" ]] || { echo "run_file printed for the portable artifact: $out"; exit 1; }
 set +e
 "$bin/vkhlo-example-mlp" > "$work.mlp.log" 2>&1
 mlp=$?

@@ -5,6 +5,8 @@
 #include <iterator>
 #include <sstream>
 
+#include "frontend/bytecode/program.h"
+
 namespace vkhlo::tools {
 
 StatusOr<std::string> ReadSourceFile(const std::string& path) {
@@ -22,6 +24,13 @@ StatusOr<std::string> ReadSourceFile(const std::string& path) {
 
 std::vector<ParsedChunk> ParseSource(const std::string& text, const std::string& source_name, bool split) {
   std::vector<ParsedChunk> chunks;
+  if (frontend::IsBytecode(text)) {
+    // A portable artifact is one module: there is nothing to split.
+    frontend::ParseOptions options;
+    options.source_name = source_name;
+    chunks.push_back(ParsedChunk{1, frontend::ParseProgram(text, options)});
+    return chunks;
+  }
   std::vector<frontend::SourceChunk> pieces;
   if (split) {
     pieces = frontend::SplitInputFile(text);

@@ -1,5 +1,5 @@
 // Reading a program file for the command-line tools, and parsing it whole or split at
-// "// -----" lines, with messages that name the file.
+// "// -----" lines (or reading it as a portable artifact), with messages that name the file.
 #pragma once
 
 #include <memory>
@@ -22,6 +22,8 @@ struct ParsedChunk {
 };
 
 // Parses `text` as one module, or as one module per "// -----" chunk when `split` is true.
+// MLIR bytecode (a StableHLO portable artifact, recognized by its magic bytes) is read as one
+// module whatever `split` says.
 std::vector<ParsedChunk> ParseSource(const std::string& text, const std::string& source_name, bool split);
 
 }  // namespace vkhlo::tools
