@@ -51,3 +51,38 @@ else
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q --disable-pip-version-check "jax==$jax_version" "jaxlib==$jax_version" numpy
 fi
+
+# The PJRT C API header the JAX plugin (pjrt/, libvkhlo_pjrt.so) is built against. No Debian
+# package has it; the tensorflow-cpu wheel ships it (include/xla/pjrt/c/pjrt_c_api.h, PJRT C API
+# 0.72, Apache-2.0). The wheel is pinned by version and checksum (259 MB, any Python: only the
+# header is used), downloaded once into a cache outside the sources ($VKHLO_DEPS_CACHE, default
+# ~/.cache/vkhlo-deps) so fresh clones and CI runs on this machine reuse it; only the checked
+# header is kept. CMake looks there (VKHLO_PJRT_C_API_INCLUDE_DIR); without it the plugin is
+# not built.
+pjrt_wheel_version=2.20.0
+pjrt_wheel_sha256=cf756bbe2d256e942ab5d0ad2c858fb40017581494febdb4387c149b1afde780
+pjrt_header_sha256=892be1b24f0fa2ef97a6e9ae659192a311f9bc93eb9d07c4ddb0f151f51fe532
+deps_cache="${VKHLO_DEPS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vkhlo-deps}"
+pjrt_include="$deps_cache/pjrt-c-api-0.72/include"
+pjrt_header="$pjrt_include/xla/pjrt/c/pjrt_c_api.h"
+if [[ -f "$pjrt_header" ]] && echo "$pjrt_header_sha256  $pjrt_header" | sha256sum --check --status; then
+  echo "install-deps: PJRT C API header present in $pjrt_include"
+else
+  echo "install-deps: fetching the PJRT C API header (tensorflow-cpu $pjrt_wheel_version wheel, PyPI)"
+  download="$(mktemp -d)"
+  echo "tensorflow-cpu==$pjrt_wheel_version --hash=sha256:$pjrt_wheel_sha256" > "$download/requirements.txt"
+  "$venv/bin/pip" download -q --disable-pip-version-check --no-deps --no-cache-dir --require-hashes \
+    --only-binary :all: --implementation cp --python-version 3.11 --abi cp311 --platform manylinux_2_17_x86_64 \
+    -r "$download/requirements.txt" -d "$download"
+  mkdir -p "$(dirname "$pjrt_header")"
+  "$venv/bin/python" - "$download" "$pjrt_header.tmp" <<'PY'
+import glob, sys, zipfile
+wheel = glob.glob(sys.argv[1] + "/tensorflow_cpu-*.whl")[0]
+with zipfile.ZipFile(wheel) as z, open(sys.argv[2], "wb") as out:
+    out.write(z.read("tensorflow/include/xla/pjrt/c/pjrt_c_api.h"))
+PY
+  echo "$pjrt_header_sha256  $pjrt_header.tmp" | sha256sum --check --status
+  mv "$pjrt_header.tmp" "$pjrt_header"
+  rm -rf "$download"
+  echo "install-deps: PJRT C API header in $pjrt_include"
+fi
