@@ -52,6 +52,15 @@ else
   "$venv/bin/pip" install -q --disable-pip-version-check "jax==$jax_version" "jaxlib==$jax_version" numpy
 fi
 
+# Building the JAX plugin's Python package (python/, a wheel carrying libvkhlo_pjrt.so) without
+# build isolation, as its test does: the wheel builder beside the venv's setuptools.
+wheel_version=0.45.1
+if "$venv/bin/python" -c "import wheel, sys; sys.exit(wheel.__version__ != '$wheel_version')" >/dev/null 2>&1; then
+  echo "install-deps: wheel $wheel_version present in $venv"
+else
+  "$venv/bin/pip" install -q --disable-pip-version-check "wheel==$wheel_version"
+fi
+
 # The PJRT C API header the JAX plugin (pjrt/, libvkhlo_pjrt.so) is built against. No Debian
 # package has it; the tensorflow-cpu wheel ships it (include/xla/pjrt/c/pjrt_c_api.h, PJRT C API
 # 0.72, Apache-2.0). The wheel is pinned by version and checksum (259 MB, any Python: only the
