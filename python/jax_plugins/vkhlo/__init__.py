@@ -59,3 +59,19 @@ def initialize():
         logger.warning("vkhlo: tested with jax %s, running with jax %s", ", ".join(TESTED_JAX_VERSIONS), jax.__version__)
     from jax._src import xla_bridge
     xla_bridge.register_plugin(PLATFORM_NAME, library_path=path, options=_create_options())
+    _enable_donation()
+
+
+def _enable_donation():
+    """JAX lowers donate_argnums to buffer donation only for the platforms it lists (cpu, cuda,
+    rocm, tpu, neuron: jax._src.interpreters.mlir._platforms_with_donation); for others it warns
+    "Some donated buffers were not usable" and copies. The plugin takes donated buffers over
+    (their arrays read as deleted, their memory goes once the run is done), so vkhlo joins the
+    list. A private list: if a JAX release drops it, donation is ignored again, never wrong."""
+    try:
+        from jax._src.interpreters import mlir
+    except ImportError:
+        return
+    platforms = getattr(mlir, "_platforms_with_donation", None)
+    if isinstance(platforms, list) and PLATFORM_NAME not in platforms:
+        platforms.append(PLATFORM_NAME)
