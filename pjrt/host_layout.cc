@@ -8,39 +8,23 @@
 namespace vkhlo::pjrt {
 namespace {
 
-// One recursive walk for both directions: `strided` moves by `strides`, `dense` by row-major
-// steps; `to_dense` says which one is read.
-void Walk(const uint8_t* read, uint8_t* write, std::span<const int64_t> strides, std::span<const int64_t> dims,
-          size_t dim, int64_t element_bytes, bool to_dense, int64_t& dense_offset, const uint8_t* strided_read,
-          uint8_t* strided_write) {
+// Visits the elements of a strided array in row-major order, calling `copy(strided, bytes)` once
+// per contiguous run (a whole innermost row when its stride is the element size, else one
+// element): `strided` points at the run in the strided array.
+template <typename Copy>
+void ForEachRun(uint8_t* strided, std::span<const int64_t> strides, std::span<const int64_t> dims, size_t dim,
+                int64_t element_bytes, const Copy& copy) {
   const int64_t extent = dims[dim];
   const int64_t stride = strides[dim];
   if (dim + 1 == dims.size()) {
-    if (stride == element_bytes) {  // a contiguous row: one copy
-      const size_t bytes = static_cast<size_t>(extent * element_bytes);
-      if (to_dense) {
-        std::memcpy(write + dense_offset, strided_read, bytes);
-      } else {
-        std::memcpy(strided_write, read + dense_offset, bytes);
-      }
-      dense_offset += extent * element_bytes;
+    if (stride == element_bytes) {
+      copy(strided, extent * element_bytes);
       return;
     }
-    for (int64_t i = 0; i < extent; ++i) {
-      if (to_dense) {
-        std::memcpy(write + dense_offset, strided_read + i * stride, static_cast<size_t>(element_bytes));
-      } else {
-        std::memcpy(strided_write + i * stride, read + dense_offset, static_cast<size_t>(element_bytes));
-      }
-      dense_offset += element_bytes;
-    }
+    for (int64_t i = 0; i < extent; ++i) copy(strided + i * stride, element_bytes);
     return;
   }
-  for (int64_t i = 0; i < extent; ++i) {
-    Walk(read, write, strides, dims, dim + 1, element_bytes, to_dense, dense_offset,
-         strided_read == nullptr ? nullptr : strided_read + i * stride,
-         strided_write == nullptr ? nullptr : strided_write + i * stride);
-  }
+  for (int64_t i = 0; i < extent; ++i) ForEachRun(strided + i * stride, strides, dims, dim + 1, element_bytes, copy);
 }
 
 int64_t NumElements(std::span<const int64_t> dims) {
@@ -114,8 +98,11 @@ void CopyStridedToRowMajor(const uint8_t* src, std::span<const int64_t> strides,
     std::memcpy(dst, src, static_cast<size_t>(element_bytes));
     return;
   }
-  int64_t offset = 0;
-  Walk(nullptr, dst, strides, dims, 0, element_bytes, /*to_dense=*/true, offset, src, nullptr);
+  uint8_t* dense = dst;
+  ForEachRun(const_cast<uint8_t*>(src), strides, dims, 0, element_bytes, [&](uint8_t* run, int64_t bytes) {
+    std::memcpy(dense, run, static_cast<size_t>(bytes));  // only read: the cast spares a second walker
+    dense += bytes;
+  });
 }
 
 void CopyRowMajorToStrided(const uint8_t* src, std::span<const int64_t> dims, int64_t element_bytes, uint8_t* dst,
@@ -125,8 +112,11 @@ void CopyRowMajorToStrided(const uint8_t* src, std::span<const int64_t> dims, in
     std::memcpy(dst, src, static_cast<size_t>(element_bytes));
     return;
   }
-  int64_t offset = 0;
-  Walk(src, nullptr, strides, dims, 0, element_bytes, /*to_dense=*/false, offset, nullptr, dst);
+  const uint8_t* dense = src;
+  ForEachRun(dst, strides, dims, 0, element_bytes, [&](uint8_t* run, int64_t bytes) {
+    std::memcpy(run, dense, static_cast<size_t>(bytes));
+    dense += bytes;
+  });
 }
 
 StridedExtent ExtentOf(std::span<const int64_t> strides, std::span<const int64_t> dims, int64_t element_bytes) {
