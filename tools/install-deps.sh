@@ -71,7 +71,7 @@ fi
 pjrt_wheel_version=2.20.0
 pjrt_wheel_sha256=cf756bbe2d256e942ab5d0ad2c858fb40017581494febdb4387c149b1afde780
 pjrt_header_sha256=892be1b24f0fa2ef97a6e9ae659192a311f9bc93eb9d07c4ddb0f151f51fe532
-deps_cache="${VKHLO_DEPS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vkhlo-deps}"
+deps_cache="${VKHLO_DEPS_CACHE:-${XDG_CACHE_HOME:-${HOME:-}/.cache}/vkhlo-deps}"  # as pjrt/CMakeLists.txt finds it
 pjrt_include="$deps_cache/pjrt-c-api-0.72/include"
 pjrt_header="$pjrt_include/xla/pjrt/c/pjrt_c_api.h"
 if [[ -f "$pjrt_header" ]] && echo "$pjrt_header_sha256  $pjrt_header" | sha256sum --check --status; then
