@@ -1,9 +1,13 @@
 // Values known at compile time: constant, iota, get_dimension_size.
 //
-// A splat (or one-element) constant is a literal in the code. Other constants that reach the
+// A splat (or one-element) constant is a literal in the code (zeros, infinities and NaNs of float
+// types hidden from the driver's compiler: OpaqueRawLiteral). Other constants that reach the
 // emitter are small (the fusion reads big ones from buffers uploaded once per executable) and
 // become a global `const uint[]` of their packed storage, read like a buffer.
 #include <fmt/format.h>
+
+#include <cmath>
+#include <complex>
 
 #include "codegen/elemental/emit_util.h"
 #include "codegen/elemental/op_emitters.h"
@@ -21,6 +25,29 @@ std::vector<uint32_t> PackWords(const ir::Literal& literal) {
   return words;
 }
 
+// Whether a float (or complex) splat holds a zero, an infinity or a NaN.
+bool HasSpecialFloatPart(const ir::Literal& literal) {
+  const ir::ElementType type = literal.element_type();
+  if (literal.num_elements() == 0 || !(ir::IsFloat(type) || ir::IsComplex(type))) return false;
+  auto special = [](double v) { return v == 0 || !std::isfinite(v); };
+  if (ir::IsComplex(type)) {
+    const std::complex<double> c = literal.GetComplex(0);
+    return special(c.real()) || special(c.imag());
+  }
+  return special(literal.GetFloat(0));
+}
+
+// A literal whose value a driver's compiler cannot see: its words XOR a push-constant word that
+// is always 0 at run time (kOpaqueZero). lavapipe folds `x * 0.0` to 0 (and would fold other
+// identities that IEEE special values break) when the zero is a literal, even in `precise` code
+// of a module declaring SignedZeroInfNanPreserve, and without that mode (many phones) any driver
+// may: with an opaque zero, inf * 0 stays NaN and -1 * 0 stays -0.
+std::string OpaqueRawLiteral(int storage_bits, uint64_t lo, uint64_t hi) {
+  const std::string literal = RawLiteral(storage_bits, lo, hi);
+  if (storage_bits <= 32) return fmt::format("({} ^ {})", literal, kOpaqueZero);
+  return fmt::format("({} ^ {}({}))", literal, storage_bits == 64 ? "uvec2" : "uvec4", kOpaqueZero);
+}
+
 StatusOr<Expr> EmitConstant(ElementalEmitter& em, const Operation& op, const Index& index) {
   const ir::Attribute* value = op.attribute("value");
   const ir::Literal* literal = value ? value->AsDenseElements() : nullptr;
@@ -33,6 +60,7 @@ StatusOr<Expr> EmitConstant(ElementalEmitter& em, const Operation& op, const Ind
     for (size_t i = 0; i < bytes.size() && i < 16; ++i) {
       (i < 8 ? lo : hi) |= static_cast<uint64_t>(bytes[i]) << (8 * (i % 8));
     }
+    if (HasSpecialFloatPart(*literal)) return Expr{OpaqueRawLiteral(f.storage_bits, lo, hi), type, true};
     return Expr{RawLiteral(f.storage_bits, lo, hi), type, true};
   }
   // Named by content (FNV-1a of the words), never by address: the same program must give the

@@ -10,6 +10,12 @@
 
 namespace vkhlo::codegen {
 
+// A uint that is 0 at run time but unknown to the driver's compiler: the w word of the workgroup
+// base every kernel declares in its push constants (shaders/include/vkhlo_dispatch.glsl), which
+// the device layer never sets. Float constants whose value a compiler could misuse in an
+// algebraic identity (zeros, infinities, NaNs) are XORed with it.
+inline constexpr const char* kOpaqueZero = "pc.vkhlo_workgroup_base.w";
+
 // `value` as a literal of the compute type ("float(1)", "int64_t(-1)", "2u", "true").
 std::string TypedLiteral(const TypeFacts& facts, int64_t value);
 
