@@ -1,4 +1,4 @@
-// Configure-time probe (cmake/CompilerWorkarounds.cmake): exits 0 when the compiler keeps every
+// Configure-time probe (cmake/HostNumerics.cmake): exits 0 when the compiler keeps every
 // double -> float -> double rounding below, 1 when it drops one. GCC 12.2 at -O2/-O3 drops them
 // when its SLP vectorizer packs two such round trips into one vector (each function below is
 // compiled to a bare `ret` or a plain copy); tests/support/host_numerics_test.cc checks the

@@ -1,7 +1,8 @@
-// Host numerics the build must not change: a double rounded to float precision stays rounded.
+// Host numerics the build must not change (cmake/HostNumerics.cmake): a double rounded to float
+// precision stays rounded, and a * b + c rounds twice, whatever -march says.
 //
 // GCC 12.2 at -O2 and -O3 drops paired double -> float -> double roundings once its SLP
-// vectorizer packs them into one vector (cmake/CompilerWorkarounds.cmake builds without SLP
+// vectorizer packs them into one vector (cmake/HostNumerics.cmake builds without SLP
 // vectorization where its probe sees this). It made chlo_decompose_test compare c64 results
 // with references taken at the unrounded inputs in RelWithDebInfo builds only (280 ulp "errors"
 // of chlo.asin at 1.001). These are the shapes that were hit, compiled with the project's flags;
@@ -42,6 +43,8 @@ OPAQUE void RoundUnlessF64(std::vector<std::complex<double>>& zs, bool f64) {
   }
 }
 
+OPAQUE double MultiplyAdd(double a, double b, double c) { return a * b + c; }
+
 // Through memory the compiler cannot see into: the rounding happens.
 double ToFloat(double x) {
   volatile float f = static_cast<float>(x);
@@ -73,6 +76,12 @@ TEST(HostNumerics, DoubleToFloatRoundTripsAreKept) {
     EXPECT_EQ(x.real(), ra);
     EXPECT_EQ(x.imag(), rb);
   }
+}
+
+// (1 + 2^-27)(1 - 2^-27) = 1 - 2^-54 rounds to 1, so a * b - 1 is 0; a fused multiply-add
+// (-ffp-contract=fast with FMA3) gives -2^-54.
+TEST(HostNumerics, MultiplyAddIsNotContracted) {
+  EXPECT_EQ(MultiplyAdd(1 + 0x1p-27, 1 - 0x1p-27, -1.0), 0.0);
 }
 
 }  // namespace

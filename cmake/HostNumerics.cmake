@@ -1,14 +1,23 @@
-# Workarounds for compiler bugs that change vkhlo's host numerics (docs/exactness.md, "Host
-# numerics and sanitizers"). Each is probed at configure time and applied only where the probe
-# fails, so a fixed compiler builds without it.
-#
+# Compiler settings that keep vkhlo's host numerics (the reference interpreter, constant folding,
+# the host references of the tests) the same in every build: whatever the build type, -march or
+# sanitizers, each float operation written in the source is one IEEE operation, rounded once
+# (docs/exactness.md, "Host numerics and sanitizers").
+
+# No contraction: GCC's default (-ffp-contract=fast, even in ISO C++ mode) and Clang's fuse
+# a * b + c into one fma wherever the target has one, so a build with -march=native (any x86-64
+# with FMA3) would round complex products, dot products and polynomials once where the
+# interpreter, the oracle of the device's kernels, must round twice.
+add_compile_options(-ffp-contract=off)
+
 # GCC 12 (seen with Debian 12's 12.2.0) drops a double -> float -> double rounding when its SLP
 # vectorizer packs two of them into one vector: `z[0] = (float)z[0]; z[1] = (float)z[1];`
 # becomes a bare `ret` at -O2 and -O3, and so does widening a complex<float> built from a
 # complex<double>. Whether a given loop is hit depends on the optimization level (the c64
 # inputs of chlo_decompose_test stayed unrounded at -O2, RelWithDebInfo, while the -O3 loop
 # vectorizer took the loop first), so results moved with the build type. Without SLP
-# vectorization the rounding stays; the probe checks that too.
+# vectorization the rounding stays. The probe (cmake/probes/float_round_trip.cc) decides, so a
+# fixed compiler builds without the workaround; tests/support/host_numerics_test.cc checks the
+# same shapes in the project's own build.
 include(CheckCXXSourceRuns)
 
 function(vkhlo_probe_float_round_trip result flags)
