@@ -42,9 +42,12 @@ ElementInfo ComputeInfo(ir::ElementType type) {
     info.mantissa_bits = f.mantissa_bits;
     info.sign_shift = f.exponent_bits + f.mantissa_bits;
     info.pattern_mask = static_cast<uint32_t>(LowMask(info.width));
-    // Leaked on purpose: one table per narrow type for the life of the process.
-    auto* table = new std::vector<double>(size_t{1} << info.width);
-    for (uint64_t bits = 0; bits < table->size(); ++bits) {
+    // One table per narrow type for the life of the process, never freed. It is a bare array so
+    // that info.decode, kept in InfoOf's table, points at the allocation itself: a vector object
+    // known only through its data() would be unreachable, a leak to LeakSanitizer.
+    const size_t count = size_t{1} << info.width;
+    double* table = new double[count];
+    for (uint64_t bits = 0; bits < count; ++bits) {
       double v = ir::DecodeFloat(type, bits);
       if (std::isnan(v) && info.ieee_nan) {
         // Keep the payload the way hardware widens a float: mantissa to the top of double's.
@@ -53,9 +56,9 @@ ElementInfo ComputeInfo(ir::ElementType type) {
         const uint64_t d = (sign << 63) | (uint64_t{0x7FF} << 52) | (mantissa << (52 - f.mantissa_bits));
         std::memcpy(&v, &d, 8);
       }
-      (*table)[bits] = v;
+      table[bits] = v;
     }
-    info.decode = table->data();
+    info.decode = table;
   }
   return info;
 }
