@@ -16,6 +16,7 @@ char buffers[2][kCapacity];
 size_t lengths[2];
 std::atomic<int> current{-1};
 struct sigaction previous;
+std::atomic<bool> installed{false};
 
 void WriteAll(const char* text, size_t n) {
   while (n > 0) {
@@ -59,7 +60,12 @@ void InstallTerminationReport() {
     action.sa_handler = OnTerminate;
     sigemptyset(&action.sa_mask);
     sigaction(SIGTERM, &action, &previous);
+    installed.store(true);
   });
+}
+
+void UninstallTerminationReport() {
+  if (installed.exchange(false)) sigaction(SIGTERM, &previous, nullptr);
 }
 
 }  // namespace vkhlo::runtime::mpi

@@ -16,5 +16,8 @@ void SetActivity(std::string_view text);
 // Installs the SIGTERM report (once per process). The previous handler runs after it (or the
 // default action, which ends the process), so an application's own handling is kept.
 void InstallTerminationReport();
+// Puts the previous handler back (before MPI_Finalize: a rank that has finished cleanly and is
+// ended while the others exit has nothing to report).
+void UninstallTerminationReport();
 
 }  // namespace vkhlo::runtime::mpi

@@ -110,6 +110,7 @@ MpiSession::~MpiSession() {
     MPI_Abort(state_->engine->comm(), 1);
   }
   state_->engine.reset();
+  runtime::mpi::UninstallTerminationReport();
   if (initialized) MPI_Finalize();
 }
 

@@ -391,7 +391,7 @@ Status MpiTransport::Finish(const Status& mine) {
   done_[engine_.rank()] = mine;
   secondary_[engine_.rank()] = done.secondary;
   const size_t ranks = static_cast<size_t>(engine_.size());
-  auto ready = [&]() -> StatusOr<bool> {
+  auto complete = [&] {
     if (done_.size() < ranks || engine_.pending_sends() > 0) return false;
     for (const auto& a : engine_.arrived()) {
       if (a->header.epoch <= epoch_ && !a->complete()) return false;
@@ -405,14 +405,30 @@ Status MpiTransport::Finish(const Status& mine) {
     }
     return out.empty() ? std::string("no rank (its sends did not complete)") : out;
   };
-  auto timed_out = [&] {
-    if (!mine.ok()) return Status(mine.code(), fmt::format("{}: {}", Me(), mine.message()));
-    return Status(StatusCode::kDeadlineExceeded,
-                  fmt::format("{} finished grid '{}', but {} did not within {} ms", Me(), label_, still_running(),
-                              timeout_.count()));
-  };
-  Status waited = WaitUntil(fmt::format("{} finished grid '{}', waiting for {} to finish", Me(), label_, still_running()),
-                            false, ready, timed_out);
+  // Like the end of the in-process grid, this waits for slower processes as long as they take
+  // (they compute, or wait at most the timeout in a collective). Once a failure is known, the
+  // others have the timeout to report theirs: one that does not is stuck outside vkhlo's waits.
+  std::optional<Clock::time_point> deadline;
+  Backoff backoff;
+  Status waited;
+  SetActivity(fmt::format("{} finished grid '{}', waiting for {} to finish", Me(), label_, still_running()));
+  while (true) {
+    waited = engine_.Poll();
+    if (!waited.ok()) break;
+    Absorb().IgnoreError();  // the run's errors are in done_; what remains is to hear every rank
+    if (complete()) break;
+    bool failure = !mine.ok();
+    for (const auto& [rank, status] : done_) failure = failure || !status.ok();
+    if (failure && !deadline) deadline = Clock::now() + timeout_;
+    if (deadline && Clock::now() >= *deadline) {
+      waited = mine.ok() ? Status(StatusCode::kDeadlineExceeded,
+                                  fmt::format("{} finished grid '{}', but {} did not report within {} ms of a failure",
+                                              Me(), label_, still_running(), timeout_.count()))
+                         : Status(mine.code(), fmt::format("{}: {}", Me(), mine.message()));
+      break;
+    }
+    backoff.Pause();
+  }
   outbox_.clear();  // values no process received, as the in-process grid drops them
   if (!waited.ok()) {
     resolved_ = false;

@@ -61,8 +61,10 @@ class MpiTransport final : public CollectiveTransport {
   // Ends this rank's part of the run: tells every rank `mine`, keeps serving channel claims and
   // sends until every rank has told its own, and returns the run's outcome — the same on every
   // rank: the failure of the lowest rank that failed first-hand (not because another did),
-  // naming its process. When some rank never reports within the timeout, the outcome is this
-  // rank's and resolved() is false (the job should be aborted: that rank may be stuck).
+  // naming its process. Slower ranks are waited for as long as they run (as the in-process grid
+  // joins its threads); once a failure is known, a rank that does not report within the timeout
+  // is stuck outside vkhlo's waits: the outcome is then this rank's and resolved() is false (the
+  // job should be aborted).
   Status Finish(const Status& mine);
   bool resolved() const { return resolved_; }
 
