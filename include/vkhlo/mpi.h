@@ -53,6 +53,16 @@ struct MpiRunOptions {
   std::string label;
 };
 
+// What this rank's grids moved over MPI, since its session was created.
+struct MpiStats {
+  uint64_t messages_sent = 0;      // to other ranks (a message: a header and its payload)
+  uint64_t bytes_sent = 0;         // payload bytes of those
+  uint64_t messages_received = 0;
+  uint64_t bytes_received = 0;
+  uint64_t library_reductions = 0;  // reductions handed to MPI_Iallreduce (exact reducers)
+  uint64_t library_reduction_bytes = 0;
+};
+
 class MpiSession {
  public:
   // Joins MPI: initializes it (MPI_THREAD_SERIALIZED) unless the application already has, and
@@ -92,6 +102,7 @@ class MpiSession {
   // (`mine`: what Run returned here). Every rank calls it.
   StatusOr<std::vector<std::vector<HostTensor>>> GatherResults(std::span<const Buffer> mine);
 
+  MpiStats stats() const;
   bool healthy() const;
   // MPI_Abort: ends every rank of the job with `exit_code`.
   [[noreturn]] void Abort(int exit_code);

@@ -20,10 +20,15 @@ std::string AllReduce(const std::string& type, const std::string& scalar, const 
 }
 
 TEST(MpiGridTest, AllReduceAddF32FoldsInGroupOrder) {
-  // Random floats with NaNs, infinities and denormals: any other order of the sum shows.
+  // Random floats with NaNs, infinities and denormals: any other order of the sum shows. Each
+  // process receives the three others' operands (and no MPI reduction runs).
+  const MpiStats before = Session().stats();
   ExpectSameAsInProcess({4, 1, {AllReduce("tensor<3x5xf32>", "f32", "stablehlo.add",
                                           "{replica_groups = dense<[[2, 0, 3, 1]]> : tensor<1x4xi64>}")}},
                         1);
+  const MpiStats after = Session().stats();
+  EXPECT_EQ(after.library_reductions, before.library_reductions);
+  EXPECT_GE(after.bytes_received - before.bytes_received, 3u * 15 * 4);
 }
 
 TEST(MpiGridTest, AllReduceBf16AndF16InGroups) {
@@ -42,7 +47,9 @@ TEST(MpiGridTest, ExactIntegerReductionsByMpi) {
   const std::string flattened =
       "{replica_groups = dense<[[0, 3], [2, 1]]> : tensor<2x2xi64>, channel_handle = "
       "#stablehlo.channel_handle<handle = 1, type = 0>, use_global_device_ids}";
+  const MpiStats before = Session().stats();
   ExpectSameAsInProcess({2, 2, {AllReduce("tensor<7xi8>", "i8", "stablehlo.maximum", flattened)}}, 4);
+  EXPECT_EQ(Session().stats().library_reductions, before.library_reductions + 1);
   ExpectSameAsInProcess({4, 1, {AllReduce("tensor<33xi32>", "i32", "stablehlo.add", "")}}, 5);
   ExpectSameAsInProcess({4, 1, {AllReduce("tensor<6xui16>", "ui16", "stablehlo.multiply", "")}}, 6);
   ExpectSameAsInProcess({4, 1, {AllReduce("tensor<5xi16>", "i16", "stablehlo.minimum", "")}}, 7);

@@ -65,14 +65,14 @@ Engine::~Engine() {
       if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
     }
     // MPI may still read these buffers after the request is freed: they are left allocated.
-    new std::shared_ptr<const std::vector<uint8_t>>(std::move(s.payload));
+    new std::shared_ptr<const Payload>(std::move(s.payload));
     new std::vector<uint8_t>(std::move(s.header));
   }
   for (auto& [ranks, comm] : group_comms_) MPI_Comm_free(&comm);
   MPI_Comm_free(&comm_);
 }
 
-Status Engine::Post(int dest, Header header, std::shared_ptr<const std::vector<uint8_t>> payload) {
+Status Engine::Post(int dest, Header header, std::shared_ptr<const Payload> payload) {
   const uint64_t bytes = header.payload_bytes;
   if (bytes > 0 && (payload == nullptr || payload->size() < bytes)) {
     return InternalError(fmt::format("a {} message of {} bytes without them", MessageKindName(header.kind), bytes));
@@ -82,11 +82,12 @@ Status Engine::Post(int dest, Header header, std::shared_ptr<const std::vector<u
     auto arrived = std::make_unique<Arrived>();
     arrived->source = rank_;
     arrived->header = std::move(header);
-    arrived->payload = std::const_pointer_cast<std::vector<uint8_t>>(
-        payload ? payload : std::make_shared<const std::vector<uint8_t>>());
+    arrived->payload = std::const_pointer_cast<Payload>(payload ? payload : TakePayload(0));
     arrived_.push_back(std::move(arrived));
     return OkStatus();
   }
+  stats_.messages_sent++;
+  stats_.bytes_sent += bytes;
   PendingSend& send = sends_.emplace_back();
   send.dest = dest;
   send.header = Encode(header);
@@ -127,7 +128,9 @@ Status Engine::Poll() {
     arrived->source = status.MPI_SOURCE;
     arrived->header = std::move(*header);
     const uint64_t total = arrived->header.payload_bytes;
-    arrived->payload = std::make_shared<std::vector<uint8_t>>(total);
+    stats_.messages_received++;
+    stats_.bytes_received += total;
+    arrived->payload = TakePayload(total);
     const uint64_t chunk = arrived->header.chunk_bytes;
     if (total > 0 && chunk > static_cast<uint64_t>(INT_MAX)) {
       return DataLossError(fmt::format("rank {} sends chunks of {} bytes", status.MPI_SOURCE, chunk));
@@ -174,7 +177,20 @@ StatusOr<MPI_Comm> Engine::GroupComm(const std::vector<int>& ranks) {
   return comm;
 }
 
-void Backoff::Pause() {
+bool Engine::busy() const {
+  if (!sends_.empty()) return true;
+  for (const auto& a : arrived_) {
+    if (!a->complete()) return true;
+  }
+  return false;
+}
+
+void Backoff::Pause(bool busy) {
+  if (busy) {
+    polls_ = 0;
+    std::this_thread::yield();
+    return;
+  }
   ++polls_;
   if (polls_ < 64) {
     std::this_thread::yield();

@@ -19,7 +19,9 @@
 #include <memory>
 #include <vector>
 
+#include "runtime/mpi/payload.h"
 #include "runtime/mpi/wire.h"
+#include "vkhlo/mpi.h"
 #include "vkhlo/status.h"
 
 namespace vkhlo::runtime::mpi {
@@ -30,7 +32,7 @@ using Clock = std::chrono::steady_clock;
 struct Arrived {
   int source = 0;  // the sending rank
   Header header;
-  std::shared_ptr<std::vector<uint8_t>> payload;
+  std::shared_ptr<Payload> payload;
   std::vector<MPI_Request> pending;  // payload chunks still in flight
   bool complete() const { return pending.empty(); }
 };
@@ -52,13 +54,23 @@ class Engine {
 
   // Sends `header` and `payload` (header.payload_bytes of it; shared so that one download serves
   // every destination) to rank `dest`. To itself a message is delivered at once.
-  Status Post(int dest, Header header, std::shared_ptr<const std::vector<uint8_t>> payload);
+  Status Post(int dest, Header header, std::shared_ptr<const Payload> payload);
   // Receives the headers that have arrived, starts their payloads, completes finished transfers.
   Status Poll();
   // What arrived, in order of arrival; per source, the order it was sent. Readers erase what
   // they consume.
   std::list<std::unique_ptr<Arrived>>& arrived() { return arrived_; }
   size_t pending_sends() const { return sends_.size(); }
+  // Whether data is in flight (sends not complete, payloads still arriving): MPI moves it only
+  // while this rank polls, so waits then poll without sleeping.
+  bool busy() const;
+  const MpiStats& stats() const { return stats_; }
+  // Host buffers for payloads (reused).
+  std::shared_ptr<Payload> TakePayload(size_t bytes) { return payloads_.Take(bytes); }
+  void CountLibraryReduction(uint64_t bytes) {
+    stats_.library_reductions++;
+    stats_.library_reduction_bytes += bytes;
+  }
 
   // A communicator of `ranks` (ascending ranks of comm()) for MPI's own collectives, made once:
   // MPI_Comm_create_group, collective over those ranks only — callers first meet them through
@@ -70,7 +82,7 @@ class Engine {
   struct PendingSend {
     int dest = 0;
     std::vector<uint8_t> header;
-    std::shared_ptr<const std::vector<uint8_t>> payload;
+    std::shared_ptr<const Payload> payload;
     std::vector<MPI_Request> requests;
   };
 
@@ -81,6 +93,8 @@ class Engine {
   std::list<std::unique_ptr<Arrived>> arrived_;
   std::list<PendingSend> sends_;
   std::map<std::vector<int>, MPI_Comm> group_comms_;
+  MpiStats stats_;
+  PayloadPool payloads_;
 };
 
 // "MPI_Isend to rank 3: <MPI's error string>" for a failed call.
@@ -90,7 +104,8 @@ Status MpiError(int code, std::string_view what);
 // growing to a millisecond, so that oversubscribed ranks leave the cores to those that work.
 class Backoff {
  public:
-  void Pause();
+  // `busy`: data is in flight (Engine::busy): yield only, and start the backoff afresh.
+  void Pause(bool busy = false);
 
  private:
   int polls_ = 0;

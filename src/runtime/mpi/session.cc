@@ -120,6 +120,7 @@ int MpiSession::local_rank() const { return state_->local_rank; }
 int MpiSession::local_size() const { return state_->local_size; }
 std::string MpiSession::host_name() const { return state_->host; }
 bool MpiSession::healthy() const { return state_->healthy; }
+MpiStats MpiSession::stats() const { return state_->engine->stats(); }
 
 void MpiSession::Abort(int exit_code) {
   MPI_Abort(state_->engine->comm(), exit_code);
@@ -218,15 +219,19 @@ StatusOr<std::vector<std::vector<HostTensor>>> MpiSession::GatherResults(std::sp
     h.epoch = state_->epoch;
     h.grid_label = state_->label;
     h.from = {self->replica, self->partition};
-    auto payload = std::make_shared<std::vector<uint8_t>>();
     std::vector<HostTensor>& own = all[static_cast<size_t>(self->replica * map.num_partitions + self->partition)];
+    uint64_t total = 0;
     for (const Buffer& b : mine) {
       VKHLO_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, b.ToHost());
-      h.tensors.push_back({b.type(), payload->size(), bytes.size()});
-      payload->insert(payload->end(), bytes.begin(), bytes.end());
+      h.tensors.push_back({b.type(), total, bytes.size()});
+      total += bytes.size();
       own.push_back(HostTensor{b.type(), std::move(bytes)});
     }
-    h.payload_bytes = payload->size();
+    std::shared_ptr<runtime::mpi::Payload> payload = engine.TakePayload(total);
+    for (size_t i = 0; i < own.size(); ++i) {
+      std::copy(own[i].bytes.begin(), own[i].bytes.end(), payload->data() + h.tensors[i].offset);
+    }
+    h.payload_bytes = total;
     for (int r = 0; r < size(); ++r) {
       if (r != rank()) VKHLO_RETURN_IF_ERROR(engine.Post(r, h, payload));
     }
@@ -270,7 +275,7 @@ StatusOr<std::vector<std::vector<HostTensor>>> MpiSession::GatherResults(std::sp
                     fmt::format("{} waited {} ms for the results of grid '{}' from {}", map.Describe(rank()),
                                 state_->timeout.count(), state_->label, missing));
     }
-    backoff.Pause();
+    backoff.Pause(engine.busy());
   }
   return all;
 }

@@ -24,6 +24,7 @@ int MpiSession::local_rank() const { return 0; }
 int MpiSession::local_size() const { return 1; }
 std::string MpiSession::host_name() const { return {}; }
 bool MpiSession::healthy() const { return true; }
+MpiStats MpiSession::stats() const { return {}; }
 void MpiSession::Abort(int exit_code) { std::exit(exit_code); }
 
 StatusOr<std::shared_ptr<Client>> MpiSession::CreateClient(ClientOptions) const {

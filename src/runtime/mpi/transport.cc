@@ -55,7 +55,8 @@ MpiTransport::MpiTransport(Engine& engine, uint64_t epoch, std::string label, Gr
 std::string MpiTransport::Me() const { return map_.Describe(engine_.rank()); }
 
 Status MpiTransport::WaitUntil(const std::string& activity, bool abortable,
-                               const std::function<StatusOr<bool>()>& ready, const std::function<Status()>& on_timeout) {
+                               const std::function<StatusOr<bool>()>& ready, const std::function<Status()>& on_timeout,
+                               bool in_flight) {
   SetActivity(activity);
   const auto deadline = Clock::now() + timeout_;
   Backoff backoff;
@@ -69,7 +70,7 @@ Status MpiTransport::WaitUntil(const std::string& activity, bool abortable,
       return OkStatus();
     }
     if (Clock::now() >= deadline) return on_timeout();
-    backoff.Pause();
+    backoff.Pause(in_flight || engine_.busy());
   }
 }
 
@@ -166,7 +167,7 @@ StatusOr<MpiTransport::Outgoing> MpiTransport::Pack(Header header, const Contrib
     header.tensors.push_back(std::move(t));
   }
   header.payload_bytes = total;
-  auto payload = std::make_shared<std::vector<uint8_t>>(total);
+  std::shared_ptr<Payload> payload = engine_.TakePayload(total);
   for (size_t i = 0; i < values.size(); ++i) {
     const WireTensor& t = header.tensors[i];
     if (t.bytes == 0) continue;
@@ -427,7 +428,7 @@ Status MpiTransport::Finish(const Status& mine) {
                          : Status(mine.code(), fmt::format("{}: {}", Me(), mine.message()));
       break;
     }
-    backoff.Pause();
+    backoff.Pause(engine_.busy());
   }
   outbox_.clear();  // values no process received, as the in-process grid drops them
   if (!waited.ok()) {

@@ -71,13 +71,14 @@ class MpiTransport final : public CollectiveTransport {
  private:
   struct Outgoing {
     Header header;
-    std::shared_ptr<const std::vector<uint8_t>> payload;
+    std::shared_ptr<const Payload> payload;
   };
 
   // Polls until `ready` returns true, failing on an error, an aborted grid (`abortable`) or the
-  // deadline (then `on_timeout`'s status).
+  // deadline (then `on_timeout`'s status). `in_flight`: MPI work outside the engine (a
+  // reduction) progresses only while polled, so polls do not sleep.
   Status WaitUntil(const std::string& activity, bool abortable, const std::function<StatusOr<bool>()>& ready,
-                   const std::function<Status()>& on_timeout);
+                   const std::function<Status()>& on_timeout, bool in_flight = false);
   // Files the control messages of this run (claims, done) and ships outbox entries that are
   // now claimed; errors for messages of another grid under this run's epoch.
   Status Absorb();

@@ -83,24 +83,25 @@ StatusOr<std::optional<Contribution>> MpiTransport::ExactReduce(const Rendezvous
   VKHLO_ASSIGN_OR_RETURN(MPI_Comm comm, engine_.GroupComm(ranks));
 
   // Host copies, reduced in place; MPI counts are ints, so large tensors go in pieces.
-  std::vector<std::vector<uint8_t>> host(mine.size());
+  std::vector<std::shared_ptr<Payload>> host(mine.size());
   std::vector<MPI_Request> requests;
   for (size_t i = 0; i < mine.size(); ++i) {
     const BufferState& b = *mine[i];
-    host[i].resize(BufferBytes(b.type));
-    if (host[i].empty()) continue;
-    VKHLO_RETURN_IF_ERROR(
-        b.client->device->transfers().Download(b.buffer, 0, std::as_writable_bytes(std::span(host[i]))));
+    host[i] = engine_.TakePayload(BufferBytes(b.type));
+    if (host[i]->size() == 0) continue;
+    VKHLO_RETURN_IF_ERROR(b.client->device->transfers().Download(
+        b.buffer, 0, std::as_writable_bytes(std::span(host[i]->data(), host[i]->size()))));
     const int element_bytes = std::max(1, ir::BitWidth(b.type.element_type()) / 8);
     const int64_t count = b.type.num_elements();
     for (int64_t start = 0; start < count; start += INT_MAX) {
       const int n = static_cast<int>(std::min<int64_t>(INT_MAX, count - start));
       requests.emplace_back(MPI_REQUEST_NULL);
-      const int rc = MPI_Iallreduce(MPI_IN_PLACE, host[i].data() + start * element_bytes, n, types[i],
+      const int rc = MPI_Iallreduce(MPI_IN_PLACE, host[i]->data() + start * element_bytes, n, types[i],
                                     ToMpi(ops[i]), comm, &requests.back());
       if (rc != MPI_SUCCESS) return MpiError(rc, fmt::format("MPI_Iallreduce for '{}'", key.op_name));
     }
   }
+  for (const auto& h : host) engine_.CountLibraryReduction(h ? h->size() : 0);
   auto ready = [&]() -> StatusOr<bool> {
     int done = 0;
     const int rc = MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE);
@@ -114,18 +115,19 @@ StatusOr<std::optional<Contribution>> MpiTransport::ExactReduce(const Rendezvous
   };
   Status waited = WaitUntil(fmt::format("{} reducing '{}' (group {}) by MPI_Iallreduce", Me(), key.op_name,
                                         GroupName(out.header.group)),
-                            true, ready, timed_out);
+                            true, ready, timed_out, /*in_flight=*/true);
   if (!waited.ok()) {
     // MPI may still write the buffers of the requests that did not complete: they stay allocated
     // (the run has failed; the job is ended after it).
-    new std::vector<std::vector<uint8_t>>(std::move(host));
+    new std::vector<std::shared_ptr<Payload>>(std::move(host));
     return waited;
   }
   Contribution reduced;
   for (size_t i = 0; i < mine.size(); ++i) {
     VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> tensor, AllocateTensor(client_, mine[i]->type));
-    if (!host[i].empty()) {
-      VKHLO_RETURN_IF_ERROR(client_->device->transfers().Upload(tensor->buffer, 0, std::as_bytes(std::span(host[i]))));
+    if (host[i] && host[i]->size() > 0) {
+      VKHLO_RETURN_IF_ERROR(client_->device->transfers().Upload(
+          tensor->buffer, 0, std::as_bytes(std::span(host[i]->data(), host[i]->size()))));
     }
     reduced.push_back(std::move(tensor));
   }
