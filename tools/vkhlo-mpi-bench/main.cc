@@ -1,15 +1,16 @@
 // vkhlo-mpi-bench: what process grids over MPI cost, beside MPI itself, in one run.
 //   mpirun -n N vkhlo-mpi-bench [--min-mb=1] [--max-mb=256] [--repeat=5] [--latency-repeat=20]
 //
-// Bandwidth: all_reduce (sum) of 1 MB .. 256 MB tensors through vkhlo — f32 (each process
-// receives the others' operands and folds them in group order on its device: the bits of the
-// in-process grid) and i32 (an exact reduction: MPI_Iallreduce on a host copy) — beside
-// MPI_Allreduce on host buffers of the same size. Each vkhlo time is one grid run of the
-// collective minus one of an identity program on the same tensor (the run's own cost: the
-// launch, the end-of-run handshake), so it is the collective's: device download, MPI, upload,
-// fold. Times are the slowest rank's median; bus bandwidth is 2 (N - 1) / N * bytes / time (the
-// NCCL convention, comparable across N).
-// Latency: one small collective (16 elements), (T(16 of them) - T(none)) / 16 per grid run, for
+// Bandwidth: all_reduce (sum) of 1 MB .. 256 MB through vkhlo — f32 (each process receives the
+// others' operands and folds them in group order on its device: the bits of the in-process grid)
+// and i32 (an exact reduction: MPI_Iallreduce on a host copy) — beside MPI_Allreduce on host
+// buffers of the same size. Sizes over 128 MiB (lavapipe's maxStorageBufferRange, the most a
+// kernel binds) are one all_reduce of several operands. Each vkhlo time is a grid run of the
+// collective minus one of an identity program on the same tensors, run in alternating pairs (the
+// median difference): the collective's own cost — device download, MPI, upload, fold — without
+// the run's launch and end-of-run handshake. Times are the slowest rank's; bus bandwidth is
+// 2 (N - 1) / N * bytes / time (the NCCL convention, comparable across N).
+// Latency: one small collective (16 elements), (T(32 of them) - T(none)) / 32 per grid run, for
 // every collective, and a send/recv ping-pong; beside MPI_Allreduce and MPI_Barrier.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -54,6 +55,8 @@ double Slowest(double ms) {
   session.Abort(1);
 }
 
+constexpr int64_t kMaxOperandElements = int64_t{128} << 20 >> 2;  // 128 MiB of 4-byte elements
+
 std::string Reducer(const char* scalar) {
   return fmt::format("({{\n  ^bb0(%a: tensor<{0}>, %b: tensor<{0}>):\n    %s = stablehlo.add %a, %b : tensor<{0}>\n"
                      "    stablehlo.return %s : tensor<{0}>\n  }})",
@@ -82,18 +85,27 @@ class Bench {
     return *b;
   }
 
-  // Median ms of a grid run of `run` (this rank's process) over `repeat` runs after one warm-up.
-  double TimeRuns(const ProcessGridOptions& grid, const ProcessRun& run, int repeat) {
-    std::vector<double> times;
+  // One grid run of `run`, in ms on the slowest rank.
+  double TimeRun(const ProcessGridOptions& grid, const ProcessRun& run) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double start = Now();
+    auto results = session_.Run(grid, run);
+    const double ms = Now() - start;
+    if (!results.ok()) Die(session_, results.status().ToString());
+    return Slowest(ms);
+  }
+
+  // The median over `repeat` alternating pairs (after one warm-up pair) of a run of `with` minus
+  // one of `without`: the load of this shared machine drifts less within a pair than between
+  // two series.
+  double TimeDifference(const ProcessGridOptions& grid, const ProcessRun& with, const ProcessRun& without, int repeat) {
+    std::vector<double> differences;
     for (int i = 0; i <= repeat; ++i) {
-      MPI_Barrier(MPI_COMM_WORLD);
-      const double start = Now();
-      auto results = session_.Run(grid, run);
-      const double ms = Now() - start;
-      if (!results.ok()) Die(session_, results.status().ToString());
-      if (i > 0) times.push_back(ms);
+      const double a = TimeRun(grid, with);
+      const double b = TimeRun(grid, without);
+      if (i > 0) differences.push_back(a - b);
     }
-    return Slowest(Median(times));
+    return Median(differences);
   }
 
   double TimeHost(const std::function<void()>& call, int repeat) {
@@ -126,17 +138,27 @@ class Bench {
       host.clear();
       host.shrink_to_fit();
       std::string row = fmt::format("| {} MB | {} |", mb, cell(mpi_ms));
+      // Kernels bind at most maxStorageBufferRange bytes (128 MiB on lavapipe): larger sizes are
+      // one all_reduce of several operands of at most 128 MiB.
+      const int64_t pieces = (count + kMaxOperandElements - 1) / kMaxOperandElements;
       for (const auto& [element, scalar] : {std::pair{"f32", "f32"}, std::pair{"i32", "i32"}}) {
-        const std::string type = fmt::format("tensor<{}x{}>", count, element);
+        const std::string type = fmt::format("tensor<{}x{}>", count / pieces, element);
+        std::string params, operands, types, results;
+        for (int64_t p = 0; p < pieces; ++p) {
+          params += fmt::format("{}%x{}: {}", p ? ", " : "", p, type);
+          operands += fmt::format("{}%x{}", p ? ", " : "", p);
+          types += fmt::format("{}{}", p ? ", " : "", type);
+          results += fmt::format("{}%r#{}", p ? ", " : "", p);
+        }
         Executable reduce = Compile(fmt::format(
-            "func.func @main(%x: {0}) -> {0} {{\n  %r = \"stablehlo.all_reduce\"(%x) {1} : ({0}) -> {0}\n"
-            "  func.return %r : {0}\n}}",
-            type, Reducer(scalar)));
-        Executable identity = Compile(fmt::format("func.func @main(%x: {0}) -> {0} {{\n  func.return %x : {0}\n}}", type));
-        Buffer x = Zeros(element, count, 4);
-        const double with = TimeRuns(grid, {reduce, {x}}, repeat);
-        const double without = TimeRuns(grid, {identity, {x}}, repeat);
-        row += fmt::format(" {} |", cell(std::max(with - without, 1e-3)));
+            "func.func @main({0}) -> ({1}) {{\n  %r:{2} = \"stablehlo.all_reduce\"({3}) {4} : ({1}) -> ({1})\n"
+            "  func.return {5} : {1}\n}}",
+            params, types, pieces, operands, Reducer(scalar), results));
+        Executable identity =
+            Compile(fmt::format("func.func @main({0}) -> ({1}) {{\n  func.return {2} : {1}\n}}", params, types, operands));
+        std::vector<Buffer> x;
+        for (int64_t p = 0; p < pieces; ++p) x.push_back(Zeros(element, count / pieces, 4));
+        row += fmt::format(" {} |", cell(std::max(TimeDifference(grid, {reduce, x}, {identity, x}, repeat), 1e-3)));
       }
       Print(row + "\n");
     }
@@ -145,7 +167,7 @@ class Bench {
   void Latency(int repeat) {
     const int n = session_.size();
     const ProcessGridOptions grid{.num_replicas = n, .num_partitions = 1, .timeout = std::chrono::minutes(1)};
-    constexpr int kCopies = 16;
+    constexpr int kCopies = 32;
     const std::string t = "tensor<16xf32>";
     struct Case {
       std::string name, op;  // op: one collective of %x, "%r{i} = ..." with {i}
@@ -188,12 +210,15 @@ class Bench {
           t, 16 * n, copies ? types : t, body, copies ? results : "%x");
     };
     const std::vector<Buffer> args = {Zeros("f32", 16, 4), Zeros("i32", 16, 4), Zeros("f32", 16 * n, 4)};
-    const double base = TimeRuns(grid, {Compile(program("", 0)), args}, repeat);
+    const ProcessRun base{Compile(program("", 0)), args};
+    std::vector<double> runs;
+    for (int i = 0; i <= repeat; ++i) runs.push_back(TimeRun(grid, base));
     Print(fmt::format("\n| collective ({} ranks, 16 elements) | latency |\n|---|---|\n", n));
-    Print(fmt::format("| grid run of an identity program (launch + end-of-run handshake) | {:.1f} us |\n", base * 1000));
+    Print(fmt::format("| grid run of an identity program (launch + end-of-run handshake) | {:.1f} us |\n",
+                      Median(std::vector<double>(runs.begin() + 1, runs.end())) * 1000));
     for (const Case& c : cases) {
-      const double ms = TimeRuns(grid, {Compile(program(c.op, kCopies)), args}, repeat);
-      Print(fmt::format("| {} | {:.1f} us |\n", c.name, (ms - base) / kCopies * 1000));
+      const double ms = TimeDifference(grid, {Compile(program(c.op, kCopies)), args}, base, repeat);
+      Print(fmt::format("| {} | {:.1f} us |\n", c.name, ms / kCopies * 1000));
     }
     // A send/recv ping-pong between processes 0 and 1 (the others run the identity program).
     if (n >= 2) {
@@ -229,10 +254,8 @@ class Bench {
       const int rank = session_.rank();
       const Executable mine = Compile(rank == 0 ? pingpong(true) : rank == 1 ? pingpong(false) : identity);
       const Executable idle = Compile(identity);
-      const double idle_ms = TimeRuns(grid, {idle, {args[0]}}, repeat);
-      const double ms = TimeRuns(grid, {mine, {args[0]}}, repeat);
-      Print(fmt::format("| send/recv (ping-pong between 2 ranks, one way) | {:.1f} us |\n",
-                        (ms - idle_ms) / (2 * kCopies) * 1000));
+      const double ms = TimeDifference(grid, {mine, {args[0]}}, {idle, {args[0]}}, repeat);
+      Print(fmt::format("| send/recv (ping-pong between 2 ranks, one way) | {:.1f} us |\n", ms / (2 * kCopies) * 1000));
     }
     double mpi_ms = TimeHost(
         [&] {

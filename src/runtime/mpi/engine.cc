@@ -186,18 +186,15 @@ bool Engine::busy() const {
 }
 
 void Backoff::Pause(bool busy) {
-  if (busy) {
-    polls_ = 0;
+  const auto now = Clock::now();
+  if (busy) since_ = now;
+  if (now - since_ < std::chrono::milliseconds(2)) {
+    sleeps_ = 0;
     std::this_thread::yield();
     return;
   }
-  ++polls_;
-  if (polls_ < 64) {
-    std::this_thread::yield();
-  } else {
-    const int micros = std::min(1000, 10 * (polls_ - 63));
-    std::this_thread::sleep_for(std::chrono::microseconds(micros));
-  }
+  sleeps_ = std::min(sleeps_ + 1, 20);
+  std::this_thread::sleep_for(std::chrono::microseconds(50 * sleeps_));
 }
 
 }  // namespace vkhlo::runtime::mpi

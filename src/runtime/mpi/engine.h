@@ -100,15 +100,17 @@ class Engine {
 // "MPI_Isend to rank 3: <MPI's error string>" for a failed call.
 Status MpiError(int code, std::string_view what);
 
-// Pauses between polls: a few quick yields (a message is often a moment away), then sleeps
-// growing to a millisecond, so that oversubscribed ranks leave the cores to those that work.
+// Pauses between polls: yields for the first 2 ms of a wait (a message is often a moment away,
+// and a yield hands the core to a rank that has work), then sleeps growing to a millisecond, so
+// that ranks waiting long leave the cores to those that work.
 class Backoff {
  public:
   // `busy`: data is in flight (Engine::busy): yield only, and start the backoff afresh.
   void Pause(bool busy = false);
 
  private:
-  int polls_ = 0;
+  Clock::time_point since_ = Clock::now();
+  int sleeps_ = 0;
 };
 
 }  // namespace vkhlo::runtime::mpi
