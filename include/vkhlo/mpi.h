@@ -4,11 +4,11 @@
 // fold in group order on the device; reductions whose order cannot matter, such as integer
 // sums, by MPI_Allreduce). Launch the program with mpirun or srun, one rank per GPU:
 //
-//   auto session = vkhlo::MpiSession::Create();           // MPI_Init unless already done
-//   auto client = (*session)->CreateClient();             // device: VKHLO_DEVICE or local rank
-//   auto exe = client->CompileStableHlo(program);         // the same program on every rank
+//   auto session = vkhlo::MpiSession::Create();            // MPI_Init unless already done
+//   auto client = (*session)->CreateClient();              // device: VKHLO_DEVICE or local rank
+//   auto exe = (*client)->CompileStableHlo(program);       // the same program on every rank
 //   vkhlo::ProcessGridOptions grid{.num_replicas = (*session)->size()};
-//   auto results = (*session)->Run(grid, {*exe, {x}});    // this rank's process (rank, 0)
+//   auto results = (*session)->Run(grid, {**exe, {x}});    // this rank's process (rank, 0)
 //
 // Every rank of the session calls Run for every grid, in the same order (ranks the grid leaves
 // out with an empty ProcessRun); its status is the grid's outcome, the same on every rank.

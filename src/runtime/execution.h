@@ -116,6 +116,11 @@ class Execution {
   std::unordered_map<std::string, RtValue> ids_;
 };
 
+// Runs `run` as `process`: its arguments first copied to its executable's client where they live
+// elsewhere (through host memory), then RunEntry. Used by RunProcessGrid (a thread per process)
+// and MpiSession::Run (a rank per process).
+StatusOr<std::vector<Buffer>> RunProcess(const ProcessRun& run, const ProcessContext& process);
+
 // Runs `exe`'s entry on `arguments` (tensor parameters; token parameters take none) as
 // `process`; the results flattened (tensors only). Used by Execute and RunProcessGrid.
 StatusOr<std::vector<Buffer>> RunEntry(const ExecutableState& exe, std::span<const Buffer> arguments,

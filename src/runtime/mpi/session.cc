@@ -175,26 +175,11 @@ StatusOr<std::vector<Buffer>> MpiSession::Run(const ProcessGridOptions& grid, co
     context.transport = &transport;
     context.infeed = mine.infeed.get();
     context.outfeed = mine.outfeed.get();
-    std::vector<Buffer> arguments;
-    for (const Buffer& argument : mine.arguments) {
-      if (!argument || argument.state()->client == client) {
-        arguments.push_back(argument);
-        continue;
-      }
-      auto local = runtime::CopyThroughHost(*argument.state(), client);
-      if (!local.ok()) {
-        status = local.status().WithContext("copying an argument to the process's device");
-        break;
-      }
-      arguments.push_back(Buffer(std::move(*local)));
-    }
-    if (status.ok()) {
-      auto ran = runtime::RunEntry(*mine.executable.state(), arguments, context, nullptr);
-      if (ran.ok()) {
-        results = std::move(*ran);
-      } else {
-        status = ran.status();
-      }
+    auto ran = runtime::RunProcess(mine, context);
+    if (ran.ok()) {
+      results = std::move(*ran);
+    } else {
+      status = ran.status();
     }
   }
   Status outcome = transport.Finish(status);

@@ -145,14 +145,19 @@ Status MpiTransport::CheckAborted(std::string_view op_name) {
   return OkStatus();
 }
 
-Header MpiTransport::ContributionHeader(const RendezvousKey& key, int64_t execution) const {
+Header MpiTransport::NewHeader(MessageKind kind, std::string_view op_name, int64_t channel_id) const {
   Header h;
-  h.kind = MessageKind::kContribution;
+  h.kind = kind;
   h.epoch = epoch_;
   h.grid_label = label_;
-  h.from = Wire(*self_);
-  h.op_name = key.op_name;
-  h.channel_id = key.channel_id;
+  h.from = self_ ? Wire(*self_) : WireProcess{-1, -1};
+  h.op_name = std::string(op_name);
+  h.channel_id = channel_id;
+  return h;
+}
+
+Header MpiTransport::ContributionHeader(const RendezvousKey& key, int64_t execution) const {
+  Header h = NewHeader(MessageKind::kContribution, key.op_name, key.channel_id);
   h.group = Wire(key.group);
   h.execution = execution;
   return h;
@@ -303,14 +308,7 @@ StatusOr<std::vector<Contribution>> MpiTransport::Exchange(const RendezvousKey& 
 
 Status MpiTransport::Send(std::string_view op_name, int64_t channel_id, Contribution values) {
   if (!self_) return InternalError(fmt::format("{} sends without a process", Me()));
-  Header h;
-  h.kind = MessageKind::kChannelData;
-  h.epoch = epoch_;
-  h.grid_label = label_;
-  h.from = Wire(*self_);
-  h.op_name = std::string(op_name);
-  h.channel_id = channel_id;
-  VKHLO_ASSIGN_OR_RETURN(Outgoing out, Pack(std::move(h), values));
+  VKHLO_ASSIGN_OR_RETURN(Outgoing out, Pack(NewHeader(MessageKind::kChannelData, op_name, channel_id), values));
   VKHLO_RETURN_IF_ERROR(engine_.Poll());
   VKHLO_RETURN_IF_ERROR(Absorb());
   VKHLO_RETURN_IF_ERROR(CheckAborted(op_name));
@@ -329,14 +327,7 @@ StatusOr<Contribution> MpiTransport::Recv(std::string_view op_name, int64_t chan
                                 "channel go to one receiving process",
                                 op_name, channel_id, Me(), map_.Describe(known->second)));
     }
-    Header claim;
-    claim.kind = MessageKind::kChannelClaim;
-    claim.epoch = epoch_;
-    claim.grid_label = label_;
-    claim.from = Wire(*self_);
-    claim.op_name = std::string(op_name);
-    claim.channel_id = channel_id;
-    VKHLO_RETURN_IF_ERROR(Broadcast(claim));
+    VKHLO_RETURN_IF_ERROR(Broadcast(NewHeader(MessageKind::kChannelClaim, op_name, channel_id)));
   }
   std::unique_ptr<Arrived> value;
   auto ready = [&]() -> StatusOr<bool> {
@@ -379,11 +370,7 @@ void MpiTransport::Abort(ProcessId process, const Status& error) {
 }
 
 Status MpiTransport::Finish(const Status& mine) {
-  Header done;
-  done.kind = MessageKind::kDone;
-  done.epoch = epoch_;
-  done.grid_label = label_;
-  done.from = self_ ? Wire(*self_) : WireProcess{-1, -1};
+  Header done = NewHeader(MessageKind::kDone);
   done.status_code = static_cast<int32_t>(mine.code());
   done.status_message = mine.message();
   done.secondary = !mine.ok() && failed_because_of_other_;

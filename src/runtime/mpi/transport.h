@@ -84,6 +84,8 @@ class MpiTransport final : public CollectiveTransport {
   Status Absorb();
   // ABORTED when another rank has reported a failure.
   Status CheckAborted(std::string_view op_name);
+  // A header of this run from this rank's process (or none: -1, -1).
+  Header NewHeader(MessageKind kind, std::string_view op_name = {}, int64_t channel_id = 0) const;
   // The header of a contribution of this process to `key`'s `execution`.
   Header ContributionHeader(const RendezvousKey& key, int64_t execution) const;
   // The downloaded tensors of `values` and their header entries.
