@@ -19,6 +19,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev libfmt-dev nlohmann-json3-dev
   # the virtual environment of the pinned jax/jaxlib (below)
   python3-venv
+  # MPI: the process grid across processes and machines (vkhlo-run --grid=mpi, the mpi.* tests)
+  libopenmpi-dev openmpi-bin
 )
 
 missing=()

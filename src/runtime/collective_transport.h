@@ -51,11 +51,25 @@ struct RendezvousKey {
   auto operator<=>(const RendezvousKey&) const = default;
 };
 
+// A reducer whose result does not depend on the order its operands are folded in: one integer
+// op of the region's two arguments on integers (wrapping, so any order gives the same bits).
+// A transport may hand such reductions to a library's own (MPI_Allreduce).
+enum class ExactReduction { kAdd, kMultiply, kMin, kMax, kAnd, kOr, kXor };
+
 class CollectiveTransport {
  public:
   virtual ~CollectiveTransport() = default;
   virtual StatusOr<std::vector<Contribution>> Exchange(const RendezvousKey& key, ProcessId self,
                                                        Contribution mine) = 0;
+  // The group's reduction of `mine` (tensors whose element types `ops` suit, one op per tensor)
+  // computed by the transport, or nullopt when it leaves the fold to the caller (Exchange, then
+  // the reducer on the device in group order). Same rendezvous rules as Exchange.
+  virtual StatusOr<std::optional<Contribution>> ExactReduce(const RendezvousKey& key, ProcessId self,
+                                                            const Contribution& mine,
+                                                            const std::vector<ExactReduction>& ops) {
+    (void)key, (void)self, (void)mine, (void)ops;
+    return std::optional<Contribution>();
+  }
   virtual Status Send(std::string_view op_name, int64_t channel_id, Contribution values) = 0;
   virtual StatusOr<Contribution> Recv(std::string_view op_name, int64_t channel_id) = 0;
   // A process failed: every wait, now and later, fails with ABORTED naming it.

@@ -13,6 +13,7 @@
 #include "device/allocator.h"
 #include "device/transfer.h"
 #include "runtime/collective_groups.h"
+#include "runtime/exact_reducer.h"
 #include "runtime/execution.h"
 
 namespace vkhlo::runtime {
@@ -84,6 +85,28 @@ StatusOr<std::vector<Contribution>> Execution::Exchange(const ir::Operation& op,
     }
   }
   return all;
+}
+
+StatusOr<std::optional<std::vector<RtValue>>> Execution::ExactReduce(const ir::Operation& op,
+                                                                     const std::vector<ProcessId>& group,
+                                                                     const Contribution& values) {
+  bool only_self = true;
+  for (const ProcessId& p : group) only_self = only_self && p == process_.id;
+  if (only_self || process_.transport == nullptr) return std::optional<std::vector<RtValue>>();
+  const std::optional<std::vector<ExactReduction>> ops = ExactReducer(op);
+  if (!ops) return std::optional<std::vector<RtValue>>();
+  VKHLO_RETURN_IF_ERROR(Flush());  // the transport reads the operands
+  RendezvousKey key{std::string(op.name()), coll::ChannelId(op), group};
+  auto reduced = process_.transport->ExactReduce(key, process_.id, values, *ops);
+  if (!reduced.ok()) return OpError(op, "did not complete: " + reduced.status().message(), reduced.status().code());
+  if (!*reduced) return std::optional<std::vector<RtValue>>();
+  std::vector<RtValue> out;
+  for (std::shared_ptr<BufferState>& b : **reduced) {
+    VKHLO_ASSIGN_OR_RETURN(b, Localize(std::move(b)));
+    Retire(b);
+    out.push_back(RtValue::Tensor(b, b->type));
+  }
+  return std::optional<std::vector<RtValue>>(std::move(out));
 }
 
 StatusOr<std::shared_ptr<BufferState>> Execution::Localize(std::shared_ptr<BufferState> tensor) {
@@ -211,7 +234,13 @@ StatusOr<std::vector<RtValue>> Execution::RunCollective(const ir::Operation& op,
     case OpCode::kCollectiveReduce:
     case OpCode::kReduceScatter: {
       VKHLO_ASSIGN_OR_RETURN(auto group, own_group(coll::GatherReduceStrategy(op)));
-      VKHLO_ASSIGN_OR_RETURN(auto all, Exchange(op, group, mine));
+      // Reduced by the transport when the order of the fold cannot matter, else everyone's
+      // operands folded here in group order.
+      VKHLO_ASSIGN_OR_RETURN(std::optional<std::vector<RtValue>> exact, ExactReduce(op, group, mine));
+      std::vector<Contribution> all;
+      if (!exact) {
+        VKHLO_ASSIGN_OR_RETURN(all, Exchange(op, group, mine));
+      }
       if (op.code() == OpCode::kCollectiveReduce && coll::IndexIn(group, self) != 0) {
         for (size_t i = 0; i < op.num_results(); ++i) {
           VKHLO_ASSIGN_OR_RETURN(RtValue z, zeros(op.result(i)->type()));
@@ -219,7 +248,12 @@ StatusOr<std::vector<RtValue>> Execution::RunCollective(const ir::Operation& op,
         }
         return results;
       }
-      VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> reduced, Reduce(op, all));
+      std::vector<RtValue> reduced;
+      if (exact) {
+        reduced = std::move(*exact);
+      } else {
+        VKHLO_ASSIGN_OR_RETURN(reduced, Reduce(op, all));
+      }
       if (op.code() != OpCode::kReduceScatter) return reduced;
       const auto dim = coll::AttrInt(op, "scatter_dimension");
       if (!dim) return OpError(op, "has no `scatter_dimension`");

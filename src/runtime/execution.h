@@ -91,6 +91,10 @@ class Execution {
   // them) and returns every member's, in group order.
   StatusOr<std::vector<Contribution>> Exchange(const ir::Operation& op, const std::vector<ProcessId>& group,
                                                Contribution values);
+  // The group's reduction of `values` by the transport (CollectiveTransport::ExactReduce) when
+  // the op's reducer is exact (exact_reducer.h) and the transport takes it; else nullopt.
+  StatusOr<std::optional<std::vector<RtValue>>> ExactReduce(const ir::Operation& op, const std::vector<ProcessId>& group,
+                                                            const Contribution& values);
   // A tensor another process handed over, readable on this process's device: itself when both
   // processes share the device, else a copy through host memory (its producer has finished).
   StatusOr<std::shared_ptr<BufferState>> Localize(std::shared_ptr<BufferState> tensor);
@@ -111,6 +115,11 @@ class Execution {
   // This process's replica_id / partition_id tensors, by result type (made on first use).
   std::unordered_map<std::string, RtValue> ids_;
 };
+
+// Runs `run` as `process`: its arguments first copied to its executable's client where they live
+// elsewhere (through host memory), then RunEntry. Used by RunProcessGrid (a thread per process)
+// and MpiSession::Run (a rank per process).
+StatusOr<std::vector<Buffer>> RunProcess(const ProcessRun& run, const ProcessContext& process);
 
 // Runs `exe`'s entry on `arguments` (tensor parameters; token parameters take none) as
 // `process`; the results flattened (tensors only). Used by Execute and RunProcessGrid.

@@ -32,17 +32,28 @@ size_t FeedQueue::size() const {
   return entries_.size();
 }
 
-namespace {
+namespace runtime {
 
-// `argument` on `client`: itself when it lives there, else a copy through host memory.
-StatusOr<Buffer> OnClient(const Buffer& argument, const std::shared_ptr<runtime::ClientState>& client) {
-  if (!argument || argument.state()->client == client) return argument;
-  VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<runtime::BufferState> local,
-                         runtime::CopyThroughHost(*argument.state(), client));
-  return Buffer(std::move(local));
+StatusOr<std::vector<Buffer>> RunProcess(const ProcessRun& run, const ProcessContext& process) {
+  const std::shared_ptr<ClientState>& client = run.executable.state()->client;
+  std::vector<Buffer> arguments;
+  for (const Buffer& argument : run.arguments) {
+    // On `client`: itself when it lives there, else a copy through host memory.
+    if (!argument || argument.state()->client == client) {
+      arguments.push_back(argument);
+      continue;
+    }
+    auto local = CopyThroughHost(*argument.state(), client);
+    if (!local.ok()) {
+      return local.status().WithContext(
+          fmt::format("copying an argument of process ({}, {})", process.id.replica, process.id.partition));
+    }
+    arguments.push_back(Buffer(std::move(*local)));
+  }
+  return RunEntry(*run.executable.state(), arguments, process, nullptr);
 }
 
-}  // namespace
+}  // namespace runtime
 
 StatusOr<int> CountVulkanDevices() {
   VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<device::Instance> instance,
@@ -103,17 +114,7 @@ StatusOr<std::vector<std::vector<Buffer>>> RunProcessGrid(const ProcessGridOptio
       context.transport = &transport;
       context.infeed = run.infeed.get();
       context.outfeed = run.outfeed.get();
-      std::vector<Buffer> arguments;
-      for (const Buffer& argument : run.arguments) {
-        auto local = OnClient(argument, run.executable.state()->client);
-        if (!local.ok()) {
-          results[i] = local.status().WithContext(fmt::format("copying an argument of process {}", i));
-          transport.Abort(context.id, results[i].status());
-          return;
-        }
-        arguments.push_back(std::move(*local));
-      }
-      results[i] = runtime::RunEntry(*run.executable.state(), arguments, context, nullptr);
+      results[i] = runtime::RunProcess(run, context);
       if (!results[i].ok()) transport.Abort(context.id, results[i].status());
     });
   }

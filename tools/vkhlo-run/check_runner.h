@@ -12,11 +12,13 @@
 // interp::CompareLiterals, so a check means the same on both.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "ir/module.h"
+#include "vkhlo/mpi.h"
 #include "vkhlo/process_grid.h"
 #include "vkhlo/runtime.h"
 
@@ -41,6 +43,11 @@ struct CheckOptions {
   // kVulkan: where the processes of an interpreter.run_parallel grid run (kShared: on `client`;
   // otherwise on clients CreateProcessClients makes, from the environment's ClientOptions).
   ProcessPlacement grid_placement = ProcessPlacement::kShared;
+  // kVulkan: the longest a process of a grid waits at a collective or a recv.
+  std::chrono::milliseconds grid_timeout = ProcessGridOptions{}.timeout;
+  // kVulkan: when set, grids run over MPI, this rank running one process of each
+  // (mpi_grid_runner.h); every rank runs the same tests and gets every process's results.
+  MpiSession* mpi = nullptr;
 };
 
 // A deep copy of `module` (functions, attributes, source name).

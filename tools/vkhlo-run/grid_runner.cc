@@ -11,6 +11,7 @@
 #include "interp/value.h"
 #include "ir/walk.h"
 #include "runtime/runtime_internal.h"
+#include "tools/vkhlo-run/mpi_grid_runner.h"
 #include "vkhlo/process_grid.h"
 
 namespace vkhlo::tools {
@@ -115,7 +116,8 @@ class GridTest {
 
   // The client process `p` of a grid of `count` runs on (options_.grid_placement).
   StatusOr<const Client*> ProcessClient(size_t p, size_t count) {
-    if (options_.grid_placement == ProcessPlacement::kShared) return options_.client;
+    // Over MPI this rank's process runs on this rank's client.
+    if (options_.grid_placement == ProcessPlacement::kShared || options_.mpi) return options_.client;
     if (process_clients_.size() < count) {
       VKHLO_ASSIGN_OR_RETURN(process_clients_,
                              CreateProcessClients(static_cast<int64_t>(count), options_.grid_placement));
@@ -268,6 +270,7 @@ class GridTest {
     const auto* rows = programs ? programs->as<ir::Attribute::Array>() : nullptr;
     if (rows == nullptr || rows->empty()) return error("needs `programs`, an array of arrays of functions");
     ProcessGridOptions grid;
+    grid.timeout = options_.grid_timeout;
     grid.num_replicas = static_cast<int64_t>(rows->size());
     grid.num_partitions = -1;
     std::vector<const ir::Function*> functions;
@@ -324,7 +327,13 @@ class GridTest {
       runs.push_back(std::move(run));
     }
     if (next != op.num_operands()) return error("has more operands than its programs take");
-    VKHLO_ASSIGN_OR_RETURN(auto results, RunProcessGrid(grid, runs));
+    std::vector<std::vector<Buffer>> results;
+    if (options_.mpi) {
+      const std::string label = fmt::format("{}@{}", Where(module_, op.location()), function_.name());
+      VKHLO_ASSIGN_OR_RETURN(results, RunGridOverMpi(*options_.mpi, grid, runs, label, *options_.client));
+    } else {
+      VKHLO_ASSIGN_OR_RETURN(results, RunProcessGrid(grid, runs));
+    }
     size_t r = 0;
     for (size_t p = 0; p < functions.size(); ++p) {
       VKHLO_RETURN_IF_ERROR(Print(results[p], prints[p]));

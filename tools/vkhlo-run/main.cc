@@ -1,6 +1,7 @@
 // vkhlo-run: run a StableHLO program.
 //   vkhlo-run FILE [--device=vulkan|reference] [--check] [--split-input-file] [--entry=NAME]
 //             [--input=...]... [--output-dir=DIR] [--stats] [--dump-kernels=DIR]
+//             [--grid=in-process|mpi] [--grid-placement=...] [--grid-timeout=S] [--num-partitions=P]
 //
 // --check runs every test function (see check_runner.h) and ends with "N passed, M failed";
 // the exit code is 0 only when nothing failed. Without --check it runs --entry (default main)
@@ -12,6 +13,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -22,6 +24,7 @@
 #include "tools/common/npy.h"
 #include "tools/common/source_file.h"
 #include "tools/vkhlo-run/check_runner.h"
+#include "tools/vkhlo-run/mpi_grid_runner.h"
 #include "verify/verifier.h"
 
 namespace vkhlo::tools {
@@ -65,7 +68,63 @@ struct RunSettings {
   const Client* client = nullptr;  // Vulkan; null: reference
   CompileOptions compile;
   ExecutionStats* totals = nullptr;
+  MpiSession* mpi = nullptr;  // --grid=mpi: the entry runs as this rank's process of a grid
+  int64_t num_partitions = 1;
+  std::chrono::milliseconds grid_timeout = ProcessGridOptions{}.timeout;
 };
+
+// --grid=mpi without --check: @entry as process (rank / P, rank % P) of a (size / P) x P grid,
+// every process's results printed by rank 0 (mpi_grid_runner.h).
+int RunSpmd(std::unique_ptr<ir::Module> module, const RunSettings& settings) {
+  MpiSession& mpi = *settings.mpi;
+  auto fail = [&](const Status& status) {
+    std::fprintf(stderr, "vkhlo-run: rank %d: %s\n", mpi.rank(), status.message().c_str());
+    return 1;
+  };
+  if (settings.num_partitions <= 0 || mpi.size() % settings.num_partitions != 0) {
+    return fail(InvalidArgumentError(fmt::format("{} ranks do not make a grid of {} partition(s)", mpi.size(),
+                                                 settings.num_partitions)));
+  }
+  ProcessGridOptions grid{.num_replicas = mpi.size() / settings.num_partitions,
+                          .num_partitions = settings.num_partitions,
+                          .timeout = settings.grid_timeout};
+  const int64_t replica = mpi.rank() / settings.num_partitions, partition = mpi.rank() % settings.num_partitions;
+  ProcessRun run;
+  Status prepared = [&]() -> Status {
+    CompileOptions compile = settings.compile;
+    compile.entry = settings.entry;
+    VKHLO_ASSIGN_OR_RETURN(run.executable, runtime::CompileModule(*settings.client, std::move(module), compile));
+    for (const std::string& spec : settings.inputs) {
+      VKHLO_ASSIGN_OR_RETURN(ir::Literal literal, ReadInput(SubstituteRank(spec, mpi.rank(), replica, partition)));
+      VKHLO_ASSIGN_OR_RETURN(Buffer b, runtime::BufferFromLiteral(*settings.client, literal));
+      run.arguments.push_back(std::move(b));
+    }
+    return OkStatus();
+  }();
+  // A rank that could not compile or read its inputs still takes part, so that every rank
+  // learns of the failure instead of waiting for it.
+  if (!prepared.ok()) run = ProcessRun{};
+  auto results = mpi.Run(grid, run, {.label = settings.entry});
+  if (!prepared.ok()) return fail(prepared);
+  if (!results.ok()) return fail(results.status());
+  auto gathered = mpi.GatherResults(*results);
+  if (!gathered.ok()) return fail(gathered.status());
+  int code = 0;
+  for (size_t p = 0; p < gathered->size(); ++p) {
+    const int64_t r = static_cast<int64_t>(p) / settings.num_partitions, q = static_cast<int64_t>(p) % settings.num_partitions;
+    interp::InterpValues outputs;
+    for (const HostTensor& t : (*gathered)[p]) {
+      auto buffer = settings.client->BufferFromHost(t.type, t.bytes);
+      auto literal = buffer.ok() ? runtime::BufferToLiteral(*buffer) : StatusOr<ir::Literal>(buffer.status());
+      if (!literal.ok()) return fail(literal.status());
+      outputs.push_back(interp::InterpValue::Tensor(std::move(*literal)));
+    }
+    if (settings.output_dir.empty()) std::printf("process (%lld, %lld):\n", static_cast<long long>(r), static_cast<long long>(q));
+    const std::string dir = settings.output_dir.empty() ? "" : fmt::format("{}/process_{}_{}", settings.output_dir, r, q);
+    if (mpi.rank() == 0 && Report(outputs, dir) != 0) code = 1;
+  }
+  return code;
+}
 
 StatusOr<interp::InterpValues> RunEntry(std::unique_ptr<ir::Module> module, const RunSettings& settings) {
   std::vector<ir::Literal> inputs;
@@ -146,12 +205,49 @@ int main(int argc, char** argv) {
                  "queue-per-process (a logical device with its own queue each) or spread (over every "
                  "Vulkan device present)")
       ->check(CLI::IsMember({"shared", "queue-per-process", "spread"}));
+  std::string grid_kind = "in-process";
+  app.add_option("--grid", grid_kind,
+                 "where the processes of a grid run: in-process (threads of this process) or mpi (one MPI rank "
+                 "each: mpirun -np N vkhlo-run --grid=mpi ...; without --check, the entry runs as this rank's "
+                 "process of a (ranks / partitions) x partitions grid)")
+      ->check(CLI::IsMember({"in-process", "mpi"}));
+  int64_t num_partitions = 1;
+  app.add_option("--num-partitions", num_partitions, "--grid=mpi without --check: partitions of the grid")
+      ->check(CLI::PositiveNumber);
+  double grid_timeout_s = 60;
+  app.add_option("--grid-timeout", grid_timeout_s,
+                 "seconds a process of a grid waits at a collective or recv before it fails (default 60)")
+      ->check(CLI::PositiveNumber);
   CLI11_PARSE(app, argc, argv);
 
   using namespace vkhlo;
+  std::unique_ptr<MpiSession> mpi;
+  if (grid_kind == "mpi") {
+    if (device != "vulkan") {
+      std::fprintf(stderr, "vkhlo-run: --grid=mpi runs on the Vulkan device (--device=vulkan)\n");
+      return 2;
+    }
+    auto session = MpiSession::Create();
+    if (!session.ok()) {
+      std::fprintf(stderr, "vkhlo-run: --grid=mpi: %s\n", session.status().message().c_str());
+      return 2;
+    }
+    mpi = std::move(*session);
+    // Every rank computes the same outcome; rank 0 says it.
+    if (mpi->rank() != 0 && std::freopen("/dev/null", "w", stdout) == nullptr) return 2;
+  }
+  const auto grid_timeout = std::chrono::milliseconds(static_cast<int64_t>(grid_timeout_s * 1000));
   std::optional<Client> client;
   if (device == "vulkan") {
-    auto created = Client::Create();
+    // Over MPI, this rank's device: VKHLO_DEVICE, or the local rank modulo the devices present.
+    StatusOr<std::shared_ptr<Client>> created = InternalError("no client");
+    if (mpi) {
+      created = mpi->CreateClient();
+    } else if (auto own = Client::Create(); own.ok()) {
+      created = std::shared_ptr<Client>(std::move(*own));
+    } else {
+      created = own.status();
+    }
     if (!created.ok()) {
       std::fprintf(stderr, "vkhlo-run: %s\n", created.status().message().c_str());
       return 2;
@@ -180,6 +276,8 @@ int main(int argc, char** argv) {
       options.grid_placement = grid_placement == "spread"              ? ProcessPlacement::kSpreadDevices
                                : grid_placement == "queue-per-process" ? ProcessPlacement::kQueuePerProcess
                                                                        : ProcessPlacement::kShared;
+      options.grid_timeout = grid_timeout;
+      options.mpi = mpi.get();
     }
     for (tools::ParsedChunk& chunk : chunks) {
       Status status = chunk.module.status();
@@ -202,6 +300,13 @@ int main(int argc, char** argv) {
     }
     if (stats) tools::PrintStats(client, totals);
     std::printf("%d passed, %d failed\n", passed, failed);
+    std::fflush(stdout);
+    if (mpi && !mpi->healthy()) {
+      // A rank never reported the end of a grid run (it may be stuck): end the whole job.
+      std::fprintf(stderr, "vkhlo-run: rank %d: a grid run's outcome is unknown on some rank; ending the job\n",
+                   mpi->rank());
+      mpi->Abort(1);
+    }
     return failed == 0 ? 0 : 1;
   }
 
@@ -212,6 +317,9 @@ int main(int argc, char** argv) {
   settings.client = client ? &*client : nullptr;
   settings.compile = compile;
   settings.totals = &totals;
+  settings.mpi = mpi.get();
+  settings.num_partitions = num_partitions;
+  settings.grid_timeout = grid_timeout;
   int status_code = 0;
   for (tools::ParsedChunk& chunk : chunks) {
     Status status = chunk.module.status();
@@ -219,6 +327,11 @@ int main(int argc, char** argv) {
     if (!status.ok()) {
       std::fprintf(stderr, "%s\n", status.message().c_str());
       status_code = 1;
+      continue;
+    }
+    if (mpi) {
+      if (tools::RunSpmd(std::move(*chunk.module), settings) != 0) status_code = 1;
+      if (!mpi->healthy()) mpi->Abort(1);  // some rank may be stuck: end the job
       continue;
     }
     auto outputs = tools::RunEntry(std::move(*chunk.module), settings);
