@@ -184,6 +184,21 @@ TEST(DynamicTypes, ShapeArgumentsFoundByDataFlow) {
       << ir::PrintModule(**refined);
 }
 
+TEST(DynamicTypes, BoundsAndIndexFromBytecode) {
+  // VHLO's ranked tensor with an encoding (#vhlo.type_extensions) and an index tensor, written
+  // by JAX's tooling: the same module as the text's.
+  const std::string text = testing::ReadFile(fs::path(VKHLO_SHAPES_MODELS_DIR) / "bounded_index.mlir");
+  const std::string bytes = testing::ReadFile(fs::path(VKHLO_SHAPES_MODELS_DIR) / "bounded_index.mlirbc");
+  auto from_text = frontend::ParseProgram(text);
+  auto from_bytes = frontend::ParseProgram(bytes);
+  ASSERT_TRUE(from_text.ok()) << from_text.status().message();
+  ASSERT_TRUE(from_bytes.ok()) << from_bytes.status().message();
+  ASSERT_TRUE(verify::VerifyModule(**from_bytes).ok());
+  EXPECT_EQ(ir::PrintModule(**from_bytes), ir::PrintModule(**from_text));
+  EXPECT_NE(ir::PrintModule(**from_bytes).find("%arg0: tensor<?x4xf32, #stablehlo.bounds<8, ?>>, %arg1: tensor<2xindex>"),
+            std::string::npos);
+}
+
 TEST(DynamicTypes, JaxPolymorphicArtifactsRead) {
   // jax.export with symbolic dimensions: `?` sizes, dimension arguments of the wrapped function,
   // shape assertions. The bytecode reader gives the same IR as the text parser would.

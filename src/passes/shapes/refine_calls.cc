@@ -160,14 +160,7 @@ Status Refiner::RefineCall(ir::Operation& call) {
                                      results.size()),
                    module_.source_name());
   }
-  for (size_t i = 0; i < results.size(); ++i) {
-    if (!verify::CompatibleExact(results[i], call.result(i)->type().WithBounds({}))) {
-      return OpError(call, fmt::format("result {} is {} for these argument shapes, but the call's type is {}", i,
-                                       results[i].ToString(), call.result(i)->type().ToString()),
-                     module_.source_name());
-    }
-    call.result(i)->set_type(results[i]);
-  }
+  VKHLO_RETURN_IF_ERROR(TakeResultTypes(call, results));
   call.SetAttribute("callee", ir::Attribute::Symbol(specialized->name()));
   return OkStatus();
 }
@@ -213,15 +206,7 @@ Status Refiner::RefineWhile(ir::Operation& op) {
                                    fmt::join(a, ", "), fmt::join(b, ", ")),
                    module_.source_name());
   }
-  for (size_t i = 0; i < op.num_results() && i < state.size(); ++i) {
-    if (!verify::CompatibleExact(state[i], op.result(i)->type().WithBounds({}))) {
-      return OpError(op, fmt::format("result {} is {} for these argument shapes, but its type is {}", i,
-                                     state[i].ToString(), op.result(i)->type().ToString()),
-                     module_.source_name());
-    }
-    op.result(i)->set_type(state[i]);
-  }
-  return OkStatus();
+  return TakeResultTypes(op, state);
 }
 
 Status Refiner::RefineBranches(ir::Operation& op) {
@@ -238,13 +223,17 @@ Status Refiner::RefineBranches(ir::Operation& op) {
                      module_.source_name());
     }
   }
-  for (size_t i = 0; i < op.num_results() && i < first.size(); ++i) {
-    if (!verify::CompatibleExact(first[i], op.result(i)->type().WithBounds({}))) {
+  return TakeResultTypes(op, first);
+}
+
+Status Refiner::TakeResultTypes(ir::Operation& op, const std::vector<Type>& types) {
+  for (size_t i = 0; i < op.num_results() && i < types.size(); ++i) {
+    if (!verify::CompatibleExact(types[i], op.result(i)->type().WithBounds({}))) {
       return OpError(op, fmt::format("result {} is {} for these argument shapes, but its type is {}", i,
-                                     first[i].ToString(), op.result(i)->type().ToString()),
+                                     types[i].ToString(), op.result(i)->type().ToString()),
                      module_.source_name());
     }
-    op.result(i)->set_type(first[i]);
+    op.result(i)->set_type(types[i]);
   }
   return OkStatus();
 }

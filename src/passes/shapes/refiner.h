@@ -55,6 +55,9 @@ class Refiner {
   Status RefineWhile(ir::Operation& op);
   Status RefineBranches(ir::Operation& op);
   StatusOr<ir::Function*> Specialization(const ir::Function& callee, const ir::Operation& call);
+  // `op`'s results take `types` (what its regions or callee return), which must fit the
+  // declared ones ("result 0 is tensor<3xf32> for these argument shapes, but its type is ...").
+  Status TakeResultTypes(ir::Operation& op, const std::vector<ir::Type>& types);
   bool IsFunctionPolymorphic(const ir::Function& function);
 
   ir::Module& module_;

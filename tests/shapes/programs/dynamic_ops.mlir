@@ -158,14 +158,14 @@ func.func private @rowsum(%x: tensor<?x4xf32, #stablehlo.bounds<8, ?>>) -> tenso
 
 // -----
 // A shape argument that is also data: the program scales by n and shapes an iota with it.
-func.func @main(%n: tensor<i64>) -> tensor<?xi64> {
-  %n1 = stablehlo.reshape %n : (tensor<i64>) -> tensor<1xi64>
-  %iota = stablehlo.dynamic_iota %n1, dim = 0 : (tensor<1xi64>) -> tensor<?xi64>
-  %nb = stablehlo.dynamic_broadcast_in_dim %n, %n1, dims = [] : (tensor<i64>, tensor<1xi64>) -> tensor<?xi64>
-  %r = stablehlo.multiply %iota, %nb : tensor<?xi64>
-  return %r : tensor<?xi64>
+func.func @main(%n: tensor<i32>) -> tensor<?xi32> {
+  %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+  %iota = stablehlo.dynamic_iota %n1, dim = 0 : (tensor<1xi32>) -> tensor<?xi32>
+  %nb = stablehlo.dynamic_broadcast_in_dim %n, %n1, dims = [] : (tensor<i32>, tensor<1xi32>) -> tensor<?xi32>
+  %r = stablehlo.multiply %iota, %nb : tensor<?xi32>
+  return %r : tensor<?xi32>
 }
-// RUN: tensor<i64>=0
-// RUN: tensor<i64>=3
-// RUN: tensor<i64>=10
-// ERROR: tensor<i64>=-2 : output_shape [-2]
+// RUN: tensor<i32>=0
+// RUN: tensor<i32>=3
+// RUN: tensor<i32>=10
+// ERROR: tensor<i32>=-2 : output_shape [-2]
