@@ -16,6 +16,13 @@
 // location and what is missing — never a silent fallback to the interpreter. Control flow
 // (while, if, case) runs on the host, reading back only the predicate.
 //
+// Shape-polymorphic programs (dynamic dimensions `tensor<?x784xf32>`, as jax.export writes them
+// with symbolic shapes) compile into an executable that specialises itself: the first Execute
+// with a new combination of argument shapes (and of the values of the scalar integer arguments
+// that decide shapes) refines the program to static shapes and compiles it; later calls with
+// the same combination reuse it (a bounded cache per executable). CompileOptions::argument_types
+// or Executable::Specialize compile for given shapes ahead of time.
+//
 // Host data is exchanged as Literals (any layout in, row-major out: the device keeps tensors
 // row-major) or as bytes in row-major "storage" layout: little-endian, i1 and sub-byte types one
 // byte per element (see vkhlo/literal.h). No Vulkan or glslang header is needed to use this one.
@@ -23,6 +30,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -50,13 +58,13 @@ struct ExecutableCache;
 class CustomCallRegistry;  // vkhlo/custom_call.h
 
 // A tensor type: MLIR element type spelling ("f32", "i8", "ui16", "bf16", "complex<f32>") and
-// dimensions.
+// dimensions. A shape-polymorphic executable's parameter_types() give -1 for a dynamic size.
 struct TensorType {
   std::string element_type;
   std::vector<int64_t> dims;
 
   int64_t num_elements() const;  // -1 when a dimension is negative or the product overflows
-  std::string ToString() const;  // "tensor<2x3xf32>"
+  std::string ToString() const;  // "tensor<2x3xf32>", "tensor<?x3xf32>"
   bool operator==(const TensorType&) const = default;
 };
 
@@ -95,6 +103,13 @@ struct CompileOptions {
   // what in-place updates save; codegen/in_place.h).
   bool in_place_updates = true;
   uint32_t elements_per_invocation = 0;  // 0: the device's loop config
+  // Shape-polymorphic programs: compile for these argument types now (one per entry parameter,
+  // tokens left out), instead of specialising on each new combination at Execute. Empty: a
+  // polymorphic program compiles into a self-specialising executable (a static one as usual).
+  std::vector<TensorType> argument_types;
+  // With argument_types: the values of the scalar integer parameters that decide shapes
+  // (Executable::shape_arguments()), by parameter index.
+  std::map<int64_t, int64_t> argument_values;
 };
 
 // What one Execute did.
@@ -119,6 +134,16 @@ struct CompileStats {
   uint64_t constant_bytes = 0;    // constants uploaded once
 };
 
+// What a shape-polymorphic executable's specialisations cost and saved.
+struct SpecializationStats {
+  uint64_t compiled = 0;    // specialisations compiled (new combinations of shapes and values)
+  uint64_t hits = 0;        // Execute calls that found theirs cached
+  uint64_t evicted = 0;     // dropped from the bounded cache (least recently used first)
+  uint64_t cached = 0;      // held now
+  double compile_ms = 0;    // total time spent specialising: refinement and compilation
+  double last_compile_ms = 0;
+};
+
 class Executable {
  public:
   Executable() = default;
@@ -141,7 +166,23 @@ class Executable {
   StatusOr<std::vector<Buffer>> ExecuteBuffers(std::span<const Buffer> arguments) const;
   std::vector<TensorType> parameter_types() const;
   ExecutionStats last_stats() const;
+  // A polymorphic executable's own are zeros: each specialisation's are its own
+  // (Specialize(...).compile_stats()), their totals in specialization_stats().
   const CompileStats& compile_stats() const;
+
+  // Whether the program has dynamic shapes and specialises itself on Execute.
+  bool is_polymorphic() const;
+  // The entry parameters (indices, tokens left out) whose values decide shapes: scalar integer
+  // parameters whose values flow into shape operands (dimension arguments). Execute reads their
+  // values from the device (a small download) to pick the specialisation.
+  std::vector<int64_t> shape_arguments() const;
+  // The static executable for these argument types (and values of the shape arguments), as
+  // Execute would compile it on first use: refinement errors (a shape computation that does not
+  // fold, sizes that contradict each other) come back here, naming the op and the values. It
+  // is cached like Execute's. For a static executable: itself when the types are its own.
+  StatusOr<Executable> Specialize(const std::vector<TensorType>& argument_types,
+                                  const std::map<int64_t, int64_t>& argument_values = {}) const;
+  SpecializationStats specialization_stats() const;
 
   explicit Executable(std::shared_ptr<runtime::ExecutableState> state) : state_(std::move(state)) {}
   const std::shared_ptr<runtime::ExecutableState>& state() const { return state_; }
@@ -171,6 +212,9 @@ struct ClientOptions {
   std::optional<uint64_t> pipeline_cache_entries;
   std::optional<uint64_t> spirv_cache_bytes;
   std::optional<uint64_t> executable_cache_entries;
+  // Specialisations a shape-polymorphic executable keeps (least recently used out). Unset:
+  // VKHLO_SPECIALIZATION_CACHE_ENTRIES, default 16.
+  std::optional<uint64_t> specialization_cache_entries;
 };
 
 class Client {

@@ -27,21 +27,7 @@ std::shared_ptr<const ir::Module> SharedComputationModule(const XlaComputation& 
 std::unique_ptr<ir::Module> CloneComputationModule(const XlaComputation& computation) {
   const ir::Module* module = ComputationModule(computation);
   if (module == nullptr) return nullptr;
-  auto copy = std::make_unique<ir::Module>();
-  copy->set_name(module->name());
-  copy->set_source_name(module->source_name());
-  copy->attributes() = module->attributes();
-  for (const auto& function : module->functions()) {
-    auto f = std::make_unique<ir::Function>(function->name(), function->type());
-    f->set_visibility(function->visibility());
-    f->arg_attributes() = function->arg_attributes();
-    f->result_attributes() = function->result_attributes();
-    f->attributes() = function->attributes();
-    ir::ValueMap mapping;
-    ir::CloneRegionInto(function->body(), f->body(), mapping);
-    copy->AddFunction(std::move(f));
-  }
-  return copy;
+  return ir::CloneModule(*module);
 }
 
 }  // namespace internal

@@ -259,6 +259,9 @@ StatusOr<ir::Attribute> Parser::ParseDenseElements() {
   const Token type_token = tok_;
   VKHLO_ASSIGN_OR_RETURN(ir::Type type, ParseType());
   if (!type.is_tensor()) return ErrorAt(type_token, "a dense literal needs a tensor type");
+  if (!type.is_static()) {
+    return ErrorAt(type_token, fmt::format("a dense literal needs a static shape, found {}", type.ToString()));
+  }
 
   std::vector<uint8_t> bytes;
   switch (body.kind) {

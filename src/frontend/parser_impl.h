@@ -159,6 +159,7 @@ class Parser {
   StatusOr<ir::Type> ParseType();
   StatusOr<ir::Type> ParseTensorType();
   StatusOr<ir::QuantizedElement> ParseQuantizedElement();
+  StatusOr<ir::Type> ParseBounds(ir::Type type);  // #stablehlo.bounds<...> after a tensor element type
   // A scalar element type name (f32, ui8, complex<f32>), for attributes and array<...>.
   StatusOr<ir::ElementType> ParseElementTypeName();
   // `(t, ...) -> t` or `(t, ...) -> (t, ...)`.

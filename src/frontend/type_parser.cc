@@ -1,5 +1,7 @@
 // Types: tensor<2x3xf32>, tensor<f32>, tensor<0x4xi8>, tensor<4x!quant.uniform<...>>,
-// tuple<...>, !stablehlo.token, and function types. Shapes must be static.
+// tensor<?x4xf32> and tensor<?x4xf32, #stablehlo.bounds<8, ?>> (dynamic dimensions, bounded or
+// not), tensor<2xindex>, tuple<...>, !stablehlo.token, and function types. Unranked tensors
+// (tensor<*xf32>) are not taken.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -14,7 +16,7 @@ bool IsSpace(char c) { return c == ' ' || c == '\t'; }
 
 // Element types MLIR has but vkhlo does not (named in the error instead of "expected type").
 bool IsUnsupportedBuiltinType(std::string_view name) {
-  static constexpr std::string_view kNames[] = {"tf32", "f80", "f128", "index", "none", "i128", "i256"};
+  static constexpr std::string_view kNames[] = {"tf32", "f80", "f128", "none", "i128", "i256"};
   for (std::string_view n : kNames) {
     if (name == n) return true;
   }
@@ -89,8 +91,16 @@ StatusOr<ir::Type> Parser::ParseTensorType() {
       dims.push_back(static_cast<int64_t>(value));
       continue;
     }
-    if (c == '?') return ErrorAtOffset(p, "dynamic shapes are not supported (dimension '?')");
-    if (c == '*') return ErrorAtOffset(p, "dynamic shapes are not supported (unranked tensor<*x...>)");
+    if (c == '?') {
+      size_t q = p + 1;
+      while (q < n && IsSpace(source[q])) ++q;
+      if (q >= n || source[q] != 'x') return ErrorAtOffset(q, "expected 'x' after a dimension size");
+      p = q + 1;
+      while (p < n && IsSpace(source[p])) ++p;
+      dims.push_back(ir::kDynamic);
+      continue;
+    }
+    if (c == '*') return ErrorAtOffset(p, "unranked tensors (tensor<*x...>) are not supported: vkhlo needs the rank");
     break;
   }
   RescanFrom(p);
@@ -99,6 +109,9 @@ StatusOr<ir::Type> Parser::ParseTensorType() {
   if (Is(TokenKind::kBangId) && tok_.text == "!quant.uniform") {
     VKHLO_ASSIGN_OR_RETURN(ir::QuantizedElement q, ParseQuantizedElement());
     type = ir::Type::QuantizedTensor(std::move(q), std::move(dims));
+  } else if (IsKeyword("index")) {
+    Advance();
+    type = ir::Type::IndexTensor(std::move(dims));
   } else {
     VKHLO_ASSIGN_OR_RETURN(ir::ElementType element, ParseElementTypeName());
     type = ir::Type::Tensor(element, std::move(dims));
@@ -106,14 +119,53 @@ StatusOr<ir::Type> Parser::ParseTensorType() {
   if (Is(TokenKind::kComma)) {
     Advance();
     const Token start = tok_;
-    VKHLO_ASSIGN_OR_RETURN(ir::Attribute encoding, ParseAttribute());
-    return ErrorAt(start, fmt::format("tensor encodings are not supported: {}", encoding.ToString()));
+    if (Is(TokenKind::kHashId) && tok_.text == "#stablehlo.bounds") {
+      VKHLO_ASSIGN_OR_RETURN(type, ParseBounds(std::move(type)));
+    } else {
+      VKHLO_ASSIGN_OR_RETURN(ir::Attribute encoding, ParseAttribute());
+      return ErrorAt(start, fmt::format("tensor encodings other than #stablehlo.bounds are not supported: {}",
+                                        encoding.ToString()));
+    }
   }
   VKHLO_RETURN_IF_ERROR(Expect(TokenKind::kGreater, "'>' at the end of the tensor type"));
-  if (type.num_elements() < 0) {
+  if (type.is_static() && type.num_elements() < 0) {
     return ErrorAt(start, fmt::format("tensor type {} has too many elements", type.ToString()));
   }
   return type;
+}
+
+// `#stablehlo.bounds<8, ?>`: one entry per dimension, `?` for none; only dynamic dimensions
+// may have a bound (as StableHLO's verifier requires).
+StatusOr<ir::Type> Parser::ParseBounds(ir::Type type) {
+  const Token start = tok_;
+  Advance();  // #stablehlo.bounds
+  VKHLO_RETURN_IF_ERROR(Expect(TokenKind::kLess, "'<' after #stablehlo.bounds"));
+  std::vector<int64_t> bounds;
+  if (!Is(TokenKind::kGreater)) {
+    do {
+      if (bounds.size() >= static_cast<size_t>(type.rank())) {
+        return ErrorAt(tok_, fmt::format("#stablehlo.bounds has more entries than the tensor's rank {}", type.rank()));
+      }
+      if (ConsumeIf(TokenKind::kQuestion)) {
+        bounds.push_back(ir::kDynamic);
+        continue;
+      }
+      const Token at = tok_;
+      VKHLO_ASSIGN_OR_RETURN(int64_t bound, ParseInt64());
+      if (bound < 0) return ErrorAt(at, fmt::format("a dimension bound must be non-negative, found {}", bound));
+      if (!type.is_dynamic_dim(static_cast<int64_t>(bounds.size()))) {
+        return ErrorAt(at, fmt::format("dimension {} is static ({}): only dynamic dimensions have bounds",
+                                       bounds.size(), type.dim(static_cast<int64_t>(bounds.size()))));
+      }
+      bounds.push_back(bound);
+    } while (ConsumeIf(TokenKind::kComma));
+  }
+  VKHLO_RETURN_IF_ERROR(Expect(TokenKind::kGreater, "',' or '>' in #stablehlo.bounds"));
+  if (bounds.size() != static_cast<size_t>(type.rank())) {
+    return ErrorAt(start, fmt::format("#stablehlo.bounds must have one entry per dimension: expected {}, found {}",
+                                      type.rank(), bounds.size()));
+  }
+  return type.WithBounds(std::move(bounds));
 }
 
 StatusOr<ir::ElementType> Parser::ParseElementTypeName() {

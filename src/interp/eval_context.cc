@@ -4,6 +4,7 @@
 
 #include <unordered_map>
 
+#include "interp/dynamic_shapes.h"
 #include "interp/op_registry.h"
 
 namespace vkhlo::interp {
@@ -99,7 +100,9 @@ StatusOr<InterpValues> EvalContext::EvaluateBlock(const ir::Block& block, const 
     }
     OpEvaluator evaluate = registry.Find(op.code());
     if (evaluate == nullptr) return Unimplemented(op, "no evaluation function for this op");
-    VKHLO_ASSIGN_OR_RETURN(InterpValues results, evaluate(*this, op, operands));
+    // Programs with dynamic shapes: ops evaluated with the concrete types of their values.
+    VKHLO_ASSIGN_OR_RETURN(InterpValues results, HasDynamicResults(op) ? EvaluateDynamicOp(*this, op, operands, evaluate)
+                                                                       : evaluate(*this, op, operands));
     if (results.size() != op.num_results()) {
       return InternalError(fmt::format("'{}' produced {} results, expected {}", op.name(), results.size(),
                                        op.num_results()));

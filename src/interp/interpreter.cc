@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "interp/dynamic_shapes.h"
 #include "interp/op_registry.h"
 #include "ir/tensor_bytes.h"
 #include "support/host_memory.h"
@@ -22,7 +23,7 @@ StatusOr<RunResult> RunFunction(const ir::Module& module, std::string_view name,
     return InvalidArgumentError(fmt::format("@{} takes {} arguments, given {}", name, inputs.size(), arguments.size()));
   }
   for (size_t i = 0; i < inputs.size(); ++i) {
-    if (arguments[i].type() != inputs[i]) {
+    if (!FitsType(arguments[i].type(), inputs[i])) {  // dynamic sizes take any size (within bounds)
       return InvalidArgumentError(fmt::format("argument {} of @{}: expected {}, found {}", i, name,
                                               inputs[i].ToString(), arguments[i].type().ToString()));
     }

@@ -5,6 +5,7 @@
 
 #include "interp/checks.h"
 #include "interp/op_registry.h"
+#include "verify/shape_assertion.h"
 
 namespace vkhlo::interp {
 namespace {
@@ -117,12 +118,28 @@ StatusOr<InterpValues> EvalPrint(EvalContext&, const Operation&, const InterpVal
   return InterpValues{};
 }
 
+// JAX's @shape_assertion(ok, values...): fails with its error_message when `ok` is false.
+StatusOr<InterpValues> EvalShapeAssertion(EvalContext& context, const Operation& op, const InterpValues& operands) {
+  std::vector<int64_t> values;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    const bool scalar = operands[i].is_tensor() && operands[i].literal().num_elements() == 1 &&
+                        (ir::IsInteger(operands[i].literal().element_type()) || ir::IsBoolean(operands[i].literal().element_type()));
+    if (!scalar) return context.OpError(op, "@shape_assertion takes integer or boolean scalars");
+    values.push_back(operands[i].literal().GetInt(0));
+  }
+  if (values.empty()) return context.OpError(op, "@shape_assertion needs its predicate");
+  if (values[0] != 0) return InterpValues(op.num_results());
+  return context.OpError(op, "shape assertion failed: " +
+                                 verify::ShapeAssertionMessage(op, std::span(values).subspan(1)));
+}
+
 // custom_call: the check targets are test ops; any other target is the embedder's (not the
 // interpreter's) and is reported as such.
 StatusOr<InterpValues> EvalCustomCall(EvalContext& context, const Operation& op, const InterpValues& operands) {
   const ir::Attribute* target = op.attribute("call_target_name");
   const std::string* name = target ? target->AsString() : nullptr;
   if (name == nullptr) return context.OpError(op, "has no `call_target_name`");
+  if (verify::IsShapeAssertion(op)) return EvalShapeAssertion(context, op, operands);
   if (!DescribeCheckOp(op)) {
     if (*name != "check.expect_eq" && *name != "check.expect_almost_eq" && *name != "check.expect_close") {
       return context.Unimplemented(op, "custom_call target '" + *name + "' is not registered");

@@ -182,6 +182,9 @@ StatusOr<Literal> Literal::Create(const Type& type) {
   if (!type.is_tensor()) {
     return InvalidArgumentError("a literal needs a tensor type, found " + type.ToString());
   }
+  if (!type.is_static()) {
+    return InvalidArgumentError("a literal needs a static shape, found " + type.ToString());
+  }
   if (type.num_elements() < 0) {
     return InvalidArgumentError("element count of " + type.ToString() + " overflows");
   }
@@ -213,6 +216,9 @@ StatusOr<Literal> Literal::Create(const Type& type) {
 StatusOr<Literal> Literal::CreateSplat(const Type& type, std::span<const uint8_t> element) {
   if (!type.is_tensor()) {
     return InvalidArgumentError("a literal needs a tensor type, found " + type.ToString());
+  }
+  if (!type.is_static()) {
+    return InvalidArgumentError("a literal needs a static shape, found " + type.ToString());
   }
   if (type.num_elements() < 0) {
     return InvalidArgumentError("element count of " + type.ToString() + " overflows");

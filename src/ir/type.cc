@@ -20,6 +20,13 @@ const std::vector<Type>& EmptyTypes() {
   return empty;
 }
 
+const std::vector<int64_t>& EmptyBounds() {
+  static const std::vector<int64_t> empty;
+  return empty;
+}
+
+std::string DimText(int64_t d) { return d == kDynamic ? std::string("?") : fmt::format("{}", d); }
+
 std::string FormatScale(double scale) {
   // Shortest text that reads back to the same double.
   std::string text = fmt::format("{}", scale);
@@ -44,6 +51,41 @@ Type Type::QuantizedTensor(QuantizedElement element, std::vector<int64_t> dims) 
   return t;
 }
 
+Type Type::IndexTensor(std::vector<int64_t> dims) {
+  Type t = Tensor(ElementType::kS64, std::move(dims));
+  t.index_ = true;
+  return t;
+}
+
+bool Type::is_static() const {
+  switch (kind_) {
+    case Kind::kTensor:
+      for (int64_t d : dims_) {
+        if (d == kDynamic) return false;
+      }
+      return true;
+    case Kind::kTuple:
+      for (const Type& e : tuple_elements()) {
+        if (!e.is_static()) return false;
+      }
+      return true;
+    default:
+      return true;
+  }
+}
+
+const std::vector<int64_t>& Type::bounds() const { return bounds_ ? *bounds_ : EmptyBounds(); }
+
+Type Type::WithBounds(std::vector<int64_t> bounds) const {
+  Type t = *this;
+  if (bounds.empty()) {
+    t.bounds_.reset();
+  } else {
+    t.bounds_ = std::make_shared<const std::vector<int64_t>>(std::move(bounds));
+  }
+  return t;
+}
+
 Type Type::Tuple(std::vector<Type> elements) {
   Type t;
   t.kind_ = Kind::kTuple;
@@ -61,6 +103,7 @@ const std::vector<Type>& Type::tuple_elements() const { return tuple_ ? *tuple_ 
 
 Type Type::WithElementType(ElementType element) const {
   Type t = Tensor(element, dims_);
+  t.bounds_ = bounds_;
   return t;
 }
 
@@ -68,6 +111,7 @@ Type Type::WithDims(std::vector<int64_t> dims) const {
   Type t = *this;
   t.num_elements_ = CountElements(dims);
   t.dims_ = std::move(dims);
+  t.bounds_.reset();
   return t;
 }
 
@@ -80,7 +124,8 @@ bool Type::operator==(const Type& other) const {
     case Kind::kTuple:
       return tuple_elements() == other.tuple_elements();
     case Kind::kTensor:
-      if (element_ != other.element_ || dims_ != other.dims_) return false;
+      if (element_ != other.element_ || dims_ != other.dims_ || index_ != other.index_) return false;
+      if (bounds() != other.bounds()) return false;
       if (is_quantized() != other.is_quantized()) return false;
       return !is_quantized() || *quantized_ == *other.quantized_;
   }
@@ -132,12 +177,25 @@ std::string Type::ToString() const {
     }
     case Kind::kTensor: {
       std::string s = "tensor<";
-      for (int64_t d : dims_) s += fmt::format("{}x", d);
-      s += is_quantized() ? QuantizedElementToString(*quantized_) : std::string(ElementTypeName(element_));
+      for (int64_t d : dims_) s += DimText(d) + "x";
+      s += is_quantized() ? QuantizedElementToString(*quantized_)
+           : index_     ? std::string("index")
+                        : std::string(ElementTypeName(element_));
+      if (bounds_) {
+        s += ", #stablehlo.bounds<";
+        for (size_t i = 0; i < bounds_->size(); ++i) s += (i ? ", " : "") + DimText((*bounds_)[i]);
+        s += ">";
+      }
       return s + ">";
     }
   }
   return "<invalid type>";
+}
+
+std::string DimsToString(const std::vector<int64_t>& dims) {
+  std::string s;
+  for (size_t i = 0; i < dims.size(); ++i) s += (i ? "x" : "") + DimText(dims[i]);
+  return s;
 }
 
 std::string FunctionType::ToString() const {

@@ -79,4 +79,25 @@ void CloneRegionInto(const Region& source, Region& destination, ValueMap& mappin
   }
 }
 
+std::unique_ptr<Function> CloneFunction(const Function& function, std::string name) {
+  auto copy = std::make_unique<Function>(std::move(name), function.type());
+  copy->set_visibility(function.visibility());
+  copy->set_location(function.location());
+  copy->arg_attributes() = function.arg_attributes();
+  copy->result_attributes() = function.result_attributes();
+  copy->attributes() = function.attributes();
+  ValueMap mapping;
+  CloneRegionInto(function.body(), copy->body(), mapping);
+  return copy;
+}
+
+std::unique_ptr<Module> CloneModule(const Module& module) {
+  auto copy = std::make_unique<Module>();
+  copy->set_name(module.name());
+  copy->set_source_name(module.source_name());
+  copy->attributes() = module.attributes();
+  for (const auto& function : module.functions()) copy->AddFunction(CloneFunction(*function, function->name()));
+  return copy;
+}
+
 }  // namespace vkhlo::ir

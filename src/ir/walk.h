@@ -34,4 +34,9 @@ std::unique_ptr<Operation> CloneOp(const Operation& op, ValueMap& mapping);
 // Appends copies of `source`'s blocks (arguments and ops) to `destination`.
 void CloneRegionInto(const Region& source, Region& destination, ValueMap& mapping);
 
+// A detached copy of `function` named `name` (signature, visibility, attributes, body).
+std::unique_ptr<Function> CloneFunction(const Function& function, std::string name);
+// A copy of the whole module (name, attributes, source name, every function).
+std::unique_ptr<Module> CloneModule(const Module& module);
+
 }  // namespace vkhlo::ir

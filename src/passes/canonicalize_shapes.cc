@@ -199,7 +199,10 @@ RewriteResult SimplifyGetDimensionSize(ir::Operation& op, OpBuilder& builder) {
   const std::optional<int64_t> dimension = dimension_attribute ? dimension_attribute->AsInt() : std::nullopt;
   const ir::Type& operand = op.operand(0)->type();
   const ir::Type& type = op.result(0)->type();
-  if (!dimension || *dimension < 0 || *dimension >= operand.rank() || type.is_quantized()) return Keep();
+  if (!dimension || *dimension < 0 || *dimension >= operand.rank() || type.is_quantized() ||
+      operand.is_dynamic_dim(*dimension)) {  // known only after refinement (passes/shapes)
+    return Keep();
+  }
   return Replace(builder.Splat(type, static_cast<double>(operand.dim(*dimension))));
 }
 

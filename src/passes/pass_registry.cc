@@ -3,6 +3,7 @@
 #include <string>
 
 #include "passes/passes.h"
+#include "passes/shapes/refine.h"
 
 namespace vkhlo::passes {
 
@@ -24,6 +25,8 @@ constexpr PassInfo kPasses[] = {
      &CreateFftToDftPass},
     {"quantized-decompose", "quantized tensors as their storage; (de)quantize as integer/float ops",
      &CreateQuantizedDecomposePass},
+    {"refine-shapes", "make dynamic shapes static from @main's static parameters (passes/shapes/refine.h)",
+     &shapes::CreateRefineShapesPass},
 };
 }  // namespace
 

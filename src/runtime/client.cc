@@ -27,7 +27,7 @@ int64_t TensorType::num_elements() const {
 
 std::string TensorType::ToString() const {
   std::string text = "tensor<";
-  for (int64_t d : dims) text += fmt::format("{}x", d);
+  for (int64_t d : dims) text += d < 0 ? std::string("?x") : fmt::format("{}x", d);
   return text + element_type + ">";
 }
 
@@ -122,6 +122,8 @@ StatusOr<ClientCacheLimits> ClientCacheLimits::FromEnvironment() {
   if (spirv) limits.spirv_cache_bytes = *spirv;
   VKHLO_ASSIGN_OR_RETURN(std::optional<uint64_t> executables, GetEnvSize("VKHLO_EXECUTABLE_CACHE_ENTRIES"));
   if (executables) limits.executable_cache_entries = *executables;
+  VKHLO_ASSIGN_OR_RETURN(std::optional<uint64_t> specializations, GetEnvSize("VKHLO_SPECIALIZATION_CACHE_ENTRIES"));
+  if (specializations) limits.specialization_cache_entries = *specializations;
   return limits;
 }
 
@@ -132,6 +134,7 @@ StatusOr<Client> CreateClient(device::DeviceOptions options, ClientCacheLimits l
   state->target = TargetFromDevice(*state->device);
   state->compiler = std::make_unique<codegen::GlslCompiler>(cache, limits.spirv_cache_bytes);
   state->executable_cache_entries = limits.executable_cache_entries;
+  state->specialization_cache_entries = limits.specialization_cache_entries;
   return Client(std::move(state));
 }
 

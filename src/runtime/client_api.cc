@@ -84,6 +84,7 @@ StatusOr<std::unique_ptr<Client>> Client::Create(ClientOptions options) {
   VKHLO_ASSIGN_OR_RETURN(runtime::ClientCacheLimits limits, runtime::ClientCacheLimits::FromEnvironment());
   if (options.spirv_cache_bytes) limits.spirv_cache_bytes = *options.spirv_cache_bytes;
   if (options.executable_cache_entries) limits.executable_cache_entries = *options.executable_cache_entries;
+  if (options.specialization_cache_entries) limits.specialization_cache_entries = *options.specialization_cache_entries;
   VKHLO_ASSIGN_OR_RETURN(Client client, runtime::CreateClient(std::move(device_options), limits));
   return std::make_unique<Client>(std::move(client));
 }

@@ -18,8 +18,10 @@
 #include "ir/walk.h"
 #include "passes/pass_registry.h"
 #include "passes/pipeline.h"
+#include "passes/shapes/refine.h"
 #include "runtime/custom_call.h"
 #include "runtime/fft_step.h"
+#include "runtime/polymorphic.h"
 #include "runtime/runtime_internal.h"
 #include "runtime/state.h"
 #include "verify/verifier.h"
@@ -519,6 +521,10 @@ class Compiler {
 
 StatusOr<Executable> CompileModule(const Client& client, std::unique_ptr<ir::Module> module,
                                    const CompileOptions& options) {
+  // Dynamic shapes are refined to static ones for concrete arguments first (polymorphic.h).
+  if (!options.argument_types.empty() || passes::shapes::NeedsRefinement(*module)) {
+    return CompilePolymorphic(client, std::move(module), options);
+  }
   auto exe = std::make_shared<ExecutableState>();
   exe->client = client.state();
   exe->module = std::move(module);

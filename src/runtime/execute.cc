@@ -10,6 +10,7 @@
 #include "device/transfer.h"
 #include "runtime/execution.h"
 #include "runtime/fft_step.h"
+#include "runtime/polymorphic.h"
 
 namespace vkhlo::runtime {
 
@@ -371,6 +372,7 @@ void Flatten(const RtValue& value, std::vector<Buffer>& out) {
 
 StatusOr<std::vector<Buffer>> RunEntry(const ExecutableState& exe, std::span<const Buffer> arguments,
                                        const ProcessContext& process, ExecutionStats* stats) {
+  if (exe.polymorphic) return RunPolymorphic(exe, arguments, process, stats);
   const std::vector<ir::Type>& inputs = exe.entry->type().inputs;
   const std::string where = fmt::format("@{}", exe.entry->name());
   size_t tensors = 0;
@@ -416,6 +418,15 @@ namespace vkhlo {
 
 std::vector<TensorType> Executable::parameter_types() const {
   std::vector<TensorType> types;
+  if (state_ && state_->polymorphic) {  // dynamic sizes as -1
+    for (const ir::Type& t : state_->polymorphic->parameters) {
+      if (t.is_token()) continue;
+      TensorType type = runtime::ToTensorType(t);
+      for (int64_t& d : type.dims) d = ir::IsDynamicDim(d) ? -1 : d;
+      types.push_back(std::move(type));
+    }
+    return types;
+  }
   if (!state_ || state_->entry == nullptr) return types;
   for (const ir::Type& t : state_->entry->type().inputs) {
     if (!t.is_token()) types.push_back(runtime::ToTensorType(t));  // tokens take no argument

@@ -19,7 +19,9 @@ StatusOr<Executable> CompileModule(const Client& client, std::unique_ptr<ir::Mod
 struct ClientCacheLimits {
   uint64_t spirv_cache_bytes = 64ull << 20;  // GlslCompiler's memory cache
   uint64_t executable_cache_entries = 64;    // ExecuteAndTransfer's executables
-  // The defaults, overridden by VKHLO_SPIRV_CACHE_BYTES and VKHLO_EXECUTABLE_CACHE_ENTRIES.
+  uint64_t specialization_cache_entries = 16;  // each polymorphic executable's specialisations
+  // The defaults, overridden by VKHLO_SPIRV_CACHE_BYTES, VKHLO_EXECUTABLE_CACHE_ENTRIES and
+  // VKHLO_SPECIALIZATION_CACHE_ENTRIES.
   static StatusOr<ClientCacheLimits> FromEnvironment();
 };
 

@@ -42,6 +42,7 @@ struct ClientState {
   std::unique_ptr<codegen::GlslCompiler> compiler;
   CustomCallRegistry custom_calls;  // custom_call.h
   uint64_t executable_cache_entries = 64;  // ExecuteAndTransfer's cache bound (runtime_internal.h)
+  uint64_t specialization_cache_entries = 16;  // per polymorphic executable (polymorphic.h)
   // The feed queues of executions outside a process grid (Client::TransferToInfeed, ...).
   std::shared_ptr<FeedQueue> infeed = std::make_shared<FeedQueue>();
   std::shared_ptr<FeedQueue> outfeed = std::make_shared<FeedQueue>();
@@ -93,6 +94,7 @@ struct CompiledKernel {
 };
 
 struct CompiledCustomCall;  // runtime/custom_call.h
+struct PolymorphicProgram;  // runtime/polymorphic.h
 
 struct BlockProgram {
   const ir::Block* block = nullptr;
@@ -107,6 +109,9 @@ struct BlockProgram {
 
 struct ExecutableState {
   std::shared_ptr<ClientState> client;
+  // Set for a shape-polymorphic program: Execute picks (or compiles) the specialisation for its
+  // arguments' shapes; the fields below then stay empty but for `client` and `compile_stats`.
+  std::shared_ptr<PolymorphicProgram> polymorphic;
   std::unique_ptr<ir::Module> module;
   const ir::Function* entry = nullptr;
   std::unique_ptr<BlockProgram> program;  // the entry's body

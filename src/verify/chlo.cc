@@ -40,6 +40,10 @@ StatusOr<std::vector<int64_t>> BroadcastShapes(const OpContext& ctx, const Type&
     int64_t& out = dims[mapping[i]];
     const int64_t in = low.dim(i);
     if (in == out || in == 1) continue;
+    if (ir::IsDynamicDim(in) || ir::IsDynamicDim(out)) {  // 1 or the other size: known once refined
+      out = ir::kDynamic;
+      continue;
+    }
     if (out == 1) {
       out = in;
       continue;
@@ -105,7 +109,7 @@ StatusOr<TypeList> InferTopK(const OpContext& ctx) {
   VKHLO_ASSIGN_OR_RETURN(int64_t k, ctx.Int("k"));
   if (operand.rank() < 1) return ctx.Error("operand must have rank at least 1", "rank >= 1", operand.ToString());
   const int64_t last = operand.dim(operand.rank() - 1);
-  if (k < 0 || k > last) {
+  if (k < 0 || (!ir::IsDynamicDim(last) && k > last)) {
     return ctx.Error("k must be at most the size of the last dimension", fmt::format("a value in [0, {}]", last),
                      fmt::format("{}", k));
   }

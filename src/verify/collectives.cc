@@ -118,10 +118,10 @@ Status VerifyAllGather(const OpContext& ctx) {
     }
     bool ok = result.is_tensor() && CompatibleElement(operand, result) && result.rank() == operand.rank();
     for (int64_t d = 0; ok && d < operand.rank(); ++d) {
-      if (d != dim) ok = result.dim(d) == operand.dim(d);
+      if (d != dim) ok = CompatibleDim(result.dim(d), operand.dim(d));
     }
     std::string expected = "the operand's type with dimension all_gather_dim scaled by the group size";
-    if (ok) {
+    if (ok && !operand.is_dynamic_dim(dim) && !result.is_dynamic_dim(dim)) {
       const int64_t in = operand.dim(dim), out = result.dim(dim);
       if (group_size) {
         auto scaled = CheckedMul(in, *group_size);
@@ -179,6 +179,12 @@ StatusOr<TypeList> InferAllToAll(const OpContext& ctx) {
     if (concat_dimension < 0 || concat_dimension >= operand.rank()) {
       return ctx.Error("concat_dimension must be in range (C3)", fmt::format("a value in [0, {})", operand.rank()),
                        fmt::format("{}", concat_dimension));
+    }
+    if (operand.is_dynamic_dim(split_dimension) || operand.is_dynamic_dim(concat_dimension)) {
+      std::vector<int64_t> dims = operand.dims();  // sizes known once refined
+      dims[split_dimension] = dims[concat_dimension] = ir::kDynamic;
+      results.push_back(WithDims(operand, dims));
+      continue;
     }
     if (operand.dim(split_dimension) % split_count != 0) {
       return ctx.Error("dim(operand, split_dimension) must be divisible by split_count (C2)",
@@ -253,17 +259,18 @@ Status VerifyReduceScatter(const OpContext& ctx) {
                          ctx.CheckReducerType(computation, std::span(&operand, 1), "computation", "C7"));
   const std::optional<int64_t> group_size = GroupSize(ctx, groups, grouping);
   const int64_t in = operand.dim(dim);
-  if (group_size && *group_size > 0 && in % *group_size != 0) {
+  const bool known = !ir::IsDynamicDim(in) && !result.is_dynamic_dim(dim);  // else checked once refined
+  if (known && group_size && *group_size > 0 && in % *group_size != 0) {
     return ctx.Error("dim(operand, scatter_dimension) must be divisible by the group size (C1)",
                      fmt::format("a multiple of {}", *group_size), fmt::format("{}", in));
   }
   const Type expected_element = Accumulated(operand, accumulators[0]);
   bool ok = result.rank() == operand.rank() && CompatibleElement(expected_element, result);
   for (int64_t d = 0; ok && d < operand.rank(); ++d) {
-    if (d != dim) ok = result.dim(d) == operand.dim(d);
+    if (d != dim) ok = CompatibleDim(result.dim(d), operand.dim(d));
   }
   std::string expected = "the operand's type with dimension scatter_dimension divided by the group size";
-  if (ok) {
+  if (ok && known) {
     const int64_t out = result.dim(dim);
     if (group_size && *group_size > 0) {
       std::vector<int64_t> dims = operand.dims();

@@ -98,11 +98,17 @@ StatusOr<const ir::Function*> FindCallee(const OpContext& ctx, std::string_view 
 // Operand and result types against a function's signature.
 Status CheckSignature(const OpContext& ctx, const ir::Function& function, std::string_view what) {
   const ir::FunctionType& type = function.type();
-  if (!std::equal(ctx.operands().begin(), ctx.operands().end(), type.inputs.begin(), type.inputs.end())) {
+  // A dynamic size on one side takes any size on the other: a call may pass static types to a
+  // shape-polymorphic function (shape refinement specialises it, passes/shapes).
+  const auto compatible = [](std::span<const ir::Type> a, std::span<const ir::Type> b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                      [](const ir::Type& x, const ir::Type& y) { return CompatibleExact(x, y); });
+  };
+  if (!compatible(ctx.operands(), type.inputs)) {
     return ctx.Error(fmt::format("operand types must match the inputs of {} @{}", what, function.name()),
                      TypeListToString(type.inputs), TypeListToString(ctx.operands()));
   }
-  if (!std::equal(ctx.results().begin(), ctx.results().end(), type.results.begin(), type.results.end())) {
+  if (!compatible(ctx.results(), type.results)) {
     return ctx.Error(fmt::format("result types must match the results of {} @{}", what, function.name()),
                      TypeListToString(type.results), TypeListToString(ctx.results()));
   }

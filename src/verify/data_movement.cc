@@ -43,7 +43,7 @@ Status CheckBroadcastDimensions(const OpContext& ctx, const Type& operand, const
   for (size_t j = 0; j < dims.size(); ++j) {
     const int64_t size = operand.dim(static_cast<int64_t>(j));
     const int64_t target = result.dim(dims[j]);
-    if (size != 1 && size != target) {
+    if (size != 1 && !CompatibleDim(size, target)) {
       return ctx.Error(fmt::format("operand dimension {} must be 1 or match result dimension {} (C5)", j, dims[j]),
                        fmt::format("1 or {}", target), fmt::format("{}", size));
     }
@@ -66,7 +66,7 @@ StatusOr<TypeList> InferBroadcast(const OpContext& ctx) {
   std::vector<int64_t> dims = sizes;
   dims.insert(dims.end(), ctx.operand(0).dims().begin(), ctx.operand(0).dims().end());
   Type result = WithDims(ctx.operand(0), dims);
-  if (result.num_elements() < 0) {
+  if (result.is_static() && result.num_elements() < 0) {
     return ctx.Error("result has too many elements", "at most 9223372036854775807 elements", result.ToString());
   }
   return TypeList{result};
@@ -86,10 +86,17 @@ StatusOr<TypeList> InferConcatenate(const OpContext& ctx) {
     VKHLO_RETURN_IF_ERROR(
         RequireSameElement(ctx, first, input, "inputs must have the same element type (C1)"));
     bool same = input.rank() == first.rank();
-    for (int64_t d = 0; same && d < first.rank(); ++d) same = d == dimension || input.dim(d) == first.dim(d);
+    for (int64_t d = 0; same && d < first.rank(); ++d) same = d == dimension || CompatibleDim(input.dim(d), dims[d]);
     if (!same) {
       return ctx.Error(fmt::format("inputs must have the same shape except in dimension {} (C2)", dimension),
                        first.ToString(), input.ToString());
+    }
+    for (int64_t d = 0; d < first.rank(); ++d) {
+      if (d != dimension) dims[d] = MergeDim(dims[d], input.dim(d));
+    }
+    if (ir::IsDynamicDim(dims[dimension]) || input.is_dynamic_dim(dimension)) {
+      dims[dimension] = ir::kDynamic;
+      continue;
     }
     auto sum = CheckedAdd(dims[dimension], input.dim(dimension));
     if (!sum) return ctx.Error("result dimension overflows (C6)", "a size that fits in int64", "an overflow");
@@ -110,7 +117,7 @@ StatusOr<TypeList> InferDynamicSlice(const OpContext& ctx) {
   }
   VKHLO_RETURN_IF_ERROR(ctx.CheckSize(sizes, operand.rank(), "slice_sizes", "C2"));
   for (int64_t k = 0; k < operand.rank(); ++k) {
-    if (sizes[k] < 0 || sizes[k] > operand.dim(k)) {
+    if (sizes[k] < 0 || (!operand.is_dynamic_dim(k) && sizes[k] > operand.dim(k))) {
       return ctx.Error(fmt::format("slice_sizes[{}] must be in [0, dim(operand, {})] (C4)", k, k),
                        fmt::format("a value in [0, {}]", operand.dim(k)), fmt::format("{}", sizes[k]));
     }
@@ -136,7 +143,7 @@ StatusOr<TypeList> InferDynamicUpdateSlice(const OpContext& ctx) {
                      fmt::format("{} indices", operand.rank()), fmt::format("{} indices", starts));
   }
   for (int64_t k = 0; k < operand.rank(); ++k) {
-    if (update.dim(k) > operand.dim(k)) {
+    if (!update.is_dynamic_dim(k) && !operand.is_dynamic_dim(k) && update.dim(k) > operand.dim(k)) {
       return ctx.Error(fmt::format("dim(update, {}) must be in [0, dim(operand, {})] (C6)", k, k),
                        fmt::format("a value in [0, {}]", operand.dim(k)), fmt::format("{}", update.dim(k)));
     }
@@ -184,6 +191,10 @@ StatusOr<TypeList> InferPad(const OpContext& ctx) {
   std::vector<int64_t> dims;
   for (int64_t i = 0; i < operand.rank(); ++i) {
     const int64_t d = operand.dim(i);
+    if (ir::IsDynamicDim(d)) {
+      dims.push_back(ir::kDynamic);
+      continue;
+    }
     auto size = CheckedMul(std::max<int64_t>(d - 1, 0), interior[i]);
     if (size) size = CheckedAdd(*size, d);
     if (size) size = CheckedAdd(*size, low[i]);
@@ -204,7 +215,8 @@ Status VerifyReshape(const OpContext& ctx) {
   const Type& result = ctx.result(0);
   VKHLO_RETURN_IF_ERROR(
       RequireSameElement(ctx, operand, result, "operand and result must have the same element type (C1)"));
-  if (operand.num_elements() != result.num_elements()) {
+  // With a dynamic size on either side the element counts are compared after refinement.
+  if (operand.is_static() && result.is_static() && operand.num_elements() != result.num_elements()) {
     return ctx.Error("operand and result must have the same number of elements (C2)",
                      fmt::format("{} elements", operand.num_elements()),
                      fmt::format("{} elements ({})", result.num_elements(), result.ToString()));
@@ -232,7 +244,7 @@ StatusOr<TypeList> InferSlice(const OpContext& ctx) {
   VKHLO_RETURN_IF_ERROR(ctx.CheckSize(strides, rank, "strides", "C2"));
   std::vector<int64_t> dims;
   for (int64_t d = 0; d < rank; ++d) {
-    if (start[d] < 0 || start[d] > limit[d] || limit[d] > operand.dim(d)) {
+    if (start[d] < 0 || start[d] > limit[d] || (!operand.is_dynamic_dim(d) && limit[d] > operand.dim(d))) {
       return ctx.Error(fmt::format("start_indices[{0}] and limit_indices[{0}] must be ordered within dimension {0} (C3)",
                                    d),
                        fmt::format("0 <= start <= limit <= {}", operand.dim(d)),
@@ -320,7 +332,7 @@ StatusOr<TypeList> InferGetTupleElement(const OpContext& ctx) {
 
 Status CheckShapeValues(const OpContext& ctx, size_t i, const Type& result, std::string_view label) {
   auto values = ConstantOperandInts(ctx, i);
-  if (values && *values != result.dims()) {
+  if (values && !CompatibleDims(*values, result.dims())) {
     return ctx.Error(fmt::format("{} must match the result shape", label), IntListToString(result.dims()),
                      IntListToString(*values));
   }
@@ -371,6 +383,7 @@ Status VerifyDynamicPad(const OpContext& ctx) {
   if (low && high && interior) {
     for (int64_t i = 0; i < operand.rank(); ++i) {
       const int64_t d = operand.dim(i);
+      if (ir::IsDynamicDim(d) || ctx.result(0).is_dynamic_dim(i)) continue;  // checked once refined
       auto size = CheckedMul(std::max<int64_t>(d - 1, 0), (*interior)[i]);
       if (size) size = CheckedAdd(*size, d);
       if (size) size = CheckedAdd(*size, (*low)[i]);

@@ -41,7 +41,11 @@ std::string TypeListToString(std::span<const ir::Type> types) {
 }
 
 std::string IntListToString(std::span<const int64_t> values) {
-  return fmt::format("[{}]", fmt::join(values, ", "));
+  std::string text = "[";
+  for (size_t i = 0; i < values.size(); ++i) {
+    text += (i ? ", " : "") + (ir::IsDynamicDim(values[i]) ? std::string("?") : std::to_string(values[i]));
+  }
+  return text + "]";
 }
 
 std::string ValueName(const ir::Value* value) {

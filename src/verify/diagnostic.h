@@ -28,7 +28,7 @@ Status MakeError(std::string_view prefix, std::string_view op_name, std::string_
 
 // "tensor<2xf32>" / "(tensor<f32>, tensor<i32>)" for a list ("()" when empty).
 std::string TypeListToString(std::span<const ir::Type> types);
-// "[1, 2, 3]".
+// "[1, 2, 3]" ("[?, 4]": dynamic sizes as `?`).
 std::string IntListToString(std::span<const int64_t> values);
 // "tensor of floating-point type" style text is written by the callers; this names a value for
 // SSA messages: "%name" or "a value with no name".

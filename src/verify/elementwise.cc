@@ -80,7 +80,7 @@ StatusOr<TypeList> InferClamp(const OpContext& ctx) {
   const Type& operand = ctx.operand(1);
   for (size_t i : {size_t{0}, size_t{2}}) {
     const Type& bound = ctx.operand(i);
-    if (bound.rank() != 0 && bound.dims() != operand.dims()) {
+    if (bound.rank() != 0 && !SameShape(bound, operand)) {
       return ctx.Error(fmt::format("{} must be a scalar or have the operand's shape ({})", i == 0 ? "min" : "max",
                                    i == 0 ? "C1" : "C2"),
                        fmt::format("rank 0 or the shape of {}", operand.ToString()), bound.ToString());
@@ -99,7 +99,7 @@ StatusOr<TypeList> InferSelect(const OpContext& ctx) {
   VKHLO_RETURN_IF_ERROR(ctx.RequireTensor(2, kAny, "on_false (I3)"));
   const Type& pred = ctx.operand(0);
   const Type& on_true = ctx.operand(1);
-  if (pred.rank() != 0 && pred.dims() != on_true.dims()) {
+  if (pred.rank() != 0 && !SameShape(pred, on_true)) {
     return ctx.Error("pred must be a scalar or have on_true's shape (C1)",
                      fmt::format("rank 0 or the shape of {}", on_true.ToString()), pred.ToString());
   }
@@ -145,7 +145,7 @@ Status VerifyBitcastConvert(const OpContext& ctx) {
     expected.push_back(in_bits / out_bits);
   } else if (out_bits > in_bits) {
     const int64_t ratio = out_bits % in_bits == 0 ? out_bits / in_bits : -1;
-    if (operand.rank() == 0 || operand.dims().back() != ratio) {
+    if (operand.rank() == 0 || !CompatibleDim(operand.dims().back(), ratio)) {
       return ctx.Error("operand's last dimension must be num_bits(result) / num_bits(operand) (C1)",
                        ratio < 0 ? fmt::format("{} bits dividing {} bits", in_bits, out_bits)
                                  : fmt::format("{}", ratio),
@@ -153,7 +153,7 @@ Status VerifyBitcastConvert(const OpContext& ctx) {
     }
     expected.pop_back();
   }
-  if (result.dims() != expected) {
+  if (!CompatibleDims(result.dims(), expected)) {
     return ctx.Error("result shape must follow the element bit widths (C1)", result.WithDims(expected).ToString(),
                      result.ToString());
   }

@@ -45,7 +45,9 @@ StatusOr<std::vector<int64_t>> CheckIndexSide(const OpContext& ctx, const IndexS
                      fmt::format("a value in [0, {}]", rank), fmt::format("{}", index_vector_dim));
   }
   const int64_t map_size = index_vector_dim < rank ? indices.dim(index_vector_dim) : 1;
-  VKHLO_RETURN_IF_ERROR(ctx.CheckSize(index_map, map_size, names.map_name, names.map_size_label));
+  if (!ir::IsDynamicDim(map_size)) {
+    VKHLO_RETURN_IF_ERROR(ctx.CheckSize(index_map, map_size, names.map_name, names.map_size_label));
+  }
   VKHLO_RETURN_IF_ERROR(ctx.CheckInRange(indices_batching, 0, rank, names.indices_batching_name, ""));
   VKHLO_RETURN_IF_ERROR(ctx.CheckUnique(indices_batching, names.indices_batching_name, ""));
   if (Contains(indices_batching, index_vector_dim)) {
@@ -59,7 +61,7 @@ StatusOr<std::vector<int64_t>> CheckIndexSide(const OpContext& ctx, const IndexS
   }
   for (size_t i = 0; i < operand_batching.size(); ++i) {
     // Both lists were range-checked by the callers.
-    if (operand.dim(operand_batching[i]) != indices.dim(indices_batching[i])) {
+    if (!CompatibleDim(operand.dim(operand_batching[i]), indices.dim(indices_batching[i]))) {
       return ctx.Error("batching dimensions of operand and indices must have the same sizes",
                        fmt::format("{}", operand.dim(operand_batching[i])),
                        fmt::format("{}", indices.dim(indices_batching[i])));
@@ -78,7 +80,7 @@ StatusOr<std::vector<int64_t>> GatherDims(const OpContext& ctx, const Type& oper
   const int64_t rank = operand.rank();
   VKHLO_RETURN_IF_ERROR(ctx.CheckSize(slice_sizes, rank, "slice_sizes", "C11"));
   for (int64_t i = 0; i < rank; ++i) {
-    if (slice_sizes[i] < 0 || slice_sizes[i] > operand.dim(i)) {
+    if (slice_sizes[i] < 0 || (!operand.is_dynamic_dim(i) && slice_sizes[i] > operand.dim(i))) {
       return ctx.Error(fmt::format("slice_sizes[{}] must be in [0, dim(operand, {})] (C12)", i, i),
                        fmt::format("a value in [0, {}]", operand.dim(i)), fmt::format("{}", slice_sizes[i]));
     }
@@ -159,7 +161,7 @@ Status VerifyDynamicGather(const OpContext& ctx) {
   auto slice_sizes = ConstantOperandInts(ctx, 2);
   if (!slice_sizes) return OkStatus();
   VKHLO_ASSIGN_OR_RETURN(auto dims, GatherDims(ctx, ctx.operand(0), ctx.operand(1), *d, *slice_sizes));
-  if (dims != ctx.result(0).dims()) {
+  if (!CompatibleDims(dims, ctx.result(0).dims())) {
     return ctx.Error("result shape must be the gathered shape", IntListToString(dims), ctx.result(0).ToString());
   }
   return OkStatus();
@@ -241,14 +243,14 @@ StatusOr<TypeList> InferScatter(const OpContext& ctx) {
     if (Contains(d->update_window_dims, i)) {
       const int64_t bound = next_window < window_bounds.size() ? window_bounds[next_window] : 0;
       ++next_window;
-      if (update.dim(i) > bound) {
+      if (!update.is_dynamic_dim(i) && !ir::IsDynamicDim(bound) && update.dim(i) > bound) {
         return ctx.Error(fmt::format("updates dimension {} must fit in the input window (C4)", i),
                          fmt::format("a size <= {}", bound), fmt::format("{}", update.dim(i)));
       }
     } else {
       const int64_t size = next_scatter < scatter_sizes.size() ? scatter_sizes[next_scatter] : -1;
       ++next_scatter;
-      if (update.dim(i) != size) {
+      if (!CompatibleDim(update.dim(i), size)) {
         return ctx.Error(fmt::format("updates dimension {} must match the scatter indices (C4)", i),
                          fmt::format("{}", size), fmt::format("{}", update.dim(i)));
       }

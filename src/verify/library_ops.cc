@@ -69,14 +69,14 @@ StatusOr<TypeList> InferDotGeneral(const OpContext& ctx) {
       ctx.CheckInRange(d->rhs_contracting_dimensions, 0, rhs.rank(), "rhs_contracting_dimensions", "C9"));
   for (size_t i = 0; i < d->lhs_batching_dimensions.size(); ++i) {
     const int64_t l = lhs.dim(d->lhs_batching_dimensions[i]), r = rhs.dim(d->rhs_batching_dimensions[i]);
-    if (l != r) {
+    if (!CompatibleDim(l, r)) {
       return ctx.Error(fmt::format("batching dimension {} of lhs and rhs must have the same size (C10)", i),
                        fmt::format("{}", l), fmt::format("{}", r));
     }
   }
   for (size_t i = 0; i < d->lhs_contracting_dimensions.size(); ++i) {
     const int64_t l = lhs.dim(d->lhs_contracting_dimensions[i]), r = rhs.dim(d->rhs_contracting_dimensions[i]);
-    if (l != r) {
+    if (!CompatibleDim(l, r)) {
       return ctx.Error(fmt::format("contracting dimension {} of lhs and rhs must have the same size (C11)", i),
                        fmt::format("{}", l), fmt::format("{}", r));
     }
@@ -109,7 +109,9 @@ StatusOr<TypeList> InferDotGeneral(const OpContext& ctx) {
     }
   }
   std::vector<int64_t> dims;
-  for (int64_t b : d->lhs_batching_dimensions) dims.push_back(lhs.dim(b));
+  for (size_t i = 0; i < d->lhs_batching_dimensions.size(); ++i) {
+    dims.push_back(MergeDim(lhs.dim(d->lhs_batching_dimensions[i]), rhs.dim(d->rhs_batching_dimensions[i])));
+  }
   for (int64_t i = 0; i < lhs.rank(); ++i) {
     if (!Contains(d->lhs_batching_dimensions, i) && !Contains(d->lhs_contracting_dimensions, i)) {
       dims.push_back(lhs.dim(i));
@@ -121,7 +123,7 @@ StatusOr<TypeList> InferDotGeneral(const OpContext& ctx) {
     }
   }
   Type result = Type::Tensor(lhs.element_type(), dims);
-  if (result.num_elements() < 0) {
+  if (result.is_static() && result.num_elements() < 0) {
     return ctx.Error("result has too many elements", "at most 9223372036854775807 elements", result.ToString());
   }
   return TypeList{result};
@@ -141,7 +143,7 @@ StatusOr<TypeList> InferDot(const OpContext& ctx) {
     }
   }
   const int64_t contract_rhs = 0;
-  if (lhs.dim(lhs.rank() - 1) != rhs.dim(contract_rhs)) {
+  if (!CompatibleDim(lhs.dim(lhs.rank() - 1), rhs.dim(contract_rhs))) {
     return ctx.Error("the last dimension of lhs must match the first dimension of rhs",
                      fmt::format("{}", lhs.dim(lhs.rank() - 1)), fmt::format("{}", rhs.dim(contract_rhs)));
   }
@@ -219,24 +221,26 @@ StatusOr<TypeList> ConvolutionShape(const OpContext& ctx,
   const int64_t in_feature = lhs.dim(d->input_feature_dimension);
   const int64_t k_in = rhs.dim(d->kernel_input_feature_dimension);
   const int64_t k_out = rhs.dim(d->kernel_output_feature_dimension);
-  if (in_batch % batch_groups != 0) {
+  // Dynamic sizes (`?`, negative) leave their constraints to refinement.
+  const auto known = [](int64_t size) { return !ir::IsDynamicDim(size); };
+  if (known(in_batch) && in_batch % batch_groups != 0) {
     return ctx.Error("dim(lhs, input_batch_dimension) must be divisible by batch_group_count (C11)",
                      fmt::format("a multiple of {}", batch_groups), fmt::format("{}", in_batch));
   }
-  if (in_feature % feature_groups != 0) {
+  if (known(in_feature) && in_feature % feature_groups != 0) {
     return ctx.Error("dim(lhs, input_feature_dimension) must be divisible by feature_group_count (C12)",
                      fmt::format("a multiple of {}", feature_groups), fmt::format("{}", in_feature));
   }
-  if (k_in != in_feature / feature_groups) {
+  if (known(in_feature) && known(k_in) && k_in != in_feature / feature_groups) {
     return ctx.Error("dim(rhs, kernel_input_feature_dimension) must be "
                      "dim(lhs, input_feature_dimension) / feature_group_count (C15)",
                      fmt::format("{}", in_feature / feature_groups), fmt::format("{}", k_in));
   }
-  if (k_out % batch_groups != 0) {
+  if (known(k_out) && k_out % batch_groups != 0) {
     return ctx.Error("dim(rhs, kernel_output_feature_dimension) must be divisible by batch_group_count (C16)",
                      fmt::format("a multiple of {}", batch_groups), fmt::format("{}", k_out));
   }
-  if (k_out % feature_groups != 0) {
+  if (known(k_out) && k_out % feature_groups != 0) {
     return ctx.Error("dim(rhs, kernel_output_feature_dimension) must be divisible by feature_group_count (C17)",
                      fmt::format("a multiple of {}", feature_groups), fmt::format("{}", k_out));
   }
@@ -246,11 +250,15 @@ StatusOr<TypeList> ConvolutionShape(const OpContext& ctx,
                      fmt::format("{} rows", padding->size()));
   }
   std::vector<int64_t> dims(static_cast<size_t>(n), 0);
-  dims[d->output_batch_dimension] = in_batch / batch_groups;
+  dims[d->output_batch_dimension] = known(in_batch) ? in_batch / batch_groups : ir::kDynamic;
   dims[d->output_feature_dimension] = k_out;
   for (int64_t s = 0; s < spatial; ++s) {
     WindowDim w{lhs.dim(d->input_spatial_dimensions[s]), rhs.dim(d->kernel_spatial_dimensions[s]), strides[s],
                 (*padding)[s].first, (*padding)[s].second, lhs_dilation[s], rhs_dilation[s]};
+    if (!known(w.size) || !known(w.window)) {
+      dims[d->output_spatial_dimensions[s]] = ir::kDynamic;
+      continue;
+    }
     VKHLO_ASSIGN_OR_RETURN(dims[d->output_spatial_dimensions[s]], NumWindows(ctx, w, "C26"));
   }
   return TypeList{Type::Tensor(lhs.element_type(), dims)};
@@ -303,7 +311,7 @@ Status VerifyDynamicConv(const OpContext& ctx) {
     }
   }
   VKHLO_ASSIGN_OR_RETURN(TypeList shape, ConvolutionShape(ctx, padding));
-  if (!shape.empty() && shape[0].dims() != ctx.result(0).dims()) {
+  if (!shape.empty() && !CompatibleDims(shape[0].dims(), ctx.result(0).dims())) {
     return ctx.Error("result shape must be the convolution's (C26)", IntListToString(shape[0].dims()),
                      ctx.result(0).ToString());
   }
@@ -336,7 +344,7 @@ StatusOr<TypeList> InferFft(const OpContext& ctx) {
   const int64_t r = operand.rank();
   auto tail_matches = [&](const std::vector<int64_t>& real_dims, int64_t count) {
     for (int64_t i = 0; i < count; ++i) {
-      if (real_dims[r - l + i] != length[i]) return false;
+      if (!CompatibleDim(real_dims[r - l + i], length[i])) return false;
     }
     return true;
   };
@@ -355,7 +363,7 @@ StatusOr<TypeList> InferFft(const OpContext& ctx) {
       return ctx.Error("the operand's trailing dimensions must be fft_length (C4)", IntListToString(length),
                        operand.ToString());
     }
-    dims.back() = dims.back() == 0 ? 0 : dims.back() / 2 + 1;
+    dims.back() = length.back() == 0 ? 0 : length.back() / 2 + 1;
     return TypeList{Type::Tensor(e == ElementType::kF32 ? ElementType::kC64 : ElementType::kC128, dims)};
   }
   // IRFFT
@@ -364,7 +372,7 @@ StatusOr<TypeList> InferFft(const OpContext& ctx) {
   }
   const int64_t last = length.back();
   const int64_t expected_last = last == 0 ? 0 : last / 2 + 1;
-  if (!tail_matches(dims, l - 1) || dims.back() != expected_last) {
+  if (!tail_matches(dims, l - 1) || !CompatibleDim(dims.back(), expected_last)) {
     std::vector<int64_t> expected(length.begin(), length.end() - 1);
     expected.push_back(expected_last);
     return ctx.Error("the operand's trailing dimensions must follow fft_length (C4, C5)", IntListToString(expected),
@@ -395,12 +403,13 @@ StatusOr<TypeList> InferTriangularSolve(const OpContext& ctx) {
   VKHLO_RETURN_IF_ERROR(ctx.Enum("transpose_a", "transpose", kTranspose, "NO_TRANSPOSE").status());
   const int64_t r = a.rank();
   for (int64_t i = 0; i + 2 < r; ++i) {
-    if (a.dim(i) != b.dim(i)) {
+    if (!CompatibleDim(a.dim(i), b.dim(i))) {
       return ctx.Error("batch dimensions of a and b must match (C3)", a.ToString(), b.ToString());
     }
   }
   const int64_t solved = b.dim(left_side ? r - 2 : r - 1);
-  if (a.dim(r - 2) != a.dim(r - 1) || a.dim(r - 1) != solved) {
+  if (!CompatibleDim(a.dim(r - 2), a.dim(r - 1)) || !CompatibleDim(a.dim(r - 1), solved) ||
+      !CompatibleDim(a.dim(r - 2), solved)) {
     return ctx.Error(fmt::format("a must be square and match dimension {} of b (C3)", left_side ? r - 2 : r - 1),
                      fmt::format("{0}x{0} matrices", solved), a.ToString());
   }
@@ -411,7 +420,7 @@ StatusOr<TypeList> InferCholesky(const OpContext& ctx) {
   VKHLO_RETURN_IF_ERROR(ctx.RequireTensor(0, kFloat | kComplex, "a (I1)"));
   const Type& a = ctx.operand(0);
   if (a.rank() < 2) return ctx.Error("rank(a) must be at least 2 (C2)", "rank >= 2", a.ToString());
-  if (a.dim(a.rank() - 2) != a.dim(a.rank() - 1)) {
+  if (!CompatibleDim(a.dim(a.rank() - 2), a.dim(a.rank() - 1))) {
     return ctx.Error("dim(a, -2) must equal dim(a, -1) (C3)", fmt::format("{}", a.dim(a.rank() - 1)),
                      fmt::format("{}", a.dim(a.rank() - 2)));
   }
@@ -444,7 +453,7 @@ StatusOr<int64_t> CheckBatchNorm(const OpContext& ctx, size_t first, size_t coun
       return ctx.Error(fmt::format("{} must have the operand's element type (C2)", name), ElementName(operand),
                        ElementName(t));
     }
-    if (t.dim(0) != features) {
+    if (!CompatibleDim(t.dim(0), features)) {
       return ctx.Error(fmt::format("size({}) must be dim(operand, feature_index) ({})", name, labels[i - first]),
                        fmt::format("{}", features),
                        fmt::format("{}", t.dim(0)));
@@ -458,7 +467,7 @@ StatusOr<TypeList> InferBatchNormGrad(const OpContext& ctx) {
   static const char* const kLabels[] = {"C5", "C4", "C4"};
   VKHLO_ASSIGN_OR_RETURN(int64_t features, CheckBatchNorm(ctx, 1, 3, kNames, kLabels));
   VKHLO_RETURN_IF_ERROR(ctx.RequireTensor(4, kFloat, "grad_output (I5)"));
-  if (ctx.operand(4) != ctx.operand(0)) {
+  if (!CompatibleExact(ctx.operand(4), ctx.operand(0))) {
     return ctx.Error("operand and grad_output must have the same type (C2, C3)", ctx.operand(0).ToString(),
                      ctx.operand(4).ToString());
   }

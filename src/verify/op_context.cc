@@ -111,7 +111,37 @@ std::string DescribeTensorOf(uint32_t classes) {
   return "tensor of " + text + " type";
 }
 
-bool SameShape(const Type& a, const Type& b) { return a.is_tensor() && b.is_tensor() && a.dims() == b.dims(); }
+bool CompatibleDim(int64_t a, int64_t b) { return a == b || ir::IsDynamicDim(a) || ir::IsDynamicDim(b); }
+
+bool CompatibleDims(std::span<const int64_t> a, std::span<const int64_t> b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!CompatibleDim(a[i], b[i])) return false;
+  }
+  return true;
+}
+
+int64_t MergeDim(int64_t a, int64_t b) { return ir::IsDynamicDim(a) ? b : a; }
+
+bool SameShape(const Type& a, const Type& b) {
+  return a.is_tensor() && b.is_tensor() && CompatibleDims(a.dims(), b.dims());
+}
+
+bool CompatibleExact(const Type& a, const Type& b) {
+  if (a.kind() != b.kind()) return false;
+  if (a.is_tuple()) {
+    const auto& x = a.tuple_elements();
+    const auto& y = b.tuple_elements();
+    if (x.size() != y.size()) return false;
+    for (size_t i = 0; i < x.size(); ++i) {
+      if (!CompatibleExact(x[i], y[i])) return false;
+    }
+    return true;
+  }
+  if (!a.is_tensor()) return a == b;
+  if (a.is_static() && b.is_static()) return a == b;
+  return CompatibleDims(a.dims(), b.dims()) && a.WithDims(b.dims()) == b.WithBounds({});
+}
 
 bool CompatibleElement(const Type& a, const Type& b) {
   if (a.is_quantized() != b.is_quantized()) return false;
@@ -124,7 +154,7 @@ bool CompatibleElement(const Type& a, const Type& b) {
 
 bool CompatibleType(const Type& a, const Type& b) {
   if (!a.is_tensor() || !b.is_tensor()) return a == b;
-  return a.dims() == b.dims() && CompatibleElement(a, b);
+  return CompatibleDims(a.dims(), b.dims()) && CompatibleElement(a, b);
 }
 
 bool IsPromotable(const Type& from, const Type& to) {
@@ -150,7 +180,7 @@ Type ScalarOf(const Type& type) {
     }
     return Type::QuantizedTensor(std::move(q), {});
   }
-  return Type::Scalar(type.element_type());
+  return type.is_index() ? Type::IndexTensor({}) : Type::Scalar(type.element_type());
 }
 
 std::string ElementName(const Type& type) {
@@ -185,18 +215,35 @@ std::string TypeDefect(const Type& type) {
       return "";
     case Type::Kind::kTensor:
       for (int64_t d : type.dims()) {
-        if (d < 0) return "non-negative dimension sizes";
+        if (d < 0 && !ir::IsDynamicDim(d)) return "non-negative dimension sizes";
       }
-      if (type.num_elements() < 0) return "at most 9223372036854775807 elements";
+      if (!type.bounds().empty()) {
+        if (type.bounds().size() != type.dims().size()) return "one bound per dimension";
+        for (int64_t i = 0; i < type.rank(); ++i) {
+          const int64_t b = type.bounds()[static_cast<size_t>(i)];
+          if (ir::IsDynamicDim(b)) continue;
+          if (b < 0) return "non-negative dimension bounds";
+          if (!type.is_dynamic_dim(i)) return "bounds on dynamic dimensions only";
+        }
+      }
+      if (type.is_quantized() && !type.is_static()) {
+        const auto& q = *type.quantization();
+        if (q.quantized_dimension && *q.quantized_dimension < type.rank() && type.is_dynamic_dim(*q.quantized_dimension)) {
+          return "a static quantization dimension";
+        }
+      }
       {
-        // Strides (products of trailing sizes) must fit too, zero-element tensors included.
+        // Strides (products of trailing sizes) must fit too, zero-element tensors included; the
+        // static dims of a dynamic shape are checked alone (its sizes are checked once known).
         int64_t extent = 1;
         for (int64_t d : type.dims()) {
-          if (d != 0 && __builtin_mul_overflow(extent, d, &extent)) {
+          if (d > 0 && __builtin_mul_overflow(extent, d, &extent)) {
             return "sizes whose product, zero sizes left out, fits in int64";
           }
         }
       }
+      if (!type.is_static()) return type.is_quantized() ? QuantizedDefect(*type.quantization(), type) : "";
+      if (type.num_elements() < 0) return "at most 9223372036854775807 elements";
       // Every size computed from a type (literals, buffers, transfers) then fits in int64.
       if (!ir::TensorStorageBytes(type)) return "at most 9223372036854775807 bytes of elements";
       if (type.is_quantized()) return QuantizedDefect(*type.quantization(), type);

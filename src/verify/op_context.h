@@ -37,11 +37,21 @@ bool IsTensorOf(const ir::Type& type, uint32_t classes);
 std::string DescribeTensorOf(uint32_t classes);
 
 // ---- Type relations ----
+// Dynamic dimensions (`?`) are compatible with any size: a constraint between a dynamic size and
+// another is deferred until refinement makes it static (passes/shapes), where the verifier
+// checks it again.
+bool CompatibleDim(int64_t a, int64_t b);
+bool CompatibleDims(std::span<const int64_t> a, std::span<const int64_t> b);
+// The more precise of two compatible sizes (the static one, if any).
+int64_t MergeDim(int64_t a, int64_t b);
+// Tensors of compatible shapes (same rank; sizes equal where both are static).
 bool SameShape(const ir::Type& a, const ir::Type& b);
+// Equal types but for dynamic sizes, which are compatible with any size (bounds are not compared).
+bool CompatibleExact(const ir::Type& a, const ir::Type& b);
 // Equal element types; two quantized element types are compatible when their storage and
 // expressed types and storage ranges agree (scales, zero points and axis may differ).
 bool CompatibleElement(const ir::Type& a, const ir::Type& b);
-// Same shape and compatible element types (exact equality for non-quantized tensors).
+// Compatible shapes and element types (exact equality of elements for non-quantized tensors).
 bool CompatibleType(const ir::Type& a, const ir::Type& b);
 // The spec's is_promotable(x, y): same kind of element (bool/int/float/complex, signedness),
 // and y at least as wide; for quantized, same storage and promotable expressed types.
@@ -83,9 +93,9 @@ class OpContext {
 
   ir::OpCode code() const { return code_; }
   std::string_view name() const;
-  // The op being verified; nullptr under InferResultTypes.
+  // The op being verified; nullptr under InferResultTypes and VerifyTypes (types only).
   const ir::Operation* op() const { return op_; }
-  bool inferring() const { return op_ == nullptr; }
+  bool inferring() const { return op_ == nullptr && results_.empty(); }
 
   size_t num_operands() const { return operands_.size(); }
   const ir::Type& operand(size_t i) const { return operands_[i]; }

@@ -86,6 +86,10 @@ StatusOr<TypeList> InferReduceWindow(const OpContext& ctx) {
   for (int64_t d = 0; d < rank; ++d) {
     WindowDim w{inputs[0].dim(d), window[d], strides[d], padding[d].first, padding[d].second,
                 base_dilations[d], window_dilations[d]};
+    if (ir::IsDynamicDim(w.size)) {
+      dims.push_back(ir::kDynamic);
+      continue;
+    }
     VKHLO_ASSIGN_OR_RETURN(int64_t size, NumWindows(ctx, w, "C15"));
     dims.push_back(size);
   }
@@ -115,10 +119,14 @@ StatusOr<TypeList> InferSelectAndScatter(const OpContext& ctx) {
   std::vector<int64_t> windows;
   for (int64_t d = 0; d < rank; ++d) {
     WindowDim w{operand.dim(d), window[d], strides[d], padding[d].first, padding[d].second, 1, 1};
+    if (ir::IsDynamicDim(w.size)) {
+      windows.push_back(ir::kDynamic);
+      continue;
+    }
     VKHLO_ASSIGN_OR_RETURN(int64_t size, NumWindows(ctx, w, "C3"));
     windows.push_back(size);
   }
-  if (source.dims() != windows) {
+  if (!CompatibleDims(source.dims(), windows)) {
     return ctx.Error("source must have the shape of the operand's windows (C3)", IntListToString(windows),
                      source.ToString());
   }

@@ -21,6 +21,13 @@ Type UnaryResultType(const Type& operand, UnaryResult kind) {
   return operand;
 }
 
+Type MergeShapes(const Type& a, const Type& b) {
+  if (a.is_static() || !b.is_tensor() || a.rank() != b.rank()) return a;
+  std::vector<int64_t> dims = a.dims();
+  for (size_t i = 0; i < dims.size(); ++i) dims[i] = MergeDim(dims[i], b.dims()[i]);
+  return a.WithDims(std::move(dims));
+}
+
 Status CheckSameOperandTypes(const OpContext& ctx, std::string_view label) {
   for (size_t i = 1; i < ctx.num_operands(); ++i) {
     if (!CompatibleType(ctx.operand(0), ctx.operand(i))) {
@@ -108,7 +115,7 @@ std::optional<std::vector<int64_t>> ConstantOperandInts(const OpContext& ctx, si
 
 Status RequireShapeOperand(const OpContext& ctx, size_t i, int64_t size, std::string_view label) {
   const Type& t = ctx.operand(i);
-  if (!IsTensorOf(t, kInt) || t.rank() != 1 || (size >= 0 && t.dim(0) != size)) {
+  if (!IsTensorOf(t, kInt) || t.rank() != 1 || (size >= 0 && !CompatibleDim(t.dim(0), size))) {
     return ctx.Error(fmt::format("{} has an invalid type", label),
                      size >= 0 ? fmt::format("1-dimensional integer tensor of {} elements", size)
                                : std::string("1-dimensional integer tensor"),

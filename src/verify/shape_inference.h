@@ -32,6 +32,9 @@ StatusOr<TypeList> InferUnary(const OpContext& ctx) {
   return TypeList{UnaryResultType(ctx.operand(0), kKind)};
 }
 
+// `a` with the static sizes of `b` where `a` has dynamic ones (a and b compatible).
+ir::Type MergeShapes(const ir::Type& a, const ir::Type& b);
+
 // Two operands of `classes` and the same type (C1); the result has that type.
 Status CheckSameOperandTypes(const OpContext& ctx, std::string_view label);
 template <uint32_t kClasses>
@@ -39,7 +42,7 @@ StatusOr<TypeList> InferBinary(const OpContext& ctx) {
   VKHLO_RETURN_IF_ERROR(ctx.RequireTensor(0, kClasses, "lhs (I1)"));
   VKHLO_RETURN_IF_ERROR(ctx.RequireTensor(1, kClasses, "rhs (I2)"));
   VKHLO_RETURN_IF_ERROR(CheckSameOperandTypes(ctx, "C1"));
-  return TypeList{ctx.operand(0)};
+  return TypeList{MergeShapes(ctx.operand(0), ctx.operand(1))};
 }
 
 // One spatial dimension of a window: the number of windows, or an error when the arithmetic

@@ -44,12 +44,12 @@ Status CheckTypes(std::span<const Type> types, std::string_view kind, const ir::
 
 bool Matches(const Type& inferred, const Type& actual, ResultMatch match) {
   switch (match) {
-    case ResultMatch::kExact:
-      return inferred == actual;
+    case ResultMatch::kExact:  // a dynamic size on either side defers the check to refinement
+      return CompatibleExact(inferred, actual);
     case ResultMatch::kCompatible:
       return CompatibleType(inferred, actual);
     case ResultMatch::kShape:
-      if (inferred.is_tensor() && actual.is_tensor()) return inferred.dims() == actual.dims();
+      if (inferred.is_tensor() && actual.is_tensor()) return CompatibleDims(inferred.dims(), actual.dims());
       return inferred.kind() == actual.kind() && (!inferred.is_tuple() || inferred == actual);
   }
   return false;
@@ -116,6 +116,20 @@ Status VerifyOperation(const ir::Operation& op) {
   const OpRule* rule = FindRule(op.code());
   if (rule == nullptr) return OkStatus();
   OpContext ctx(op.code(), operand_types, result_types, op.attributes(), regions, &op, prefix);
+  return RunRule(*rule, ctx);
+}
+
+Status VerifyTypes(ir::OpCode code, std::span<const Type> operand_types, std::span<const Type> result_types,
+                   const std::vector<ir::NamedAttribute>& attributes, std::span<const ir::Region* const> regions,
+                   std::string_view prefix) {
+  if (static_cast<int>(code) >= ir::NumOpCodes()) return InvalidArgumentError("error: unknown op code");
+  const ir::OpInfo& info = ir::GetOpInfo(code);
+  VKHLO_RETURN_IF_ERROR(CheckOperandArity(info, operand_types.size(), prefix));
+  VKHLO_RETURN_IF_ERROR(CheckTypes(operand_types, "operand", info, prefix));
+  VKHLO_RETURN_IF_ERROR(CheckTypes(result_types, "result", info, prefix));
+  const OpRule* rule = FindRule(code);
+  if (rule == nullptr) return OkStatus();
+  OpContext ctx(code, operand_types, result_types, attributes, regions, nullptr, std::string(prefix));
   return RunRule(*rule, ctx);
 }
 

@@ -39,4 +39,12 @@ StatusOr<std::vector<ir::Type>> InferResultTypes(ir::OpCode code,
                                                  const std::vector<ir::NamedAttribute>& attributes,
                                                  std::span<const ir::Region* const> regions = {});
 
+// Checks an op that is not built yet, from its types and attributes alone (shape refinement
+// tries static forms of dynamic ops this way before making them): the constraints
+// VerifyOperation checks, but those that look at the values of operands. `prefix` starts the
+// message ("file:line:col: ", from LocationPrefix).
+Status VerifyTypes(ir::OpCode code, std::span<const ir::Type> operand_types, std::span<const ir::Type> result_types,
+                   const std::vector<ir::NamedAttribute>& attributes, std::span<const ir::Region* const> regions,
+                   std::string_view prefix);
+
 }  // namespace vkhlo::verify

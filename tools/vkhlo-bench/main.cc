@@ -1,5 +1,11 @@
 // vkhlo-bench: time a StableHLO program on the Vulkan device.
 //   vkhlo-bench FILE [--repeat=N] [--warmup=N] [--entry=NAME] [--seed=S]
+//               [--dim=N] [--shape=I:DxD...]... [--value=I:V]...
+//
+// A shape-polymorphic program (dynamic sizes `?`) runs at the sizes asked for: --shape gives
+// argument I's dims, --dim every dynamic size --shape leaves open (and the value of every shape
+// argument --value does not give). The first Execute specialises it (timed apart: "specialize"),
+// then a cached lookup is timed, then the runs as for any program.
 //
 // Compiles --entry (default main), makes random inputs of its argument types and uploads them
 // once (they stay on the device, so the timings are of Execute alone), runs Execute --warmup
@@ -10,7 +16,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
+#include <map>
+#include <optional>
 #include <cstdio>
 #include <random>
 #include <vector>
@@ -56,7 +65,78 @@ struct Settings {
   std::string path, entry = "main";
   int repeat = 20, warmup = 3;
   uint64_t seed = 1;
+  std::optional<int64_t> dim;        // every dynamic size (polymorphic programs)
+  std::vector<std::string> shapes;   // "I:DxD"
+  std::vector<std::string> values;   // "I:V"
 };
+
+// "I:<text>" -> (I, text).
+StatusOr<std::pair<size_t, std::string>> IndexedSpec(const std::string& spec, std::string_view flag) {
+  const size_t colon = spec.find(':');
+  size_t index = 0;
+  if (colon == std::string::npos || colon == 0 ||
+      std::from_chars(spec.data(), spec.data() + colon, index).ptr != spec.data() + colon) {
+    return InvalidArgumentError(fmt::format("{}={}: expected ARGUMENT:...", flag, spec));
+  }
+  return std::make_pair(index, spec.substr(colon + 1));
+}
+
+// The argument types to run a polymorphic executable with: its parameters, sizes from --shape
+// or --dim.
+StatusOr<std::vector<TensorType>> ChosenTypes(const Executable& executable, const Settings& settings) {
+  std::vector<TensorType> types = executable.parameter_types();
+  for (const std::string& spec : settings.shapes) {
+    VKHLO_ASSIGN_OR_RETURN(auto parsed, IndexedSpec(spec, "--shape"));
+    if (parsed.first >= types.size()) return InvalidArgumentError(fmt::format("--shape={}: no argument {}", spec, parsed.first));
+    std::vector<int64_t> dims;
+    std::string_view text = parsed.second;
+    while (!text.empty()) {
+      const size_t x = text.find('x');
+      const std::string_view part = text.substr(0, x);
+      int64_t d = 0;
+      if (part.empty() || std::from_chars(part.data(), part.data() + part.size(), d).ptr != part.data() + part.size() || d < 0) {
+        return InvalidArgumentError(fmt::format("--shape={}: sizes are non-negative integers joined by 'x'", spec));
+      }
+      dims.push_back(d);
+      text = x == std::string_view::npos ? std::string_view() : text.substr(x + 1);
+    }
+    types[parsed.first].dims = std::move(dims);
+  }
+  for (size_t i = 0; i < types.size(); ++i) {
+    for (int64_t& d : types[i].dims) {
+      if (d >= 0) continue;
+      if (!settings.dim) {
+        return InvalidArgumentError(fmt::format("argument {} is {}: give its sizes (--shape={}:... or --dim=N)", i,
+                                                types[i].ToString(), i));
+      }
+      d = *settings.dim;
+    }
+  }
+  return types;
+}
+
+// Shape arguments' values: --value, else --dim.
+StatusOr<std::map<int64_t, int64_t>> ChosenValues(const Executable& executable, const Settings& settings) {
+  std::map<int64_t, int64_t> values;
+  for (const std::string& spec : settings.values) {
+    VKHLO_ASSIGN_OR_RETURN(auto parsed, IndexedSpec(spec, "--value"));
+    int64_t v = 0;
+    const std::string& text = parsed.second;
+    if (std::from_chars(text.data(), text.data() + text.size(), v).ptr != text.data() + text.size()) {
+      return InvalidArgumentError(fmt::format("--value={}: expected ARGUMENT:INTEGER", spec));
+    }
+    values[static_cast<int64_t>(parsed.first)] = v;
+  }
+  for (int64_t index : executable.shape_arguments()) {
+    if (values.contains(index)) continue;
+    if (!settings.dim) {
+      return InvalidArgumentError(fmt::format("argument {} decides shapes: give its value (--value={}:N or --dim=N)",
+                                              index, index));
+    }
+    values[index] = *settings.dim;
+  }
+  return values;
+}
 
 Status Run(const Settings& settings) {
   VKHLO_ASSIGN_OR_RETURN(std::unique_ptr<Client> created, Client::Create());
@@ -72,19 +152,47 @@ Status Run(const Settings& settings) {
   const Clock::time_point compile_start = Clock::now();
   VKHLO_ASSIGN_OR_RETURN(Executable executable, runtime::CompileModule(client, std::move(module), options));
   const double compile_ms = MsSince(compile_start);
-  const CompileStats& cs = executable.compile_stats();
+  const bool polymorphic = executable.is_polymorphic();
+  std::vector<TensorType> types = executable.parameter_types();
+  std::map<int64_t, int64_t> values;
+  if (polymorphic) {
+    VKHLO_ASSIGN_OR_RETURN(types, ChosenTypes(executable, settings));
+    VKHLO_ASSIGN_OR_RETURN(values, ChosenValues(executable, settings));
+  }
 
   std::mt19937_64 rng(settings.seed);
   std::vector<Buffer> arguments;
   uint64_t input_bytes = 0;
-  for (const TensorType& type : executable.parameter_types()) {
-    VKHLO_ASSIGN_OR_RETURN(ir::Literal literal, RandomLiteral(type, rng));
+  for (size_t i = 0; i < types.size(); ++i) {
+    VKHLO_ASSIGN_OR_RETURN(ir::Literal literal, RandomLiteral(types[i], rng));
+    auto value = values.find(static_cast<int64_t>(i));
+    if (value != values.end() && literal.num_elements() == 1) literal.SetInt(0, value->second);
     VKHLO_ASSIGN_OR_RETURN(Buffer buffer, runtime::BufferFromLiteral(client, literal));
     input_bytes += buffer.byte_size();
     arguments.push_back(std::move(buffer));
   }
 
   std::printf("device: %s\n", client.device_description().c_str());
+  Executable stats_of = executable;
+  if (polymorphic) {
+    // The first Execute refines and compiles for these shapes; a second Specialize only looks
+    // up the cache: the cost of a new size against a cached one.
+    std::string shapes;
+    for (const TensorType& t : types) shapes += (shapes.empty() ? "" : ", ") + t.ToString();
+    std::printf("polymorphic: analysis %.2f ms; shape arguments %zu; running with (%s)\n", compile_ms,
+                executable.shape_arguments().size(), shapes.c_str());
+    const Clock::time_point first = Clock::now();
+    VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> ignored, executable.Execute(arguments));
+    const double first_ms = MsSince(first);
+    const Clock::time_point lookup = Clock::now();
+    VKHLO_ASSIGN_OR_RETURN(Executable specialized, executable.Specialize(types, values));
+    const double lookup_ms = MsSince(lookup);
+    const SpecializationStats ss = executable.specialization_stats();
+    std::printf("specialize: %.2f ms (refine + compile: %.2f ms, then the first run); cached lookup: %.4f ms\n",
+                first_ms, ss.last_compile_ms, lookup_ms);
+    stats_of = specialized;  // the runs below go through the polymorphic executable, as a server's would
+  }
+  const CompileStats& cs = stats_of.compile_stats();
   std::printf("compile: %.2f ms (%llu kernels; SPIR-V %.2f ms, %llu compiled, %llu cached; pipelines %.2f ms)\n",
               compile_ms, static_cast<unsigned long long>(cs.kernels), cs.spirv_ms,
               static_cast<unsigned long long>(cs.spirv_compiles), static_cast<unsigned long long>(cs.spirv_cache_hits),
@@ -102,6 +210,12 @@ Status Run(const Settings& settings) {
     times.push_back(MsSince(start));
   }
   const ExecutionStats s = executable.last_stats();
+  if (polymorphic) {
+    const SpecializationStats ss = executable.specialization_stats();
+    std::printf("specializations: %llu compiled, %llu cache hits, %llu cached\n",
+                static_cast<unsigned long long>(ss.compiled), static_cast<unsigned long long>(ss.hits),
+                static_cast<unsigned long long>(ss.cached));
+  }
   std::printf("per execution: %llu kernels, %llu command buffers, %llu bytes read, %llu bytes written\n",
               static_cast<unsigned long long>(s.kernels_dispatched), static_cast<unsigned long long>(s.command_buffers),
               static_cast<unsigned long long>(s.bytes_read), static_cast<unsigned long long>(s.bytes_written));
@@ -123,6 +237,10 @@ int main(int argc, char** argv) {
   app.add_option("--warmup", settings.warmup, "untimed executions first (default 3)")->check(CLI::Range(0, 1000000));
   app.add_option("--entry", settings.entry, "the function to run (default: main)");
   app.add_option("--seed", settings.seed, "seed of the random inputs (default 1)");
+  app.add_option("--dim", settings.dim,
+                 "polymorphic programs: every dynamic size (and shape argument value) not given otherwise");
+  app.add_option("--shape", settings.shapes, "polymorphic programs: argument I's sizes, I:DxD (e.g. 1:32x784)");
+  app.add_option("--value", settings.values, "polymorphic programs: the value of shape argument I, I:V");
   CLI11_PARSE(app, argc, argv);
   vkhlo::Status status = vkhlo::tools::Run(settings);
   if (!status.ok()) {

@@ -331,25 +331,6 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
 
 }  // namespace
 
-std::unique_ptr<ir::Module> CloneModule(const ir::Module& module) {
-  auto copy = std::make_unique<ir::Module>();
-  copy->set_name(module.name());
-  copy->attributes() = module.attributes();
-  copy->set_source_name(module.source_name());
-  for (const auto& f : module.functions()) {
-    auto g = std::make_unique<ir::Function>(f->name(), f->type());
-    g->set_visibility(f->visibility());
-    g->set_location(f->location());
-    g->arg_attributes() = f->arg_attributes();
-    g->result_attributes() = f->result_attributes();
-    g->attributes() = f->attributes();
-    ir::ValueMap mapping;
-    ir::CloneRegionInto(f->body(), g->body(), mapping);
-    copy->AddFunction(std::move(g));
-  }
-  return copy;
-}
-
 Status PrepareForReference(ir::Module& module) {
   VKHLO_ASSIGN_OR_RETURN(passes::PassPipeline pipeline, passes::PassPipeline::Parse("chlo-decompose"));
   return pipeline.Run(module).status();

@@ -19,6 +19,7 @@
 
 #include "ir/module.h"
 #include "vkhlo/mpi.h"
+#include "ir/walk.h"
 #include "vkhlo/process_grid.h"
 #include "vkhlo/runtime.h"
 
@@ -50,8 +51,7 @@ struct CheckOptions {
   MpiSession* mpi = nullptr;
 };
 
-// A deep copy of `module` (functions, attributes, source name).
-std::unique_ptr<ir::Module> CloneModule(const ir::Module& module);
+// A deep copy of a module: ir::CloneModule (ir/walk.h), found by argument-dependent lookup.
 
 // Rewrites `module` into what the reference interpreter runs: the chlo-decompose pass (the
 // interpreter evaluates StableHLO only), verified afterwards.

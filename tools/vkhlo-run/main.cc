@@ -71,6 +71,7 @@ struct RunSettings {
   MpiSession* mpi = nullptr;  // --grid=mpi: the entry runs as this rank's process of a grid
   int64_t num_partitions = 1;
   std::chrono::milliseconds grid_timeout = ProcessGridOptions{}.timeout;
+  SpecializationStats* specializations = nullptr;  // of shape-polymorphic programs
 };
 
 // --grid=mpi without --check: @entry as process (rank / P, rank % P) of a (size / P) x P grid,
@@ -158,6 +159,12 @@ StatusOr<interp::InterpValues> RunEntry(std::unique_ptr<ir::Module> module, cons
     settings.totals->predicate_readbacks += s.predicate_readbacks;
     settings.totals->host_evaluated_ops += s.host_evaluated_ops;
   }
+  if (settings.specializations != nullptr && executable.is_polymorphic()) {
+    const SpecializationStats s = executable.specialization_stats();
+    settings.specializations->compiled += s.compiled;
+    settings.specializations->hits += s.hits;
+    settings.specializations->compile_ms += s.compile_ms;
+  }
   interp::InterpValues outputs;
   for (const Buffer& b : results) {
     VKHLO_ASSIGN_OR_RETURN(ir::Literal literal, runtime::BufferToLiteral(b));
@@ -166,7 +173,7 @@ StatusOr<interp::InterpValues> RunEntry(std::unique_ptr<ir::Module> module, cons
   return outputs;
 }
 
-void PrintStats(const std::optional<Client>& client, const ExecutionStats& s) {
+void PrintStats(const std::optional<Client>& client, const ExecutionStats& s, const SpecializationStats& p = {}) {
   if (!client) {
     std::printf("device: reference interpreter (no kernels, nothing moved)\n");
     return;
@@ -179,6 +186,10 @@ void PrintStats(const std::optional<Client>& client, const ExecutionStats& s) {
   std::printf("in-place updates: %llu\n", static_cast<unsigned long long>(s.in_place_updates));
   std::printf("predicates read back: %llu\n", static_cast<unsigned long long>(s.predicate_readbacks));
   std::printf("host-evaluated ops: %llu\n", static_cast<unsigned long long>(s.host_evaluated_ops));
+  if (p.compiled > 0) {  // a shape-polymorphic program, specialised for its inputs' shapes
+    std::printf("specializations: %llu compiled (%.2f ms), %llu cache hits\n", static_cast<unsigned long long>(p.compiled),
+                p.compile_ms, static_cast<unsigned long long>(p.hits));
+  }
 }
 
 }  // namespace
@@ -320,6 +331,8 @@ int main(int argc, char** argv) {
   settings.mpi = mpi.get();
   settings.num_partitions = num_partitions;
   settings.grid_timeout = grid_timeout;
+  SpecializationStats specializations;
+  settings.specializations = &specializations;
   int status_code = 0;
   for (tools::ParsedChunk& chunk : chunks) {
     Status status = chunk.module.status();
@@ -342,6 +355,6 @@ int main(int argc, char** argv) {
     }
     if (tools::Report(*outputs, output_dir) != 0) status_code = 1;
   }
-  if (stats) tools::PrintStats(client, totals);
+  if (stats) tools::PrintStats(client, totals, specializations);
   return status_code;
 }

@@ -208,11 +208,9 @@ StatusOr<ir::Literal> ReadTensorData(AttrTypeTable& table, ByteReader& reader) {
   const size_t at = reader.offset();
   VKHLO_ASSIGN_OR_RETURN(const DecodedType* type, table.ReadType(reader));
   VKHLO_ASSIGN_OR_RETURN(std::span<const uint8_t> data, reader.Blob("tensor data"));
-  ir::Type tensor;
-  if (type->kind == DecodedType::Kind::kIndexTensor) {
-    tensor = ir::Type::Tensor(ir::ElementType::kS64, type->dims);
-  } else {
-    VKHLO_ASSIGN_OR_RETURN(tensor, AtByte(at, type->AsValueType()));
+  VKHLO_ASSIGN_OR_RETURN(ir::Type tensor, AtByte(at, type->AsValueType()));
+  if (!tensor.is_static()) {
+    return reader.ErrorAt(at, fmt::format("a dense elements attribute needs a static shape, found {}", tensor.ToString()));
   }
   return AtByte(at, DenseLiteral(tensor, data));
 }

@@ -50,6 +50,10 @@ struct DecodedAttribute {
   // whether it is one or holds one.
   bool shardy = false;
   bool holds_shardy = false;
+  // #stablehlo.type_extensions (VHLO's spelling of #stablehlo.bounds): a tensor type's encoding,
+  // one bound per dimension (kDynamic: none). Empty for every other attribute.
+  std::vector<int64_t> bounds;
+  bool is_type_extensions = false;
 };
 
 // What an attribute named `name` becomes in vkhlo's IR: nullopt for a Shardy attribute (and

@@ -72,36 +72,49 @@ StatusOr<ir::Type> DecodedType::AsValueType() const {
     case Kind::kFunction:
       return InvalidArgumentError(fmt::format("expected a tensor, tuple or token type, found the function type {}", spelling));
     default:
-      return UnimplementedError(fmt::format("values of type {} are not supported (vkhlo's values are statically "
-                                            "shaped tensors, tuples and tokens)", spelling));
+      return UnimplementedError(fmt::format("values of type {} are not supported (vkhlo's values are ranked "
+                                            "tensors, tuples and tokens)", spelling));
   }
 }
 
-StatusOr<DecodedType> MakeTensorType(const std::vector<int64_t>& dims, const DecodedType& element) {
+StatusOr<DecodedType> MakeTensorType(const std::vector<int64_t>& dims, const DecodedType& element,
+                                     const std::vector<int64_t>* bounds) {
   const std::string spelling = "tensor<" + DimsSpelling(dims) + element.spelling + ">";
   for (int64_t d : dims) {
-    if (d == std::numeric_limits<int64_t>::min()) {
-      return UnimplementedError(fmt::format("{} has a dynamic dimension: vkhlo needs static shapes", spelling));
-    }
-    if (d < 0) return InvalidArgumentError(fmt::format("{} has a negative dimension", spelling));
+    if (d < 0 && !ir::IsDynamicDim(d)) return InvalidArgumentError(fmt::format("{} has a negative dimension", spelling));
   }
+  if (bounds != nullptr) {
+    if (bounds->size() != dims.size()) {
+      return InvalidArgumentError(fmt::format("{} has {} dimension bounds, expected one per dimension", spelling,
+                                              bounds->size()));
+    }
+    for (size_t i = 0; i < dims.size(); ++i) {
+      const int64_t b = (*bounds)[i];
+      if (ir::IsDynamicDim(b)) continue;
+      if (b < 0) return InvalidArgumentError(fmt::format("{} has a negative bound {}", spelling, b));
+      if (!ir::IsDynamicDim(dims[i])) {
+        return InvalidArgumentError(fmt::format("{} has a bound on its static dimension {}", spelling, i));
+      }
+    }
+  }
+  ir::Type type;
   switch (element.kind) {
     case DecodedType::Kind::kElement:
-      return DecodedType::Value(ir::Type::Tensor(element.element, dims));
+      type = ir::Type::Tensor(element.element, dims);
+      break;
     case DecodedType::Kind::kQuantized:
-      return DecodedType::Value(ir::Type::QuantizedTensor(*element.quantized, dims));
-    case DecodedType::Kind::kIndex: {
-      DecodedType t;
-      t.kind = DecodedType::Kind::kIndexTensor;
-      t.dims = dims;
-      t.spelling = spelling;
-      return t;
-    }
+      type = ir::Type::QuantizedTensor(*element.quantized, dims);
+      break;
+    case DecodedType::Kind::kIndex:
+      type = ir::Type::IndexTensor(dims);
+      break;
     case DecodedType::Kind::kUnsupported:
       return DecodedType::Unsupported(spelling);
     default:
       return InvalidArgumentError(fmt::format("a tensor's element type must be a scalar type, found {}", element.spelling));
   }
+  if (bounds != nullptr) type = type.WithBounds(*bounds);
+  return DecodedType::Value(std::move(type));
 }
 
 StatusOr<DecodedType> MakeFunctionType(const std::vector<const DecodedType*>& inputs,

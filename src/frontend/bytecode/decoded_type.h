@@ -2,8 +2,8 @@
 //
 // VHLO and builtin encode more kinds of types than vkhlo's values can have: element types
 // stand alone (the type of an integer attribute), function types describe functions, `none`
-// marks an absent optional attribute, and some types (unranked tensors, buffers, index) have
-// no vkhlo counterpart. A DecodedType keeps each kind apart; whoever needs a value type asks
+// marks an absent optional attribute, and some types (unranked tensors, buffers) have no vkhlo
+// counterpart. A DecodedType keeps each kind apart; whoever needs a value type asks
 // for one and gets a clear error for anything else.
 #pragma once
 
@@ -23,8 +23,7 @@ struct DecodedType {
     kQuantized,    // a uniform-quantized element type: `quantized`
     kFunction,     // `function`
     kNone,         // !vhlo.none_v1 or builtin none
-    kIndex,        // the index type
-    kIndexTensor,  // a ranked tensor of index (custom_call layouts): `dims`
+    kIndex,        // the index type (tensors of it are values: ir::Type::IndexTensor)
     kUnsupported,  // no vkhlo counterpart
   };
   Kind kind = Kind::kUnsupported;
@@ -32,7 +31,6 @@ struct DecodedType {
   ir::ElementType element = ir::ElementType::kF32;
   std::shared_ptr<const ir::QuantizedElement> quantized;
   std::shared_ptr<const ir::FunctionType> function;
-  std::vector<int64_t> dims;  // kIndexTensor
   // How MLIR spells the type ("f32", "tensor<?xf32>", "!vhlo.future_v1<...>"), for messages and
   // for type attributes that stay text.
   std::string spelling;
@@ -47,10 +45,12 @@ struct DecodedType {
   StatusOr<ir::Type> AsValueType() const;
 };
 
-// A ranked tensor type of `element` (an element, quantized or index type) with `dims`: dynamic
-// or negative sizes and element kinds a tensor cannot hold are errors (the message is
-// returned, the caller adds the byte offset).
-StatusOr<DecodedType> MakeTensorType(const std::vector<int64_t>& dims, const DecodedType& element);
+// A ranked tensor type of `element` (an element, quantized or index type) with `dims` (kDynamic
+// for `?`) and, when given, the bounds of its dimensions (one per dimension, kDynamic for none,
+// only on dynamic ones): negative sizes, misplaced bounds and element kinds a tensor cannot hold
+// are errors (the message is returned, the caller adds the byte offset).
+StatusOr<DecodedType> MakeTensorType(const std::vector<int64_t>& dims, const DecodedType& element,
+                                     const std::vector<int64_t>* bounds = nullptr);
 
 // "(tensor<f32>) -> tensor<f32>" types into a function type; every part must be a value type.
 StatusOr<DecodedType> MakeFunctionType(const std::vector<const DecodedType*>& inputs,

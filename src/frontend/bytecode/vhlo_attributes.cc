@@ -162,9 +162,14 @@ StatusOr<DecodedAttribute> DecodeVhloAttribute(AttrTypeTable& table, ByteReader&
       VKHLO_ASSIGN_OR_RETURN(const DecodedType* type, table.ReadType(reader));
       return TypeAttribute(type);
     }
-    case 18:  // type_extensions: only ever a tensor type's encoding
-      return UnimplementedError(fmt::format("byte {}: #stablehlo.type_extensions (bounds of dynamic dimensions): vkhlo "
-                                            "needs static shapes", at));
+    case 18: {  // type_extensions: only ever a tensor type's encoding (its dimensions' bounds)
+      DecodedAttribute attribute;
+      VKHLO_ASSIGN_OR_RETURN(attribute.bounds, reader.SignedVarInts("dimension bounds"));
+      attribute.is_type_extensions = true;
+      attribute.value = ir::Attribute(ir::OpaqueValue{"#stablehlo.bounds<...>"});
+      attribute.expressible = false;  // only a tensor type takes it
+      return attribute;
+    }
     case 20: {  // result_accuracy
       ir::ResultAccuracy accuracy;
       VKHLO_ASSIGN_OR_RETURN(accuracy.atol, ReadF64(reader, "atol"));

@@ -137,9 +137,16 @@ StatusOr<DecodedType> DecodeVhloType(AttrTypeTable& table, ByteReader& reader) {
     }
     case 9:
       return DecodedType::Index();
-    case 21:  // a ranked tensor with an encoding: the bounds of its dynamic dimensions
-      return UnimplementedError(fmt::format("byte {}: a tensor type with an encoding (bounds of dynamic dimensions): "
-                                            "vkhlo needs static shapes", at));
+    case 21: {  // a ranked tensor with an encoding (first): the bounds of its dynamic dimensions
+      VKHLO_ASSIGN_OR_RETURN(const DecodedAttribute* encoding, table.ReadAttribute(reader));
+      VKHLO_ASSIGN_OR_RETURN(std::vector<int64_t> dims, reader.SignedVarInts("a tensor shape"));
+      VKHLO_ASSIGN_OR_RETURN(const DecodedType* element, table.ReadType(reader));
+      if (!encoding->is_type_extensions) {
+        return UnimplementedError(fmt::format("byte {}: a tensor type with the encoding {}: vkhlo takes only "
+                                              "#stablehlo.type_extensions (bounds)", at, encoding->value.ToString()));
+      }
+      return AtByte(at, MakeTensorType(dims, *element, &encoding->bounds));
+    }
     case 20: {
       VKHLO_ASSIGN_OR_RETURN(std::vector<int64_t> dims, reader.SignedVarInts("a tensor shape"));
       VKHLO_ASSIGN_OR_RETURN(const DecodedType* element, table.ReadType(reader));
