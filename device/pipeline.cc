@@ -202,6 +202,30 @@ Status PipelineCache::CheckLimits(const std::string& name, const ShaderInterface
         "pipeline '{}': workgroup_base_offset {} leaves no room for a uvec3 in its {} bytes of "
         "push constants", name, *desc.workgroup_base_offset, shader.push_constant_bytes));
   }
+  // SPIR-V capabilities that need an optional feature (SPIR-V 1.6 enumerants). What the
+  // VkDevice enables is exactly the masked features, so using one the mask removed is invalid
+  // usage that drivers may answer with a crash.
+  struct FeatureCapability {
+    uint32_t capability;
+    const char* capability_name;
+    const char* feature_name;
+    bool enabled;
+  };
+  const FeatureCapability kFeatureCapabilities[] = {
+      {9, "Float16", "shaderFloat16", caps.features.shader_float16},
+      {10, "Float64", "shaderFloat64", caps.features.shader_float64},
+      {11, "Int64", "shaderInt64", caps.features.shader_int64},
+      {12, "Int64Atomics", "shaderBufferInt64Atomics", caps.features.shader_buffer_int64_atomics},
+      {22, "Int16", "shaderInt16", caps.features.shader_int16},
+      {39, "Int8", "shaderInt8", caps.features.shader_int8},
+  };
+  for (const FeatureCapability& f : kFeatureCapabilities) {
+    if (!f.enabled && std::binary_search(shader.capabilities.begin(), shader.capabilities.end(), f.capability)) {
+      return FailedPreconditionError(fmt::format(
+          "pipeline '{}' uses the SPIR-V capability {}, which needs {}; device '{}' (profile {}) "
+          "does not offer it", name, f.capability_name, f.feature_name, caps.name, caps.profile));
+    }
+  }
   if (uint32_t sg = desc.required_subgroup_size) {
     if (!caps.features.subgroup_size_control || !caps.subgroup.required_size_in_compute) {
       return FailedPreconditionError(fmt::format(

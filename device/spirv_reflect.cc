@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -12,7 +13,7 @@ namespace {
 
 // The SPIR-V opcodes and enumerants this reader needs (SPIR-V 1.6 specification).
 enum Op : uint32_t {
-  kOpEntryPoint = 15, kOpExecutionMode = 16, kOpTypeBool = 20, kOpTypeInt = 21,
+  kOpCapability = 17, kOpEntryPoint = 15, kOpExecutionMode = 16, kOpTypeBool = 20, kOpTypeInt = 21,
   kOpTypeFloat = 22, kOpTypeVector = 23, kOpTypeImage = 25, kOpTypeMatrix = 24, kOpTypeArray = 28,
   kOpTypeRuntimeArray = 29, kOpTypeStruct = 30, kOpTypePointer = 32, kOpConstantTrue = 41,
   kOpConstantFalse = 42, kOpConstant = 43, kOpConstantComposite = 44, kOpSpecConstantTrue = 48,
@@ -84,6 +85,7 @@ class Module {
     ShaderInterface out;
     if (!entry_point_) return InvalidArgumentError("SPIR-V module has no GLCompute entry point");
     out.entry_point = entry_point_name_;
+    out.capabilities.assign(capabilities_.begin(), capabilities_.end());
     VKHLO_RETURN_IF_ERROR(ResolveWorkgroupSize(out.workgroup_size));
     for (const auto& [id, spec_id] : spec_ids_) out.specialization_ids.push_back(spec_id);
     std::sort(out.specialization_ids.begin(), out.specialization_ids.end());
@@ -149,6 +151,9 @@ class Module {
   void Record(const Instruction& in) {
     auto ops = in.operands;
     switch (in.opcode) {
+      case kOpCapability:
+        if (!ops.empty()) capabilities_.insert(ops[0]);
+        break;
       case kOpEntryPoint:
         if (ops.size() >= 3 && ops[0] == kExecutionModelGLCompute && !entry_point_) {
           entry_point_ = ops[1];
@@ -300,6 +305,7 @@ class Module {
   };
   std::unordered_map<uint32_t, Composite> composite_;
   std::unordered_set<uint32_t> runtime_arrays_;
+  std::set<uint32_t> capabilities_;
   std::unordered_map<uint32_t, ImageType> images_;
   std::unordered_map<uint32_t, std::vector<uint32_t>> structs_;
   std::unordered_map<uint32_t, uint32_t> pointee_;

@@ -1,6 +1,7 @@
 // What a compute shader's SPIR-V declares about its resources, read from the module itself so
 // that pipeline creation can check it against the device's limits without trusting the caller:
-// workgroup size (after specialization), shared memory, push-constant bytes, bindings.
+// workgroup size (after specialization), shared memory, push-constant bytes, bindings, and the
+// capabilities it declares.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -44,6 +45,11 @@ struct ShaderInterface {
   uint32_t push_constant_bytes = 0;  // end of the last push-constant member
   std::vector<ShaderBinding> bindings;  // sorted by (set, binding)
   std::vector<uint32_t> specialization_ids;
+  // OpCapability operands, ascending: pipeline creation checks the ones that need an optional
+  // device feature (Float64, Int64, Int16, Int8, Float16, Int64Atomics) against the masked
+  // features, so that a kernel a device cannot run is an error naming the feature, not a
+  // driver crash on a phone.
+  std::vector<uint32_t> capabilities;
 };
 
 // Parses a compute module; `specialization` overrides spec constants' defaults (as the pipeline

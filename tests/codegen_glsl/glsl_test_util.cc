@@ -69,6 +69,17 @@ std::vector<uint32_t> RunKernel(device::Device& device, const std::string& kerne
 
 bool HasFloat64(device::Device& device) { return device.capabilities().features.shader_float64; }
 
+void ExpectFloat64Refused(device::Device& device, const std::string& kernel) {
+  device::ComputePipelineDesc desc;
+  desc.name = kernel + "/0";
+  desc.spirv = TestKernel(kernel, 0);
+  ASSERT_FALSE(desc.spirv.empty()) << "no test kernel " << desc.name;
+  auto pipeline = device.pipelines().GetOrCreate(desc);
+  ASSERT_FALSE(pipeline.ok()) << desc.name << " was accepted by a device without shaderFloat64";
+  EXPECT_EQ(pipeline.status().code(), StatusCode::kFailedPrecondition) << pipeline.status().ToString();
+  EXPECT_NE(pipeline.status().message().find("shaderFloat64"), std::string::npos) << pipeline.status().message();
+}
+
 std::vector<uint32_t> Words(std::span<const double> values) {
   std::vector<uint32_t> words(values.size() * 2);
   std::memcpy(words.data(), values.data(), values.size_bytes());

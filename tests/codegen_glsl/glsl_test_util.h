@@ -26,6 +26,10 @@ std::vector<uint32_t> RunKernel(device::Device& device, const std::string& kerne
 // Whether the device (after the profile mask) runs f64 kernels.
 bool HasFloat64(device::Device& device);
 
+// On a device without shaderFloat64: test kernel `kernel` (op 0) is refused at pipeline creation
+// with an error naming the feature (the f64 tests check this before they skip).
+void ExpectFloat64Refused(device::Device& device, const std::string& kernel);
+
 inline uint32_t Bits(float f) { uint32_t b; std::memcpy(&b, &f, 4); return b; }
 inline float FromBits(uint32_t b) { float f; std::memcpy(&f, &b, 4); return f; }
 inline uint64_t Bits(double d) { uint64_t b; std::memcpy(&b, &d, 8); return b; }

@@ -173,5 +173,26 @@ TEST_F(PipelineCacheTest, MobileProfileLimitsApplyToPipelines) {
   EXPECT_OK(ShaderPipeline(*mobile, "util/fill_u32", {SpecUint(0, 128)}, 0).status());
 }
 
+// A kernel that declares a capability whose feature the (masked) device lacks is refused with the
+// feature named, before the driver sees it: the mobile profile has no shaderFloat64.
+TEST_F(PipelineCacheTest, CapabilitiesNeedTheirFeatures) {
+  auto native = Open(Profile::kNative);
+  ASSERT_NE(native, nullptr);
+  if (native->capabilities().features.shader_float64) {
+    EXPECT_OK(ShaderPipeline(*native, "test/float64_probe", {}).status());
+  }
+  native.reset();
+
+  auto mobile = Open(Profile::kMobile);
+  ASSERT_NE(mobile, nullptr);
+  ASSERT_FALSE(mobile->capabilities().features.shader_float64);
+  auto refused = ShaderPipeline(*mobile, "test/float64_probe", {});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(refused.status().message().find("Float64, which needs shaderFloat64"), std::string::npos)
+      << refused.status().message();
+  EXPECT_NE(refused.status().message().find("profile mobile"), std::string::npos) << refused.status().message();
+}
+
 }  // namespace
 }  // namespace vkhlo::device

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "device/pipeline.h"
 #include "embedded_shaders.h"
 
@@ -30,6 +32,18 @@ TEST(SpirvReflectTest, WorkgroupSizeFollowsSpecialization) {
   auto specialized = ReflectComputeShader(Spirv("util/fill_u32"), {&wg, 1});
   ASSERT_TRUE(specialized.ok());
   EXPECT_EQ(specialized->workgroup_size[0], 128u);
+}
+
+// OpCapability operands, ascending: Shader (1) always; Float64 (10) where the kernel uses doubles.
+TEST(SpirvReflectTest, CapabilitiesAreListed) {
+  auto f64 = ReflectComputeShader(Spirv("test/float64_probe"), {});
+  ASSERT_TRUE(f64.ok()) << f64.status().ToString();
+  EXPECT_TRUE(std::is_sorted(f64->capabilities.begin(), f64->capabilities.end()));
+  EXPECT_NE(std::find(f64->capabilities.begin(), f64->capabilities.end(), 1u), f64->capabilities.end());
+  EXPECT_NE(std::find(f64->capabilities.begin(), f64->capabilities.end(), 10u), f64->capabilities.end());
+  auto u32 = ReflectComputeShader(Spirv("util/fill_u32"), {});
+  ASSERT_TRUE(u32.ok());
+  EXPECT_EQ(std::find(u32->capabilities.begin(), u32->capabilities.end(), 10u), u32->capabilities.end());
 }
 
 TEST(SpirvReflectTest, PushConstantsBindingsAndSharedMemory) {
