@@ -232,6 +232,7 @@ std::string TypeDefect(const Type& type) {
           return "a static quantization dimension";
         }
       }
+      if (type.is_static() && type.num_elements() < 0) return "at most 9223372036854775807 elements";
       {
         // Strides (products of trailing sizes) must fit too, zero-element tensors included; the
         // static dims of a dynamic shape are checked alone (its sizes are checked once known).
@@ -243,7 +244,6 @@ std::string TypeDefect(const Type& type) {
         }
       }
       if (!type.is_static()) return type.is_quantized() ? QuantizedDefect(*type.quantization(), type) : "";
-      if (type.num_elements() < 0) return "at most 9223372036854775807 elements";
       // Every size computed from a type (literals, buffers, transfers) then fits in int64.
       if (!ir::TensorStorageBytes(type)) return "at most 9223372036854775807 bytes of elements";
       if (type.is_quantized()) return QuantizedDefect(*type.quantization(), type);
