@@ -62,6 +62,12 @@ struct KernelDispatch {
   // It only copies inputs to the outputs that may share their buffers (DeviceKernel::in_place):
   // skipped when the runtime made every such output share its input's buffer.
   bool skip_in_place = false;
+  // For profiles (include/vkhlo/profile.h): the configuration by name where the emitter has one
+  // (a library tile config, "cpu.packed_12x64"; empty: the name's suffix says the strategy), and
+  // the floating-point operations the dispatch does where known (2 per multiply-add of a
+  // matmul or convolution product; 0: unknown).
+  std::string config;
+  uint64_t flops = 0;
 };
 
 // An output that may be written into an input's buffer (codegen/in_place.h): indices into the

@@ -69,6 +69,7 @@ StatusOr<std::vector<DispatchTiming>> Submission::Timings() const {
   VKHLO_RETURN_IF_ERROR(Wait());
   const TimestampQueries& t = *timestamps_;
   const uint64_t mask = t.valid_bits >= 64 ? ~0ull : ((1ull << t.valid_bits) - 1);
+  uint64_t first = 0;
   for (size_t i = 0; i < t.labels.size(); ++i) {
     uint32_t query = static_cast<uint32_t>(2 * i);
     VkQueryPool pool = t.pools[query / TimestampQueries::kQueriesPerPool];
@@ -79,7 +80,9 @@ StatusOr<std::vector<DispatchTiming>> Submission::Timings() const {
                                         ticks, sizeof(uint64_t),
                                         VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
     uint64_t elapsed = (ticks[1] - ticks[0]) & mask;
-    timings.push_back(DispatchTiming{t.labels[i], elapsed * t.period_ns * 1e-6});
+    if (i == 0) first = ticks[0];
+    const uint64_t since_first = (ticks[0] - first) & mask;
+    timings.push_back(DispatchTiming{t.labels[i], elapsed * t.period_ns * 1e-6, since_first * t.period_ns * 1e-6});
   }
   return timings;
 }

@@ -48,6 +48,9 @@ struct GridSize {
 struct DispatchTiming {
   std::string label;  // the pipeline's name
   double milliseconds = 0;
+  // When it started, from the start of the submission's first timed command (the device's
+  // timestamp clock has an origin of its own; profiles place it on the host's timeline).
+  double start_milliseconds = 0;
 };
 
 struct CommandListOptions {

@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "vkhlo/literal.h"
+#include "vkhlo/profile.h"
 #include "vkhlo/shape.h"
 #include "vkhlo/status.h"
 #include "vkhlo/xla_computation.h"
@@ -164,6 +165,18 @@ class Executable {
     return ExecuteBuffers(std::span<const Buffer>(arguments));
   }
   StatusOr<std::vector<Buffer>> ExecuteBuffers(std::span<const Buffer> arguments) const;
+  // With options: `{.profile = &profile}` records where this execution's time went
+  // (vkhlo/profile.h); without a profile it costs nothing.
+  StatusOr<std::vector<Buffer>> Execute(std::vector<const Buffer*> arguments, const ExecuteOptions& options) const;
+  StatusOr<std::vector<Buffer>> Execute(std::initializer_list<Buffer> arguments, const ExecuteOptions& options) const {
+    return ExecuteBuffers(std::span<const Buffer>(arguments.begin(), arguments.size()), options);
+  }
+  template <typename Buffers>
+    requires std::is_convertible_v<const Buffers&, std::span<const Buffer>>
+  StatusOr<std::vector<Buffer>> Execute(const Buffers& arguments, const ExecuteOptions& options) const {
+    return ExecuteBuffers(std::span<const Buffer>(arguments), options);
+  }
+  StatusOr<std::vector<Buffer>> ExecuteBuffers(std::span<const Buffer> arguments, const ExecuteOptions& options) const;
   std::vector<TensorType> parameter_types() const;
   ExecutionStats last_stats() const;
   // A polymorphic executable's own are zeros: each specialisation's are its own

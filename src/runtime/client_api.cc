@@ -131,13 +131,18 @@ Shape Buffer::shape() const {
 }
 
 StatusOr<std::vector<Buffer>> Executable::Execute(std::vector<const Buffer*> arguments) const {
+  return Execute(std::move(arguments), ExecuteOptions{});
+}
+
+StatusOr<std::vector<Buffer>> Executable::Execute(std::vector<const Buffer*> arguments,
+                                                  const ExecuteOptions& options) const {
   std::vector<Buffer> buffers;
   buffers.reserve(arguments.size());
   for (size_t i = 0; i < arguments.size(); ++i) {
     if (arguments[i] == nullptr) return InvalidArgumentError(fmt::format("Execute: argument {} is a null pointer", i));
     buffers.push_back(*arguments[i]);
   }
-  return ExecuteBuffers(buffers);
+  return ExecuteBuffers(buffers, options);
 }
 
 StatusOr<Literal> Client::ExecuteAndTransfer(const XlaComputation& computation,

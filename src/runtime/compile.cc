@@ -22,6 +22,7 @@
 #include "runtime/custom_call.h"
 #include "runtime/fft_step.h"
 #include "runtime/polymorphic.h"
+#include "runtime/profiler.h"
 #include "runtime/runtime_internal.h"
 #include "runtime/state.h"
 #include "verify/verifier.h"
@@ -152,6 +153,14 @@ class Compiler {
     for (const codegen::Fusion& fusion : program->plan.fusions) {
       VKHLO_ASSIGN_OR_RETURN(CompiledKernel kernel, CompileKernel(fusion));
       if (!options_.in_place_updates && kernel.device) kernel.device->in_place.clear();
+      std::string loop_config;
+      if (!kernel.device) {
+        const codegen::KernelSource& source = kernel.source;
+        loop_config = fmt::format("wg {} x {} elements{}", source.config.workgroup_size,
+                                  source.config.elements_per_invocation,
+                                  source.vector_inputs + source.vector_outputs > 0 ? ", uvec4" : "");
+      }
+      kernel.profile = std::make_shared<const KernelProfile>(DescribeKernel(*exe_.module, fusion, std::move(loop_config)));
       program->kernels.push_back(std::move(kernel));
     }
     AssignSlots(*program);

@@ -9,6 +9,7 @@
 #include "device/transfer.h"
 #include "runtime/custom_call.h"
 #include "runtime/execution.h"
+#include "runtime/profiler.h"
 
 namespace vkhlo::runtime {
 namespace {
@@ -59,6 +60,15 @@ StatusOr<std::vector<RtValue>> Execution::RunCustomCall(const ir::Operation& op,
       stats_.kernels_dispatched++;
       stats_.bytes_read += read;
       stats_.bytes_written += written;
+      Retire(keep);
+      if (profiler_ != nullptr) {
+        ProfileEvent event = DispatchEvent(nullptr, "custom_call @" + call.target->name, "", read + written, 0);
+        event.kernel = event.name;
+        event.kernel_class = "custom call";
+        event.source_op = DescribeOp(*exe_.module, op);
+        event.fused_ops = {event.source_op};
+        VKHLO_RETURN_IF_ERROR(Profiled(std::move(event)));
+      }
     }
     Retire(keep);
     return results;
@@ -67,10 +77,13 @@ StatusOr<std::vector<RtValue>> Execution::RunCustomCall(const ir::Operation& op,
   // A host callback: the operands' producers must have finished.
   const CustomCallHostCallback& host = *call.host();
   VKHLO_RETURN_IF_ERROR(Flush());
+  const double start = profiler_ != nullptr ? profiler_->NowUs() : 0;
+  uint64_t moved = 0;
   std::vector<Literal> inputs;
   for (const RtValue& v : operands) {
     // Through the IR literal, as Buffer::ToLiteral does (it owns the storage-to-Literal rules).
     std::vector<uint8_t> bytes(StorageBytes(v.type));
+    moved += bytes.size();
     if (!bytes.empty()) {
       VKHLO_RETURN_IF_ERROR(client_->device->transfers().Download(
           v.storage->buffer, 0, std::as_writable_bytes(std::span<uint8_t>(bytes))));
@@ -108,7 +121,12 @@ StatusOr<std::vector<RtValue>> Execution::RunCustomCall(const ir::Operation& op,
     if (!value.raw().empty()) {
       VKHLO_RETURN_IF_ERROR(client_->device->transfers().Upload(storage->buffer, 0, std::as_bytes(value.raw())));
     }
+    moved += value.raw().size();
     results.push_back(RtValue::Tensor(std::move(storage), type));
+  }
+  if (profiler_ != nullptr) {
+    // Operands down, the call, results up: one host step.
+    profiler_->Host("host callback @" + call.target->name, "host: callback", DescribeOp(*exe_.module, op), start, moved);
   }
   return results;
 }

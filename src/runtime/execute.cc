@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <optional>
 
 #include "device/allocator.h"
 #include "device/command_list.h"
@@ -11,6 +12,7 @@
 #include "runtime/execution.h"
 #include "runtime/fft_step.h"
 #include "runtime/polymorphic.h"
+#include "runtime/profiler.h"
 
 namespace vkhlo::runtime {
 
@@ -57,10 +59,12 @@ StatusOr<std::vector<RtValue>> Execution::RunBlock(const BlockProgram& program, 
 // Submits what is recorded and waits; buffers retired before now may then be freed.
 Status Execution::Flush() {
   if (list_) {
+    const double submitted = profiler_ != nullptr ? profiler_->NowUs() : 0;
     VKHLO_ASSIGN_OR_RETURN(device::Submission done, list_->Submit());
     list_.reset();
     stats_.command_buffers++;
     VKHLO_RETURN_IF_ERROR(done.Wait());
+    if (profiler_ != nullptr) VKHLO_RETURN_IF_ERROR(profiler_->Completed(done, submitted, profiler_->NowUs()));
   }
   retired_.clear();
   return OkStatus();
@@ -69,6 +73,7 @@ Status Execution::Flush() {
 // Drops recorded but unsubmitted work (after an error), then waits for what was submitted.
 void Execution::Abandon() {
   list_.reset();
+  if (profiler_ != nullptr) profiler_->Dropped();
   client_->device->Drain();  // a lost device too: the work of this execution may still run
   retired_.clear();
 }
@@ -91,7 +96,9 @@ void Execution::Retire(std::vector<std::shared_ptr<BufferState>>& buffers) {
 
 StatusOr<device::CommandList*> Execution::List() {
   if (!list_) {
-    VKHLO_ASSIGN_OR_RETURN(device::CommandList list, device::CommandList::Begin(*client_->device));
+    device::CommandListOptions options;
+    options.timestamps = profiler_ != nullptr && profiler_->timestamps();
+    VKHLO_ASSIGN_OR_RETURN(device::CommandList list, device::CommandList::Begin(*client_->device, options));
     list_.emplace(std::move(list));
   }
   return &*list_;
@@ -166,7 +173,13 @@ Status Execution::RunKernel(const BlockProgram& program, const CompiledKernel& k
   stats_.bytes_read += read;
   stats_.bytes_written += written;
   Retire(keep);
+  if (profiler_ != nullptr) return Profiled(DispatchEvent(kernel.profile.get(), source.name, "", read + written, 0));
   return OkStatus();
+}
+
+Status Execution::Profiled(ProfileEvent event) {
+  profiler_->Recorded(std::move(event));
+  return profiler_->submit_each_dispatch() ? Flush() : OkStatus();
 }
 
 // A device kernel's dispatches in order. `values` are the bindings of the fusion's inputs then
@@ -213,6 +226,24 @@ Status Execution::RecordDeviceKernel(const CompiledKernel& kernel, const std::ve
                                          {dispatch.grid[0], dispatch.grid[1], dispatch.grid[2]}));
     stats_.kernels_dispatched++;
     dispatched = true;
+    if (profiler_ != nullptr) {
+      // A kernel of one dispatch moves what the kernel does (in-place outputs count what they
+      // write); each of several moves the buffers it binds.
+      uint64_t bytes = read + written;
+      if (dk.dispatches.size() > 1) {
+        bytes = 0;
+        for (const codegen::KernelBuffer& b : dispatch.bindings) {
+          bytes += b.kind == codegen::KernelBuffer::Kind::kScratch ? dk.scratch_bytes[static_cast<size_t>(b.scratch)]
+                                                                   : BufferBytes(b.value->type());
+        }
+      }
+      // The dispatch's strategy: its config by name, else its name's suffix ("fusion_3.reduce_rows").
+      std::string config = dispatch.config;
+      if (config.empty() && dispatch.name.find('.') != std::string::npos) {
+        config = dispatch.name.substr(dispatch.name.find('.') + 1);
+      }
+      VKHLO_RETURN_IF_ERROR(Profiled(DispatchEvent(kernel.profile.get(), dispatch.name, config, bytes, dispatch.flops)));
+    }
   }
   if (dispatched) {
     stats_.bytes_read += read;
@@ -238,7 +269,7 @@ bool Execution::Exclusive(const std::shared_ptr<BufferState>& storage, const ir:
 }
 
 // The integer value of a scalar predicate/index tensor, read back from the device.
-StatusOr<int64_t> Execution::ReadScalar(const RtValue& value) {
+StatusOr<int64_t> Execution::ReadScalar(const ir::Operation& op, const RtValue& value) {
   if (value.kind != RtValue::Kind::kTensor || value.type.num_elements() != 1) {
     return InternalError("control flow predicate is not a scalar tensor");
   }
@@ -246,8 +277,13 @@ StatusOr<int64_t> Execution::ReadScalar(const RtValue& value) {
   stats_.predicate_readbacks++;
   const int bytes = ir::StorageBytes(value.type.element_type());
   uint64_t raw = 0;
+  const double start = profiler_ != nullptr ? profiler_->NowUs() : 0;
   VKHLO_RETURN_IF_ERROR(client_->device->transfers().Download(
       value.storage->buffer, 0, std::as_writable_bytes(std::span<uint64_t>(&raw, 1)).first(static_cast<size_t>(bytes))));
+  if (profiler_ != nullptr) {
+    profiler_->Host(fmt::format("predicate read ({})", op.name()), "host: predicate read", DescribeOp(*exe_.module, op),
+                    start, static_cast<uint64_t>(bytes));
+  }
   const int width = ir::BitWidth(value.type.element_type());
   if (ir::IsSignedInteger(value.type.element_type()) && width < 64) {
     const uint64_t sign = uint64_t{1} << (width - 1);
@@ -297,6 +333,14 @@ Status Execution::RunOp(const BlockProgram& program, const ir::Operation& op, En
       stats_.bytes_written += BufferBytes(type);
       std::vector<std::shared_ptr<BufferState>> keep = {operands[0].storage};
       Retire(keep);
+      if (profiler_ != nullptr) {
+        ProfileEvent event = DispatchEvent(nullptr, "fft", "VkFFT", BufferBytes(op.operand(0)->type()) + BufferBytes(type), 0);
+        event.kernel = "fft";
+        event.kernel_class = "fft";
+        event.source_op = DescribeOp(*exe_.module, op);
+        event.fused_ops = {event.source_op};
+        VKHLO_RETURN_IF_ERROR(Profiled(std::move(event)));
+      }
       return set_results({RtValue::Tensor(std::move(result), type)});
     }
     case OpCode::kCustomCall: {
@@ -309,12 +353,12 @@ Status Execution::RunOp(const BlockProgram& program, const ir::Operation& op, En
       return set_results(std::move(results));
     }
     case OpCode::kIf: {
-      VKHLO_ASSIGN_OR_RETURN(int64_t predicate, ReadScalar(operands[0]));
+      VKHLO_ASSIGN_OR_RETURN(int64_t predicate, ReadScalar(op, operands[0]));
       VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> results, RunBlock(*regions()[predicate != 0 ? 0 : 1], {}, &env));
       return set_results(std::move(results));
     }
     case OpCode::kCase: {
-      VKHLO_ASSIGN_OR_RETURN(int64_t index, ReadScalar(operands[0]));
+      VKHLO_ASSIGN_OR_RETURN(int64_t index, ReadScalar(op, operands[0]));
       const int64_t n = static_cast<int64_t>(regions().size());
       // Out of range selects the last branch (the spec's default).
       if (index < 0 || index >= n) index = n - 1;
@@ -326,7 +370,7 @@ Status Execution::RunOp(const BlockProgram& program, const ir::Operation& op, En
       while (true) {
         VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> condition, RunBlock(*regions()[0], state, &env));
         if (condition.size() != 1) return InternalError("while condition must return one value");
-        VKHLO_ASSIGN_OR_RETURN(int64_t predicate, ReadScalar(condition[0]));
+        VKHLO_ASSIGN_OR_RETURN(int64_t predicate, ReadScalar(op, condition[0]));
         if (predicate == 0) break;
         VKHLO_ASSIGN_OR_RETURN(state, RunBlock(*regions()[1], std::move(state), &env));
       }
@@ -442,12 +486,24 @@ ExecutionStats Executable::last_stats() const {
 const CompileStats& Executable::compile_stats() const { return state_->compile_stats; }
 
 StatusOr<std::vector<Buffer>> Executable::ExecuteBuffers(std::span<const Buffer> arguments) const {
+  return ExecuteBuffers(arguments, ExecuteOptions{});
+}
+
+StatusOr<std::vector<Buffer>> Executable::ExecuteBuffers(std::span<const Buffer> arguments,
+                                                         const ExecuteOptions& options) const {
   if (!state_) return InvalidArgumentError("Execute on an empty Executable");
   ExecutionStats stats;
   runtime::ProcessContext process;  // the 1 x 1 grid, with the client's feed queues
   process.infeed = state_->client->infeed.get();
   process.outfeed = state_->client->outfeed.get();
-  VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> buffers, runtime::RunEntry(*state_, arguments, process, &stats));
+  std::optional<runtime::Profiler> profiler;
+  if (options.profile != nullptr) {
+    profiler.emplace(*options.profile, *state_->client->device, options.profile_host_times);
+    process.profiler = &*profiler;
+  }
+  auto run = runtime::RunEntry(*state_, arguments, process, &stats);
+  if (profiler) profiler->Finish();
+  VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> buffers, std::move(run));
   std::lock_guard<std::mutex> stats_lock(state_->stats_mutex);
   state_->last_stats = stats;
   return buffers;

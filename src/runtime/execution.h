@@ -18,6 +18,8 @@
 
 namespace vkhlo::runtime {
 
+class Profiler;
+
 // Where an execution runs in a process grid. The default: process (0, 0) of a 1 x 1 grid with
 // no feeds.
 struct ProcessContext {
@@ -27,6 +29,7 @@ struct ProcessContext {
   CollectiveTransport* transport = nullptr;  // null outside a grid
   FeedQueue* infeed = nullptr;
   FeedQueue* outfeed = nullptr;
+  Profiler* profiler = nullptr;  // set while an Execute is profiled (runtime/profiler.h)
 };
 
 // The values visible in a block: its own, then its parent's (regions read outer values).
@@ -46,7 +49,7 @@ struct Environment {
 class Execution {
  public:
   Execution(const ExecutableState& exe, ProcessContext process = {})
-      : exe_(exe), client_(exe.client), process_(process) {}
+      : exe_(exe), client_(exe.client), process_(process), profiler_(process.profiler) {}
 
   // `arguments` are taken over, so that a block holds the only references to values handed to
   // it (a while body's loop-carried buffers can then be updated in place).
@@ -74,7 +77,11 @@ class Execution {
   // by nothing else.
   bool Exclusive(const std::shared_ptr<BufferState>& storage, const ir::Value* value, const Environment& env,
                  const std::vector<std::shared_ptr<BufferState>>& keep) const;
-  StatusOr<int64_t> ReadScalar(const RtValue& value);
+  // The predicate (or index) of control-flow op `op`, read back from the device.
+  StatusOr<int64_t> ReadScalar(const ir::Operation& op, const RtValue& value);
+  // Profiles (profiler_ set): notes the dispatch just recorded; timed on the host, submits it
+  // alone and waits for it.
+  Status Profiled(ProfileEvent event);
   Status RunOp(const BlockProgram& program, const ir::Operation& op, Environment& env);
 
   // A custom_call's target (custom_call_execute.cc); `operands` are tensors.
@@ -109,6 +116,7 @@ class Execution {
   const ExecutableState& exe_;
   std::shared_ptr<ClientState> client_;
   ProcessContext process_;
+  Profiler* profiler_ = nullptr;  // null unless this execution is profiled
   std::optional<device::CommandList> list_;
   std::vector<std::shared_ptr<BufferState>> retired_;
   ExecutionStats stats_;

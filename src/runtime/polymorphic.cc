@@ -1,4 +1,5 @@
 #include "runtime/polymorphic.h"
+#include "runtime/profiler.h"
 
 #include <fmt/format.h>
 
@@ -154,11 +155,20 @@ StatusOr<std::vector<Buffer>> RunPolymorphic(const ExecutableState& exe, std::sp
                                               argument.state()->type.ToString()));
     }
     // The value decides the shapes: read it (a small download, waiting for its producer).
+    const double start = process.profiler != nullptr ? process.profiler->NowUs() : 0;
     VKHLO_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, argument.ToHost());
+    if (process.profiler != nullptr) {
+      process.profiler->Host(fmt::format("shape argument {} read", argument_index[k]), "host: shape argument read",
+                             "@" + program.entry, start, bytes.size());
+    }
     VKHLO_ASSIGN_OR_RETURN(ir::Literal literal, ir::Literal::FromBytes(argument.state()->type, std::move(bytes)));
     values[p] = literal.GetInt(0);
   }
+  const double start = process.profiler != nullptr ? process.profiler->NowUs() : 0;
   VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<ExecutableState> specialized, Specialization(exe, types, values));
+  if (process.profiler != nullptr) {
+    process.profiler->Host("specialization (lookup or compile)", "host: specialization", "@" + program.entry, start, 0);
+  }
   return RunEntry(*specialized, arguments, process, stats);
 }
 

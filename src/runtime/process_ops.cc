@@ -7,6 +7,7 @@
 #include "device/transfer.h"
 #include "runtime/collective_groups.h"
 #include "runtime/execution.h"
+#include "runtime/profiler.h"
 
 namespace vkhlo::runtime {
 namespace {
@@ -40,6 +41,8 @@ StatusOr<std::vector<RtValue>> Execution::RunProcessOp(const ir::Operation& op, 
   auto push_outfeed = [&](const std::vector<RtValue>& payload) -> Status {
     if (process_.outfeed == nullptr) return OpError(op, "has no outfeed to write to");
     VKHLO_RETURN_IF_ERROR(Flush());
+    const double start = profiler_ != nullptr ? profiler_->NowUs() : 0;
+    uint64_t moved = 0;
     std::vector<HostTensor> entry;
     for (const RtValue& v : payload) {
       if (v.kind != RtValue::Kind::kTensor) return OpError(op, "writes a value that is not a tensor");
@@ -49,8 +52,10 @@ StatusOr<std::vector<RtValue>> Execution::RunProcessOp(const ir::Operation& op, 
         VKHLO_RETURN_IF_ERROR(client_->device->transfers().Download(
             v.storage->buffer, 0, std::as_writable_bytes(std::span<uint8_t>(t.bytes))));
       }
+      moved += t.bytes.size();
       entry.push_back(std::move(t));
     }
+    if (profiler_ != nullptr) profiler_->Host("outfeed download", "host: transfer", DescribeOp(*exe_.module, op), start, moved);
     process_.outfeed->Push(std::move(entry));
     return OkStatus();
   };
@@ -65,8 +70,11 @@ StatusOr<std::vector<RtValue>> Execution::RunProcessOp(const ir::Operation& op, 
     }
     VKHLO_RETURN_IF_ERROR(check_received(types));
     std::vector<RtValue> results;
+    const double start = profiler_ != nullptr ? profiler_->NowUs() : 0;
+    uint64_t moved = 0;
     for (size_t i = 0; i < types.size(); ++i) {
       const HostTensor& t = (*entry)[i];
+      moved += t.bytes.size();
       if (t.bytes.size() != ir::StorageBytes(types[i].element_type()) * static_cast<size_t>(types[i].num_elements())) {
         return OpError(op, fmt::format("received {} bytes for {}", t.bytes.size(), types[i].ToString()));
       }
@@ -76,6 +84,7 @@ StatusOr<std::vector<RtValue>> Execution::RunProcessOp(const ir::Operation& op, 
       }
       results.push_back(RtValue::Tensor(std::move(storage), types[i]));
     }
+    if (profiler_ != nullptr) profiler_->Host("infeed upload", "host: transfer", DescribeOp(*exe_.module, op), start, moved);
     results.push_back(RtValue{});
     return results;
   };

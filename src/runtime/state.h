@@ -83,6 +83,8 @@ struct RtValue {
   }
 };
 
+struct KernelProfile;  // runtime/profiler.h
+
 struct CompiledKernel {
   // A loop kernel: its source and pipeline (null when its index space is empty).
   codegen::KernelSource source;
@@ -91,6 +93,8 @@ struct CompiledKernel {
   // dispatches' pipelines in order (null for a dispatch with an empty grid).
   std::optional<codegen::DeviceKernel> device;
   std::vector<std::shared_ptr<const device::Pipeline>> device_pipelines;
+  // What a profile says about it (class, config, fused ops with their locations).
+  std::shared_ptr<const KernelProfile> profile;
 };
 
 struct CompiledCustomCall;  // runtime/custom_call.h

@@ -1,6 +1,7 @@
 // vkhlo-bench: time a StableHLO program on the Vulkan device.
 //   vkhlo-bench FILE [--repeat=N] [--warmup=N] [--entry=NAME] [--seed=S]
 //               [--dim=N] [--shape=I:DxD...]... [--value=I:V]...
+//               [--profile=FILE.json] [--profile-summary]
 //
 // A shape-polymorphic program (dynamic sizes `?`) runs at the sizes asked for: --shape gives
 // argument I's dims, --dim every dynamic size --shape leaves open (and the value of every shape
@@ -12,6 +13,8 @@
 // times untimed and then --repeat times, each to completion (Execute returns when the device
 // is done). The last line is `median_ms=<float> min_ms=<float> runs=<n>` (DESIGN.md's tool
 // contract); the lines before it say what ran: device, compile time, kernels per execution.
+// --profile / --profile-summary profile one more execution after the timed ones (so that
+// profiling never touches the timings): a Chrome trace, and time by kernel class and source op.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -68,6 +71,8 @@ struct Settings {
   std::optional<int64_t> dim;        // every dynamic size (polymorphic programs)
   std::vector<std::string> shapes;   // "I:DxD"
   std::vector<std::string> values;   // "I:V"
+  std::string profile_path;          // --profile
+  bool profile_summary = false;
 };
 
 // "I:<text>" -> (I, text).
@@ -210,6 +215,19 @@ Status Run(const Settings& settings) {
     times.push_back(MsSince(start));
   }
   const ExecutionStats s = executable.last_stats();
+  std::string profile_text;
+  if (!settings.profile_path.empty() || settings.profile_summary) {
+    ExecutionProfile profile;
+    VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> results, executable.Execute(arguments, {.profile = &profile}));
+    if (!settings.profile_path.empty()) {
+      VKHLO_RETURN_IF_ERROR(profile.WriteChromeTrace(settings.profile_path));
+      size_t dispatches = 0;
+      for (const ProfileEvent& e : profile.events) dispatches += e.track == ProfileEvent::Track::kDevice ? 1 : 0;
+      profile_text += fmt::format("profile: {} dispatches, {} host steps written to {}\n", dispatches,
+                                  profile.events.size() - dispatches, settings.profile_path);
+    }
+    if (settings.profile_summary) profile_text += profile.Summary();
+  }
   if (polymorphic) {
     const SpecializationStats ss = executable.specialization_stats();
     std::printf("specializations: %llu compiled, %llu cache hits, %llu cached\n",
@@ -219,6 +237,7 @@ Status Run(const Settings& settings) {
   std::printf("per execution: %llu kernels, %llu command buffers, %llu bytes read, %llu bytes written\n",
               static_cast<unsigned long long>(s.kernels_dispatched), static_cast<unsigned long long>(s.command_buffers),
               static_cast<unsigned long long>(s.bytes_read), static_cast<unsigned long long>(s.bytes_written));
+  std::printf("%s", profile_text.c_str());
   std::sort(times.begin(), times.end());
   const size_t n = times.size();
   const double median = n % 2 == 1 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
@@ -241,6 +260,12 @@ int main(int argc, char** argv) {
                  "polymorphic programs: every dynamic size (and shape argument value) not given otherwise");
   app.add_option("--shape", settings.shapes, "polymorphic programs: argument I's sizes, I:DxD (e.g. 1:32x784)");
   app.add_option("--value", settings.values, "polymorphic programs: the value of shape argument I, I:V");
+  app.add_option("--profile", settings.profile_path,
+                 "after the timed runs, profile one more execution and write it there as a Chrome trace / Perfetto "
+                 "JSON (chrome://tracing, ui.perfetto.dev): every dispatch with its GPU time, kernel, class, config, "
+                 "fused ops with their source locations, bytes and FLOPs; host steps on their own track");
+  app.add_flag("--profile-summary", settings.profile_summary,
+               "print that execution's time by kernel class and by source op (top 10), with the total");
   CLI11_PARSE(app, argc, argv);
   vkhlo::Status status = vkhlo::tools::Run(settings);
   if (!status.ok()) {

@@ -1,11 +1,14 @@
 // vkhlo-run: run a StableHLO program.
 //   vkhlo-run FILE [--device=vulkan|reference] [--check] [--split-input-file] [--entry=NAME]
 //             [--input=...]... [--output-dir=DIR] [--stats] [--dump-kernels=DIR]
+//             [--profile=FILE.json] [--profile-summary]
 //             [--grid=in-process|mpi] [--grid-placement=...] [--grid-timeout=S] [--num-partitions=P]
 //
 // --check runs every test function (see check_runner.h) and ends with "N passed, M failed";
 // the exit code is 0 only when nothing failed. Without --check it runs --entry (default main)
 // on the inputs and prints the results (or writes them as .npy files to --output-dir).
+// --profile writes a Chrome trace of the execution (chrome://tracing, ui.perfetto.dev) and
+// --profile-summary prints where its time went (include/vkhlo/profile.h).
 //
 // Devices: `vulkan` (the default) compiles the program into kernels and runs them on the Vulkan
 // device (VKHLO_DEVICE, VKHLO_PROFILE); an op it cannot run is an error, never a silent switch
@@ -72,7 +75,17 @@ struct RunSettings {
   int64_t num_partitions = 1;
   std::chrono::milliseconds grid_timeout = ProcessGridOptions{}.timeout;
   SpecializationStats* specializations = nullptr;  // of shape-polymorphic programs
+  std::string profile_path;  // --profile: the Chrome trace of each module's execution
+  bool profile_summary = false;
+  int module_index = 0;  // of the module being run (--split-input-file): later ones' traces get ".<n>"
 };
+
+// FILE.json for the first module, FILE.2.json, FILE.3.json, ... for later ones.
+std::string ProfilePath(const std::string& path, int module_index) {
+  if (module_index == 0) return path;
+  const std::filesystem::path p(path);
+  return (p.parent_path() / fmt::format("{}.{}{}", p.stem().string(), module_index + 1, p.extension().string())).string();
+}
 
 // --grid=mpi without --check: @entry as process (rank / P, rank % P) of a (size / P) x P grid,
 // every process's results printed by rank 0 (mpi_grid_runner.h).
@@ -148,7 +161,19 @@ StatusOr<interp::InterpValues> RunEntry(std::unique_ptr<ir::Module> module, cons
     VKHLO_ASSIGN_OR_RETURN(Buffer b, runtime::BufferFromLiteral(*settings.client, l));
     arguments.push_back(std::move(b));
   }
-  VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> results, executable.Execute(arguments));
+  ExecutionProfile profile;
+  ExecuteOptions options;
+  if (!settings.profile_path.empty() || settings.profile_summary) options.profile = &profile;
+  VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> results, executable.Execute(arguments, options));
+  if (!settings.profile_path.empty()) {
+    const std::string path = ProfilePath(settings.profile_path, settings.module_index);
+    VKHLO_RETURN_IF_ERROR(profile.WriteChromeTrace(path));
+    size_t dispatches = 0;
+    for (const ProfileEvent& e : profile.events) dispatches += e.track == ProfileEvent::Track::kDevice ? 1 : 0;
+    std::printf("profile: %zu dispatches, %zu host steps written to %s\n", dispatches, profile.events.size() - dispatches,
+                path.c_str());
+  }
+  if (settings.profile_summary) std::printf("%s", profile.Summary().c_str());
   if (settings.totals != nullptr) {
     const ExecutionStats s = executable.last_stats();
     settings.totals->kernels_dispatched += s.kernels_dispatched;
@@ -210,6 +235,15 @@ int main(int argc, char** argv) {
   app.add_option("--output-dir", output_dir, "write results there as .npy files");
   app.add_flag("--stats", stats, "print kernels dispatched, bytes moved, host-evaluated ops");
   app.add_option("--dump-kernels", dump_kernels, "write each kernel's GLSL and SPIR-V there (--device=vulkan)");
+  std::string profile_path;
+  bool profile_summary = false;
+  app.add_option("--profile", profile_path,
+                 "write a Chrome trace / Perfetto JSON of the execution there (chrome://tracing, ui.perfetto.dev): every "
+                 "dispatch with its GPU time, kernel, class, config, fused ops with their source locations, bytes and "
+                 "FLOPs; host steps (predicate reads, transfers, host callbacks) on their own track. Several modules "
+                 "(--split-input-file): FILE, then FILE.2.json, ... (--device=vulkan, not with --check)");
+  app.add_flag("--profile-summary", profile_summary,
+               "print the execution's time by kernel class and by source op (top 10), with the total");
   std::string grid_placement = "queue-per-process";
   app.add_option("--grid-placement", grid_placement,
                  "where the processes of a process grid run (--device=vulkan): shared (one queue), "
@@ -232,6 +266,11 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   using namespace vkhlo;
+  if ((!profile_path.empty() || profile_summary) && (check || device != "vulkan" || grid_kind == "mpi")) {
+    std::fprintf(stderr, "vkhlo-run: --profile and --profile-summary profile one execution on the Vulkan device "
+                         "(--device=vulkan, without --check or --grid=mpi)\n");
+    return 2;
+  }
   std::unique_ptr<MpiSession> mpi;
   if (grid_kind == "mpi") {
     if (device != "vulkan") {
@@ -333,6 +372,8 @@ int main(int argc, char** argv) {
   settings.grid_timeout = grid_timeout;
   SpecializationStats specializations;
   settings.specializations = &specializations;
+  settings.profile_path = profile_path;
+  settings.profile_summary = profile_summary;
   int status_code = 0;
   for (tools::ParsedChunk& chunk : chunks) {
     Status status = chunk.module.status();
@@ -348,6 +389,7 @@ int main(int argc, char** argv) {
       continue;
     }
     auto outputs = tools::RunEntry(std::move(*chunk.module), settings);
+    settings.module_index++;
     if (!outputs.ok()) {
       std::fprintf(stderr, "vkhlo-run: %s\n", outputs.status().message().c_str());
       status_code = 1;
