@@ -171,6 +171,9 @@ TEST_F(DispatchTest, TimestampsTimeEachDispatch) {
     EXPECT_GE(t.milliseconds, 0.0);
     EXPECT_LT(t.milliseconds, 60e3);
   }
+  // Starts are offsets from the first (the dispatches write one buffer, so they run in order).
+  EXPECT_EQ(timings[0].start_milliseconds, 0.0);
+  for (size_t i = 1; i < timings.size(); ++i) EXPECT_GE(timings[i].start_milliseconds, timings[i - 1].start_milliseconds);
 }
 
 TEST_F(DispatchTest, MisuseIsReportedNotRecorded) {
