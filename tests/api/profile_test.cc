@@ -1,7 +1,7 @@
 // Profiles of one execution (include/vkhlo/profile.h): the Chrome trace parses and has one
 // device event per dispatch with its kernel, class, config, fused ops and their locations,
 // bytes and FLOPs (a fused element-wise program, a dot_general, a while loop with its predicate
-// reads on the host track); the summary's tables add up to their total; host times where asked
+// reads on the host track, a host callback); the summary's tables add up to their total; host times where asked
 // (what a device without timestamps gets); results never change. No timed assertions.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -283,6 +283,40 @@ TEST_F(ProfileTest, HostTimesWhereAsked) {
   for (const json& e : device) CheckDeviceEvent(e);
   // Each dispatch was submitted on its own.
   EXPECT_GE(stats.command_buffers, stats.kernels_dispatched);
+}
+
+TEST_F(ProfileTest, HostCallbackIsAHostStep) {
+  ASSERT_TRUE(client_->custom_calls()
+                  .RegisterHostCallback("test.copy",
+                                        [](std::span<const Literal> in, std::span<Literal> out, const CustomCallContext&) {
+                                          out[0] = in[0].Clone();
+                                          return OkStatus();
+                                        })
+                  .ok());
+  constexpr const char* kCallback = R"(
+func.func @main(%x: tensor<64xf32>) -> tensor<64xf32> {
+  %y = stablehlo.multiply %x, %x : tensor<64xf32>
+  %c = stablehlo.custom_call @test.copy(%y) : (tensor<64xf32>) -> tensor<64xf32>
+  %z = stablehlo.add %c, %x : tensor<64xf32>
+  return %z : tensor<64xf32>
+}
+)";
+  ExecutionStats stats;
+  ExecutionProfile profile = Profile(kCallback, {Input({64}, 1)}, &stats);
+  json trace = Trace(profile);
+  const std::vector<json> device = Events(trace, 1);
+  const std::vector<json> host = Events(trace, 2);
+  ASSERT_EQ(device.size(), stats.kernels_dispatched);
+  ASSERT_EQ(device.size(), 2u);
+  for (const json& e : device) CheckDeviceEvent(e);
+  ASSERT_EQ(host.size(), 1u);
+  EXPECT_EQ(host[0]["name"], "host callback @test.copy");
+  EXPECT_EQ(host[0]["args"]["class"], "host: callback");
+  EXPECT_NE(host[0]["args"]["source_op"].get<std::string>().find("stablehlo.custom_call at "), std::string::npos);
+  EXPECT_EQ(host[0]["args"]["bytes"].get<uint64_t>(), 2u * 64 * 4);  // down and up
+  // The host step comes after the kernel it waited for and before the one that reads its result.
+  EXPECT_GE(host[0]["ts"].get<double>(), device[0]["ts"].get<double>() + device[0]["dur"].get<double>() - 1e-3);
+  EXPECT_GE(device[1]["ts"].get<double>(), host[0]["ts"].get<double>());
 }
 
 }  // namespace
