@@ -1,8 +1,9 @@
 // Profiles of one execution (include/vkhlo/profile.h): the Chrome trace parses and has one
 // device event per dispatch with its kernel, class, config, fused ops and their locations,
 // bytes and FLOPs (a fused element-wise program, a dot_general, a while loop with its predicate
-// reads on the host track, a host callback); the summary's tables add up to their total; host times where asked
-// (what a device without timestamps gets); results never change. No timed assertions.
+// reads on the host track, a host callback); the summary's tables add up to their total; host
+// times where asked (what a device without timestamps gets); results never change. No timed
+// assertions.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
