@@ -45,6 +45,9 @@ struct ProfileEvent {
   // Device: every StableHLO op fused into the kernel, "stablehlo.add at model.mlir:3:8", in
   // program order.
   std::vector<std::string> fused_ops;
+  // Device: what the kernel computes and why, as its emitter says (a device kernel's summary: the
+  // normalized problem, the config and the reason for it; empty for loop kernels).
+  std::string detail;
   double start_us = 0;     // from the start of the profiled Execute (host steady clock)
   double duration_us = 0;  // GPU time from timestamps, or host time (ExecutionProfile::device_timestamps)
   uint64_t bytes = 0;      // device: read + written by the dispatch; host: bytes transferred

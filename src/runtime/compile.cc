@@ -160,7 +160,8 @@ class Compiler {
                                   source.config.elements_per_invocation,
                                   source.vector_inputs + source.vector_outputs > 0 ? ", uvec4" : "");
       }
-      kernel.profile = std::make_shared<const KernelProfile>(DescribeKernel(*exe_.module, fusion, std::move(loop_config)));
+      kernel.profile = std::make_shared<const KernelProfile>(
+          DescribeKernel(*exe_.module, fusion, std::move(loop_config), kernel.device ? kernel.device->summary : ""));
       program->kernels.push_back(std::move(kernel));
     }
     AssignSlots(*program);

@@ -50,6 +50,7 @@ std::string EventJson(const ProfileEvent& e) {
     std::string ops;
     for (const std::string& op : e.fused_ops) ops += (ops.empty() ? "" : ", ") + Quoted(op);
     field("fused_ops", "[" + ops + "]");
+    if (!e.detail.empty()) field("detail", Quoted(e.detail));
   }
   field("bytes", std::to_string(e.bytes));
   if (device) {

@@ -32,8 +32,10 @@ std::string KernelClass(const ir::Operation* device_op) {
   return dot == std::string::npos ? name : name.substr(dot + 1);
 }
 
-KernelProfile DescribeKernel(const ir::Module& module, const codegen::Fusion& fusion, std::string loop_config) {
+KernelProfile DescribeKernel(const ir::Module& module, const codegen::Fusion& fusion, std::string loop_config,
+                             std::string detail) {
   KernelProfile info;
+  info.detail = std::move(detail);
   info.kernel = fusion.name;
   info.kernel_class = KernelClass(fusion.device_op);
   info.config = std::move(loop_config);
@@ -55,6 +57,7 @@ ProfileEvent DispatchEvent(const KernelProfile* kernel, std::string name, const 
     event.config = kernel->config;
     event.source_op = kernel->source_op;
     event.fused_ops = kernel->fused_ops;
+    event.detail = kernel->detail;
   }
   if (!config.empty()) event.config = config;
   event.bytes = bytes;

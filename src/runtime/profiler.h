@@ -29,6 +29,7 @@ struct KernelProfile {
   std::string config;        // loop kernels: "wg 256 x 4 elements"; device kernels: per dispatch
   std::string source_op;     // the op the summary charges: the device op, or the loop's last op
   std::vector<std::string> fused_ops;  // "stablehlo.add at file:3:8"
+  std::string detail;  // device kernels: the emitter's summary
 };
 
 // "stablehlo.add at file:3:8" (the file alone when the op has no location).
@@ -38,7 +39,8 @@ std::string DescribeOp(const ir::Module& module, const ir::Operation& op);
 std::string KernelClass(const ir::Operation* device_op);
 
 // `fusion`'s description; `loop_config` for loop kernels ("" for device kernels).
-KernelProfile DescribeKernel(const ir::Module& module, const codegen::Fusion& fusion, std::string loop_config);
+KernelProfile DescribeKernel(const ir::Module& module, const codegen::Fusion& fusion, std::string loop_config,
+                             std::string detail);
 
 // The event of one dispatch of `kernel` (null: a step with no compiled kernel); `config`
 // overrides the kernel's where not empty.

@@ -193,6 +193,8 @@ TEST_F(ProfileTest, DotGeneralHasItsConfigAndFlops) {
     EXPECT_EQ(e["args"]["class"], "matmul");
     EXPECT_NE(e["args"]["source_op"].get<std::string>().find("stablehlo.dot_general"), std::string::npos);
     flops += e["args"]["flops"].get<uint64_t>();
+    // The library's own account: the normalized problem and why the config.
+    EXPECT_NE(e["args"].value("detail", "").find("normalized B=1 M=32 N=48 K=64"), std::string::npos) << e.dump();
   }
   EXPECT_EQ(flops, 2u * 32 * 64 * 48);  // on the product's dispatch only
 }
