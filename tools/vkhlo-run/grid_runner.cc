@@ -369,13 +369,13 @@ class GridTest {
       return runtime::BufferToLiteral(it->second);
     };
     std::optional<std::string> mismatch;
-    auto actual = read(op.operand(0));
+    auto actual = read(op.operand(check.actual_operand()));
     if (!actual.ok()) {
       mismatch = actual.status().message();
     } else if (check.expected_attribute != nullptr) {
       mismatch = interp::CompareLiterals(*actual, *check.expected_attribute, check.params);
     } else {
-      auto expected = read(op.operand(1));
+      auto expected = read(op.operand(check.expected_operand()));
       mismatch = expected.ok() ? interp::CompareLiterals(*actual, *expected, check.params)
                                : std::optional<std::string>(expected.status().message());
     }
