@@ -2,7 +2,8 @@
 // cases of every kind (per-tensor, per-axis weights and results, i8 / u8 / i4 storage with zero
 // points, i32 accumulator results, clamping, round-half-even, hybrid float x quantized), random
 // cases bit-exact against the spec's definition written out as ops (uniform_dequantize, the float
-// op, uniform_quantize), and the spec's constraints as errors.
+// op, uniform_quantize), the spec's constraints as errors; and custom_call @check.eq, which
+// JAX's quantized test programs end with.
 #include <fmt/format.h>
 
 #include "tests/interp/library/test_util.h"
@@ -238,6 +239,28 @@ TEST(QuantizedConvolution, PerAxisMustBeOnOutputFeatures) {
   const Side k{"2x1x2", "i8", "!quant.uniform<i8:f32:2, {1.0, 0.5}>", {1, 2, 1, -2}};
   ExpectError(Program(x, k, "1x3x2", "i8", "!quant.uniform<i8:f32:1, {0.5, 0.5, 0.5}>", kConv1d),
               "not the output feature dimension 2");
+}
+
+// JAX's quantized test exports end with custom_call @check.eq(%expected, %actual): its i1 result
+// is whether they match, and a mismatch is a failed check.
+TEST(CheckEq, ReturnsWhetherOperandsMatchAndRecordsAMismatch) {
+  for (const bool same : {true, false}) {
+    const std::string text = fmt::format(R"(
+func.func @main() -> tensor<i1> {{
+  %e = stablehlo.constant dense<[1, 2]> : tensor<2xi8>
+  %a = stablehlo.constant dense<[1, {}]> : tensor<2xi8>
+  %0 = stablehlo.custom_call @check.eq(%e, %a) : (tensor<2xi8>, tensor<2xi8>) -> tensor<i1>
+  return %0 : tensor<i1>
+}})", same ? 2 : 3);
+    auto module = Parse(text);
+    ASSERT_NE(module, nullptr);
+    auto result = RunFunction(*module, "main", {});
+    ASSERT_TRUE(result.ok()) << result.status().ToString();
+    ASSERT_EQ(result->outputs.size(), 1u);
+    EXPECT_EQ(Ints(result->outputs[0]), std::vector<int64_t>{same ? 1 : 0});
+    ASSERT_EQ(result->check_failures.size(), same ? 0u : 1u);
+    if (!same) EXPECT_EQ(result->check_failures[0].message, "element [1]: actual 3, expected 2");
+  }
 }
 
 }  // namespace
