@@ -313,16 +313,16 @@ func.func @main(%s: tensor<4x5xi8>) -> tensor<4xi8> {{
 // Hybrid dot_general and convolution (float activations, quantized weights): the float op on the
 // dequantized weights. Activations are small multiples of 1/2 and weight scales powers of two,
 // so every product and sum is exact in f32 and the device's summation order cannot change a bit.
-std::string HybridProgram(const std::string& w_type, const std::string& w_storage) {
+std::string HybridProgram(const std::string& dot_type, const std::string& conv_type, const std::string& storage) {
   return fmt::format(R"(
 func.func @main(%x: tensor<3x8xf32>, %w: tensor<8x4x{1}>, %img: tensor<1x6x5x8xf32>, %k: tensor<3x3x8x4x{1}>) -> (tensor<3x4xf32>, tensor<1x4x3x4xf32>) {{
   %wq = "stablehlo.bitcast_convert"(%w) : (tensor<8x4x{1}>) -> tensor<8x4x{0}>
   %d = "stablehlo.dot_general"(%x, %wq) {{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>}} : (tensor<3x8xf32>, tensor<8x4x{0}>) -> tensor<3x4xf32>
-  %kq = "stablehlo.bitcast_convert"(%k) : (tensor<3x3x8x4x{1}>) -> tensor<3x3x8x4x{0}>
-  %c = stablehlo.convolution(%img, %kq) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {{pad = [[0, 0], [1, 1]], stride = [1, 2]}} {{batch_group_count = 1 : i64, feature_group_count = 1 : i64}} : (tensor<1x6x5x8xf32>, tensor<3x3x8x4x{0}>) -> tensor<1x4x3x4xf32>
+  %kq = "stablehlo.bitcast_convert"(%k) : (tensor<3x3x8x4x{1}>) -> tensor<3x3x8x4x{2}>
+  %c = stablehlo.convolution(%img, %kq) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {{pad = [[0, 0], [1, 1]], stride = [1, 2]}} {{batch_group_count = 1 : i64, feature_group_count = 1 : i64}} : (tensor<1x6x5x8xf32>, tensor<3x3x8x4x{2}>) -> tensor<1x4x3x4xf32>
   return %d, %c : tensor<3x4xf32>, tensor<1x4x3x4xf32>
 }}
-)", w_type, w_storage);
+)", dot_type, storage, conv_type);
 }
 
 ir::Literal Halves(std::mt19937_64& rng, const Dims& dims) {
@@ -332,9 +332,8 @@ ir::Literal Halves(std::mt19937_64& rng, const Dims& dims) {
 }
 
 TEST(QuantizedOps, HybridDotAndConvolution) {
-  // (type with {0} for the weights' dims suffix, storage) per case; per-axis types quantize
-  // dimension 1 of the dot weights, which the convolution kernel's output features (dim 3) share
-  // only by their count: the kernel uses a per-tensor type then.
+  // Per case: the dot weights' type (per axis: along the output columns, dimension 1), the
+  // convolution kernel's (per axis: along the output features, dimension 3), their storage.
   struct Case {
     std::string dot_type, conv_type, storage;
     ElementType storage_type;
@@ -350,13 +349,7 @@ TEST(QuantizedOps, HybridDotAndConvolution) {
   };
   std::mt19937_64 rng(23);
   for (const Case& c : cases) {
-    const std::string dot_program = HybridProgram(c.dot_type, c.storage);
-    // One program with both ops: the dot's weight type, and the kernel's type substituted in.
-    std::string text = dot_program;
-    const std::string conv_kernel = fmt::format("3x3x8x4x{}", c.dot_type);
-    for (size_t at = text.find(conv_kernel); at != std::string::npos; at = text.find(conv_kernel)) {
-      text.replace(at, conv_kernel.size(), fmt::format("3x3x8x4x{}", c.conv_type));
-    }
+    const std::string text = HybridProgram(c.dot_type, c.conv_type, c.storage);
     SCOPED_TRACE(text);
     ExpectBoth(text, {Halves(rng, {3, 8}), StorageInputs(rng, c.storage_type, {8, 4}), Halves(rng, {1, 6, 5, 8}),
                       StorageInputs(rng, c.storage_type, {3, 3, 8, 4})});
