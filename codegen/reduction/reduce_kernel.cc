@@ -378,12 +378,22 @@ class PassWriter {
       return OkStatus();
     }
     results_.Declare(em);
-    for (uint32_t j = 0; j < v; ++j) {
-      std::vector<std::string> accs;
-      for (size_t k = 0; k < n; ++k) accs.push_back(Lane(k, j));
-      VKHLO_ASSIGN_OR_RETURN(std::vector<Expr> result, Finalize(false, accs));
-      VKHLO_RETURN_IF_ERROR(Store(result, fmt::format("(o0 + {}u)", j), "0u", fmt::format("{}u", j)));
+    // The rows' epilogue (init . acc, then fused consumers, which may call big library helpers
+    // such as the exact divide) is emitted once, in a loop over the lanes that the driver's
+    // compiler must not unroll: v copies made kernels of close to 1 MB of SPIR-V (issue 24).
+    // The lanes' accumulators go through arrays; each lane's operations are the same.
+    em.prelude().Extension("GL_EXT_control_flow_attributes");
+    for (size_t k = 0; k < n; ++k) {
+      std::string lanes;
+      for (uint32_t j = 0; j < v; ++j) lanes += fmt::format("{}{}", j ? ", " : "", Lane(k, j));
+      em.Line(fmt::format("{0} lanes{1}[{2}] = {0}[{2}]({3});", c_.facts[k].glsl, k, v, lanes));
     }
+    em.Open(fmt::format("[[dont_unroll]] for (uint j = 0u; j < {}u; ++j)", v));
+    std::vector<std::string> accs;
+    for (size_t k = 0; k < n; ++k) accs.push_back(em.Var(c_.facts[k].glsl, fmt::format("lanes{}[j]", k)));
+    VKHLO_ASSIGN_OR_RETURN(std::vector<Expr> result, Finalize(false, accs));
+    VKHLO_RETURN_IF_ERROR(Store(result, "(o0 + j)", "0u", "j"));
+    em.Close();
     results_.Flush(em, "o0");
     return OkStatus();
   }
