@@ -300,19 +300,34 @@ class Compiler {
     for (const ir::Value* v : fusion.outputs) VKHLO_RETURN_IF_ERROR(CheckRange(v->type(), fusion.name));
     // A zero-size index space is never dispatched: its outputs are empty buffers.
     if (source.workgroups == 0) return CompiledKernel{std::move(source), nullptr};
-    auto start = Clock::now();
-    const auto glsl_options = codegen::GlslCompileOptions::ForTarget(exe_.client->target, fusion.name);
-    VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<const codegen::SpirvWords> spirv,
-                           exe_.client->compiler->Compile(source.glsl, glsl_options));
-    exe_.compile_stats.spirv_ms += Ms(start);
+    KernelCompileStats& stats = exe_.compile_stats.per_kernel.emplace_back();
+    stats.name = fusion.name;
+    VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<const codegen::SpirvWords> spirv, CompileGlsl(source.glsl, fusion.name, stats));
     if (!options_.dump_kernels_dir.empty()) VKHLO_RETURN_IF_ERROR(Dump(source, *spirv));
     device::ComputePipelineDesc desc;
     desc.name = fusion.name;
     desc.spirv = *spirv;
     desc.workgroup_base_offset = 0;
+    auto start = Clock::now();
     VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<const device::Pipeline> pipeline,
                            exe_.client->device->pipelines().GetOrCreate(desc));
+    stats.pipeline_ms = Ms(start);
     return CompiledKernel{std::move(source), std::move(pipeline)};
+  }
+
+  // GLSL -> SPIR-V through the client's cached compiler, noting size and time in `stats`.
+  StatusOr<std::shared_ptr<const codegen::SpirvWords>> CompileGlsl(const std::string& glsl, const std::string& name,
+                                                                   KernelCompileStats& stats) {
+    auto start = Clock::now();
+    const uint64_t compiles_before = exe_.client->compiler->stats().compiles;
+    const auto glsl_options = codegen::GlslCompileOptions::ForTarget(exe_.client->target, name);
+    VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<const codegen::SpirvWords> spirv,
+                           exe_.client->compiler->Compile(glsl, glsl_options));
+    stats.spirv_ms = Ms(start);
+    stats.spirv_bytes = spirv->size() * sizeof(uint32_t);
+    stats.spirv_cached = exe_.client->compiler->stats().compiles == compiles_before;
+    exe_.compile_stats.spirv_ms += stats.spirv_ms;
+    return spirv;
   }
 
   // A device kernel: the emitter's dispatches, each compiled like a loop kernel.
@@ -348,11 +363,10 @@ class Compiler {
         kernel.device_pipelines.push_back(nullptr);
         continue;
       }
-      auto start = Clock::now();
-      const auto glsl_options = codegen::GlslCompileOptions::ForTarget(exe_.client->target, dispatch.name);
+      KernelCompileStats& stats = exe_.compile_stats.per_kernel.emplace_back();
+      stats.name = dispatch.name;
       VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<const codegen::SpirvWords> spirv,
-                             exe_.client->compiler->Compile(dispatch.glsl, glsl_options));
-      exe_.compile_stats.spirv_ms += Ms(start);
+                             CompileGlsl(dispatch.glsl, dispatch.name, stats));
       if (!options_.dump_kernels_dir.empty()) {
         codegen::KernelSource dumped;
         dumped.name = dispatch.name;
@@ -365,8 +379,10 @@ class Compiler {
       desc.spirv = *spirv;
       desc.workgroup_base_offset = 0;
       desc.required_subgroup_size = dispatch.required_subgroup_size;
+      auto start = Clock::now();
       VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<const device::Pipeline> pipeline,
                              exe_.client->device->pipelines().GetOrCreate(desc));
+      stats.pipeline_ms = Ms(start);
       if (pipeline->binding_count() != dispatch.bindings.size()) {
         return InternalError(fmt::format("kernel '{}' declares {} bindings, its plan binds {}", dispatch.name,
                                          pipeline->binding_count(), dispatch.bindings.size()));
