@@ -82,6 +82,35 @@ TEST(KernelSizeTest, GlobalAveragePool) {
   EXPECT_LE(stats.per_kernel.front().spirv_bytes, 40u * 1024) << stats.per_kernel.front().name;
 }
 
+// Fused producers that call library helpers, folded with vector loads: the divide before a
+// mean over H, W (column reduction, 32 lanes per invocation on CPU devices) and exp before a
+// row sum (softmax's denominator). Each lane once emitted its own copy: 623 KB and 77 KB.
+TEST(KernelSizeTest, ReduceOfLibraryCalls) {
+  const char* programs[] = {
+      R"(func.func @main(%x: tensor<8x8x8x64xf32>) -> tensor<8x64xf32> {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %n = stablehlo.constant dense<64.0> : tensor<8x8x8x64xf32>
+  %d = stablehlo.divide %x, %n : tensor<8x8x8x64xf32>
+  %sum = stablehlo.reduce(%d init: %zero) applies stablehlo.add across dimensions = [1, 2]
+      : (tensor<8x8x8x64xf32>, tensor<f32>) -> tensor<8x64xf32>
+  func.return %sum : tensor<8x64xf32>
+})",
+      R"(func.func @main(%x: tensor<64x1024xf32>) -> tensor<64xf32> {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %e = stablehlo.exponential %x : tensor<64x1024xf32>
+  %sum = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [1]
+      : (tensor<64x1024xf32>, tensor<f32>) -> tensor<64xf32>
+  func.return %sum : tensor<64xf32>
+})"};
+  for (const char* program : programs) {
+    auto exe = testing::SharedClient().Compile(program);
+    ASSERT_TRUE(exe.ok()) << exe.status().ToString();
+    for (const KernelCompileStats& k : exe->compile_stats().per_kernel) {
+      EXPECT_LE(k.spirv_bytes, 40u * 1024) << k.name << "\n" << program;
+    }
+  }
+}
+
 // Every sixth file (sorted, so the sample is the same every run) and every reduction's.
 TEST(KernelSizeTest, ConformanceSample) {
   std::vector<std::string> files;
