@@ -125,6 +125,17 @@ struct ExecutionStats {
   uint64_t in_place_updates = 0;    // dynamic_update_slice / scatter results written into their operand's buffer
 };
 
+// One compiled kernel (a dispatch of a device kernel counts apart): its SPIR-V size and what
+// producing it cost, in compile order (vkhlo-compile-report prints them; a test keeps every
+// kernel's SPIR-V within a budget, tests/codegen/kernel_size_test.cc).
+struct KernelCompileStats {
+  std::string name;           // the kernel's (dispatch's) name, as in --dump-kernels
+  uint64_t spirv_bytes = 0;   // the optimized module the driver gets
+  double spirv_ms = 0;        // GLSL -> SPIR-V (a cache hit costs a lookup only)
+  double pipeline_ms = 0;     // vkCreateComputePipelines (a pipeline cache hit costs a lookup only)
+  bool spirv_cached = false;  // the SPIR-V came from the memory or disk cache
+};
+
 struct CompileStats {
   uint64_t kernels = 0;           // loop kernels in the executable (all regions)
   uint64_t spirv_compiles = 0;    // glslang runs (cache misses)
@@ -133,6 +144,7 @@ struct CompileStats {
   double spirv_ms = 0;            // GLSL -> SPIR-V (incl. validation and optimization)
   double pipeline_ms = 0;         // vkCreateComputePipelines
   uint64_t constant_bytes = 0;    // constants uploaded once
+  std::vector<KernelCompileStats> per_kernel;  // every kernel compiled, in order
 };
 
 // What a shape-polymorphic executable's specialisations cost and saved.
