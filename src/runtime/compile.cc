@@ -25,6 +25,7 @@
 #include "runtime/profiler.h"
 #include "runtime/runtime_internal.h"
 #include "runtime/state.h"
+#include "runtime/trip_count.h"
 #include "verify/verifier.h"
 
 namespace vkhlo::runtime {
@@ -209,6 +210,9 @@ class Compiler {
       }
       VKHLO_ASSIGN_OR_RETURN(auto region_program, CompileBlock(op.region(r).front()));
       program.regions[&op].push_back(std::move(region_program));
+    }
+    if (op.code() == OpCode::kWhile) {
+      if (const std::optional<int64_t> trips = StaticTripCount(op)) program.trip_counts[&op] = *trips;
     }
     return OkStatus();
   }

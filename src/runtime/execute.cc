@@ -1,6 +1,8 @@
 // Running an executable: kernels are recorded into one command list per straight-line segment
 // (the device layer puts barriers only between dependent dispatches); control flow runs on the
-// host, which submits the segment so far, waits, and reads back only the predicate.
+// host, which submits the segment so far, waits, and reads back only the predicate. A counted
+// loop (a while whose trip count the program decides, trip_count.h) reads nothing back: its
+// iterations are recorded back to back, in submissions bounded by EndIteration.
 #include <fmt/format.h>
 
 #include <cstring>
@@ -30,7 +32,7 @@ StatusOr<std::vector<RtValue>> Execution::RunBlock(const BlockProgram& program, 
   std::vector<std::shared_ptr<BufferState>> slots;
   uint64_t scratch = 0;
   for (uint64_t bytes : program.slot_bytes) {
-    VKHLO_ASSIGN_OR_RETURN(auto slot, AllocateTensor(client_, ir::Type::Tensor(ir::ElementType::kU8, {int64_t(bytes)})));
+    VKHLO_ASSIGN_OR_RETURN(auto slot, AllocateHeld(ir::Type::Tensor(ir::ElementType::kU8, {int64_t(bytes)})));
     scratch += bytes;
     slots.push_back(std::move(slot));
   }
@@ -67,6 +69,31 @@ Status Execution::Flush() {
     if (profiler_ != nullptr) VKHLO_RETURN_IF_ERROR(profiler_->Completed(done, submitted, profiler_->NowUs()));
   }
   retired_.clear();
+  allocated_since_flush_ = 0;
+  return OkStatus();
+}
+
+namespace {
+
+// A counted loop's submission is closed between iterations once it holds this many dispatches
+// (ExecuteOptions::max_dispatches_per_submission overrides it: a long list delays the first
+// results and, on a desktop GPU, a watchdog may stop a submission that runs for seconds) or
+// the buffers made for it, freed only when it completes, reach this many bytes.
+constexpr uint32_t kDispatchesPerSubmission = 4096;
+constexpr uint64_t kHeldBytesPerSubmission = uint64_t{256} << 20;
+
+}  // namespace
+
+StatusOr<std::shared_ptr<BufferState>> Execution::AllocateHeld(const ir::Type& type) {
+  VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> tensor, AllocateTensor(client_, type));
+  allocated_since_flush_ += tensor->buffer.size();
+  return tensor;
+}
+
+Status Execution::EndIteration() {
+  const uint32_t most = process_.max_dispatches_per_submission > 0 ? process_.max_dispatches_per_submission
+                                                                   : kDispatchesPerSubmission;
+  if ((list_ && list_->dispatch_count() >= most) || allocated_since_flush_ >= kHeldBytesPerSubmission) return Flush();
   return OkStatus();
 }
 
@@ -76,6 +103,7 @@ void Execution::Abandon() {
   if (profiler_ != nullptr) profiler_->Dropped();
   client_->device->Drain();  // a lost device too: the work of this execution may still run
   retired_.clear();
+  allocated_since_flush_ = 0;
 }
 
 
@@ -151,7 +179,7 @@ Status Execution::RunKernel(const BlockProgram& program, const CompiledKernel& k
     if (!storage && slot != program.slot_of.end()) {
       storage = slots[static_cast<size_t>(slot->second)];
     } else if (!storage) {
-      VKHLO_ASSIGN_OR_RETURN(storage, AllocateTensor(client_, out->type()));
+      VKHLO_ASSIGN_OR_RETURN(storage, AllocateHeld(out->type()));
       storage->transient = true;
     }
     bindings.push_back({view(storage->buffer, bytes), device::Access::kWrite});
@@ -194,7 +222,7 @@ Status Execution::RecordDeviceKernel(const CompiledKernel& kernel, const std::ve
   for (size_t i = 0; i < source.outputs.size(); ++i) position[source.outputs[i]] = source.inputs.size() + i;
   std::vector<std::shared_ptr<BufferState>> scratch;
   for (uint64_t bytes : dk.scratch_bytes) {
-    VKHLO_ASSIGN_OR_RETURN(auto buffer, AllocateTensor(client_, ir::Type::Tensor(ir::ElementType::kU8, {int64_t(bytes)})));
+    VKHLO_ASSIGN_OR_RETURN(auto buffer, AllocateHeld(ir::Type::Tensor(ir::ElementType::kU8, {int64_t(bytes)})));
     scratch.push_back(std::move(buffer));
   }
   bool dispatched = false;
@@ -325,7 +353,7 @@ Status Execution::RunOp(const BlockProgram& program, const ir::Operation& op, En
       // VkFFT records into the same command list as the kernels (fft_step.h).
       if (operands[0].kind != RtValue::Kind::kTensor) return InternalError("fft operand is not a tensor");
       const ir::Type& type = op.result(0)->type();
-      VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> result, AllocateTensor(client_, type));
+      VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> result, AllocateHeld(type));
       VKHLO_ASSIGN_OR_RETURN(device::CommandList * list, List());
       VKHLO_RETURN_IF_ERROR(RecordFft(*client_, *list, op, operands[0].storage->buffer, result->buffer));
       stats_.kernels_dispatched++;
@@ -367,6 +395,17 @@ Status Execution::RunOp(const BlockProgram& program, const ir::Operation& op, En
     }
     case OpCode::kWhile: {
       std::vector<RtValue> state = std::move(operands);
+      auto counted = program.trip_counts.find(&op);
+      if (counted != program.trip_counts.end() && !process_.host_loops) {
+        // The condition only compares a counter with a bound: its value is known, so it is not
+        // run; the body's kernels (the counter's step among them) run as on the host path.
+        for (int64_t i = 0; i < counted->second; ++i) {
+          VKHLO_ASSIGN_OR_RETURN(state, RunBlock(*regions()[1], std::move(state), &env));
+          VKHLO_RETURN_IF_ERROR(EndIteration());
+        }
+        stats_.counted_loop_iterations += static_cast<uint64_t>(counted->second);
+        return set_results(std::move(state));
+      }
       while (true) {
         VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> condition, RunBlock(*regions()[0], state, &env));
         if (condition.size() != 1) return InternalError("while condition must return one value");
@@ -501,6 +540,8 @@ StatusOr<std::vector<Buffer>> Executable::ExecuteBuffers(std::span<const Buffer>
     profiler.emplace(*options.profile, *state_->client->device, options.profile_host_times);
     process.profiler = &*profiler;
   }
+  process.host_loops = options.host_loops;
+  process.max_dispatches_per_submission = options.max_dispatches_per_submission;
   auto run = runtime::RunEntry(*state_, arguments, process, &stats);
   if (profiler) profiler->Finish();
   VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> buffers, std::move(run));
