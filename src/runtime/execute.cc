@@ -78,9 +78,12 @@ namespace {
 // A counted loop's submission is closed between iterations once it holds this many dispatches
 // (ExecuteOptions::max_dispatches_per_submission overrides it: a long list delays the first
 // results and, on a desktop GPU, a watchdog may stop a submission that runs for seconds) or
-// the buffers made for it, freed only when it completes, reach this many bytes.
+// the buffers made for it, freed only when it completes, reach this many bytes: past that,
+// memory freed and reused (mapped, in cache on a CPU device) is worth more than a submission
+// saved. On lavapipe the 64-step LSTM, which makes 4 MiB a step, ran about a third slower in one
+// submission holding 256 MiB than in 9 of 16 MiB (docs/benchmarks.md).
 constexpr uint32_t kDispatchesPerSubmission = 4096;
-constexpr uint64_t kHeldBytesPerSubmission = uint64_t{256} << 20;
+constexpr uint64_t kHeldBytesPerSubmission = uint64_t{16} << 20;
 
 }  // namespace
 
