@@ -212,9 +212,41 @@ class Compiler {
       program.regions[&op].push_back(std::move(region_program));
     }
     if (op.code() == OpCode::kWhile) {
-      if (const std::optional<int64_t> trips = StaticTripCount(op)) program.trip_counts[&op] = *trips;
+      if (const std::optional<int64_t> trips = StaticTripCount(op)) {
+        program.trip_counts[&op] = *trips;
+      } else if (RecordsOnly(*program.regions[&op][0]) && RecordsOnly(*program.regions[&op][1])) {
+        program.batched[&op] = true;
+      }
     }
     return OkStatus();
+  }
+
+  // Whether running `program` only records device work: kernels, tuples, and counted loops of
+  // such work (never a host step that would need the data so far).
+  static bool RecordsOnly(const BlockProgram& program) {
+    for (const codegen::BlockStep& step : program.plan.steps) {
+      if (step.fusion >= 0) continue;
+      switch (step.op->code()) {
+        case OpCode::kReturn:
+        case OpCode::kFuncReturn:
+        case OpCode::kTuple:
+        case OpCode::kGetTupleElement:
+        case OpCode::kOptimizationBarrier:
+        case OpCode::kFft:
+          continue;
+        case OpCode::kWhile: {
+          auto regions = program.regions.find(step.op);
+          if (!program.trip_counts.count(step.op) || regions == program.regions.end() || regions->second.size() != 2 ||
+              !RecordsOnly(*regions->second[0]) || !RecordsOnly(*regions->second[1])) {
+            return false;
+          }
+          continue;
+        }
+        default:
+          return false;
+      }
+    }
+    return true;
   }
 
   static bool IsReducingCollective(OpCode code) {

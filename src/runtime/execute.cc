@@ -5,6 +5,7 @@
 // iterations are recorded back to back, in submissions bounded by EndIteration.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 
@@ -324,6 +325,78 @@ StatusOr<int64_t> Execution::ReadScalar(const ir::Operation& op, const RtValue& 
   return static_cast<int64_t>(raw);
 }
 
+// Batches of a data-dependent loop: each as long as half the iterations the loop has done so
+// far (at least 1, at most kMostIterationsPerBatch), a batch ending early at EndIteration's
+// bounds. The iterations recorded past the exit are wasted work, at most half of what the loop
+// did (a third of the total): a loop of 10 iterations reads 7 predicates instead of 11, one of
+// 200 reads 14 instead of 201 and runs 205 bodies. Each iteration records its condition, copies the
+// predicate into the batch's flags, and records its body, whatever the condition will say: the
+// regions only record kernels (total functions of any data: docs/design.md "Semantics the spec
+// leaves open"), and every iteration's state is held here, so no kernel writes one in place.
+// After the batch, one read of the flags: the state of the first false condition is the
+// loop's result, the same buffers the host path would have returned; later ones are dropped.
+constexpr int64_t kMostIterationsPerBatch = 64;
+
+StatusOr<std::vector<RtValue>> Execution::RunBatched(const ir::Operation& op, const BlockProgram& cond,
+                                                     const BlockProgram& body, std::vector<RtValue> state,
+                                                     const Environment& env) {
+  constexpr uint64_t kFlagBytes = 8;  // one slot per iteration, wide enough for any predicate
+  VKHLO_ASSIGN_OR_RETURN(
+      std::shared_ptr<BufferState> flags,
+      AllocateHeld(ir::Type::Tensor(ir::ElementType::kU8, {int64_t{kMostIterationsPerBatch} * int64_t{kFlagBytes}})));
+  const uint32_t most = process_.max_dispatches_per_submission > 0 ? process_.max_dispatches_per_submission
+                                                                   : kDispatchesPerSubmission;
+  int64_t done = 0;  // iterations whose condition held
+  while (true) {
+    const int64_t batch = std::clamp<int64_t>(done / 2, 1, kMostIterationsPerBatch);
+    std::vector<std::vector<RtValue>> states;
+    states.push_back(std::move(state));
+    VKHLO_ASSIGN_OR_RETURN(device::CommandList * list, List());
+    VKHLO_RETURN_IF_ERROR(list->FillBuffer(flags->buffer.view(0, kMostIterationsPerBatch * kFlagBytes), 0));
+    int64_t recorded = 0;
+    uint64_t held = 0;  // bytes of the states this batch made
+    int predicate_bytes = 1;
+    while (recorded < batch) {
+      VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> condition, RunBlock(cond, states.back(), &env));
+      if (condition.size() != 1 || condition[0].kind != RtValue::Kind::kTensor ||
+          condition[0].type.num_elements() != 1) {
+        return InternalError("while condition must return one scalar tensor");
+      }
+      predicate_bytes = ir::StorageBytes(condition[0].type.element_type());
+      VKHLO_RETURN_IF_ERROR(Copy(*condition[0].storage, 0, *flags, static_cast<uint64_t>(recorded) * kFlagBytes,
+                                 static_cast<uint64_t>(predicate_bytes)));
+      Retire(condition[0].storage);
+      VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> next, RunBlock(body, states.back(), &env));
+      for (const RtValue& value : next) held += value.kind == RtValue::Kind::kTensor ? value.storage->buffer.size() : 0;
+      states.push_back(std::move(next));
+      ++recorded;
+      // The states held count too: a counted loop in the body may have submitted meanwhile.
+      if ((list_ && list_->dispatch_count() >= most) || allocated_since_flush_ >= kHeldBytesPerSubmission ||
+          held >= kHeldBytesPerSubmission) {
+        break;
+      }
+    }
+    // One read: the flags of the `recorded` conditions.
+    VKHLO_RETURN_IF_ERROR(Flush());
+    stats_.predicate_readbacks++;
+    std::vector<uint8_t> raw(static_cast<size_t>(recorded) * kFlagBytes);
+    const double start = profiler_ != nullptr ? profiler_->NowUs() : 0;
+    VKHLO_RETURN_IF_ERROR(
+        client_->device->transfers().Download(flags->buffer, 0, std::as_writable_bytes(std::span<uint8_t>(raw))));
+    if (profiler_ != nullptr) {
+      profiler_->Host(fmt::format("predicate read ({}, {} iterations)", op.name(), recorded), "host: predicate read",
+                      DescribeOp(*exe_.module, op), start, raw.size());
+    }
+    for (int64_t k = 0; k < recorded; ++k) {
+      bool holds = false;
+      for (int b = 0; b < predicate_bytes; ++b) holds |= raw[static_cast<size_t>(k * kFlagBytes) + b] != 0;
+      if (!holds) return std::move(states[static_cast<size_t>(k)]);
+    }
+    state = std::move(states.back());
+    done += recorded;
+  }
+}
+
 Status Execution::RunOp(const BlockProgram& program, const ir::Operation& op, Environment& env) {
   std::vector<RtValue> operands;
   for (const ir::Value* v : op.operands()) {
@@ -407,6 +480,10 @@ Status Execution::RunOp(const BlockProgram& program, const ir::Operation& op, En
           VKHLO_RETURN_IF_ERROR(EndIteration());
         }
         stats_.counted_loop_iterations += static_cast<uint64_t>(counted->second);
+        return set_results(std::move(state));
+      }
+      if (program.batched.count(&op) && !process_.host_loops) {
+        VKHLO_ASSIGN_OR_RETURN(state, RunBatched(op, *regions()[0], *regions()[1], std::move(state), env));
         return set_results(std::move(state));
       }
       while (true) {

@@ -76,6 +76,11 @@ class Execution {
   // Between two iterations of a counted loop: submits (and waits) once the list holds enough
   // dispatches or the execution holds enough buffers until the next Flush; else nothing.
   Status EndIteration();
+  // A data-dependent while whose regions only record device work (BlockProgram::batched):
+  // batches of iterations, each condition's value copied to a flags buffer read once per batch.
+  StatusOr<std::vector<RtValue>> RunBatched(const ir::Operation& op, const BlockProgram& cond,
+                                            const BlockProgram& body, std::vector<RtValue> state,
+                                            const Environment& env);
   Status RunKernel(const BlockProgram& program, const CompiledKernel& kernel,
                    const std::vector<std::shared_ptr<BufferState>>& slots, Environment& env);
   Status RecordDeviceKernel(const CompiledKernel& kernel, const std::vector<device::Binding>& values,
