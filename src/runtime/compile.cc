@@ -222,10 +222,16 @@ class Compiler {
   }
 
   // Whether running `program` only records device work: kernels, tuples, and counted loops of
-  // such work (never a host step that would need the data so far).
+  // such work (never a host step that would need the data so far), none of it a kernel that may
+  // update its operand in place (a batch holds every state, so it would copy the whole operand
+  // where the host path writes a slice: such loops stay on the host path).
   static bool RecordsOnly(const BlockProgram& program) {
     for (const codegen::BlockStep& step : program.plan.steps) {
-      if (step.fusion >= 0) continue;
+      if (step.fusion >= 0) {
+        const CompiledKernel& kernel = program.kernels[static_cast<size_t>(step.fusion)];
+        if (kernel.device && !kernel.device->in_place.empty()) return false;
+        continue;
+      }
       switch (step.op->code()) {
         case OpCode::kReturn:
         case OpCode::kFuncReturn:

@@ -541,6 +541,37 @@ func.func @main(%n: tensor<i32>, %v: tensor<4xf32>) -> tensor<4xf32> {
 }
 )";
 
+// A loop stacking its outputs by dynamic_update_slice (in place on the host path) keeps the host
+// path: a batch, holding every state, would copy the whole stack each iteration.
+constexpr const char* kStacking = R"(
+func.func @main(%n: tensor<i32>, %v: tensor<4xf32>) -> tensor<16x4xf32> {
+  %z = stablehlo.constant dense<0> : tensor<i32>
+  %s0 = stablehlo.constant dense<0.0> : tensor<16x4xf32>
+  %r:3 = stablehlo.while(%i = %z, %x = %v, %s = %s0) : tensor<i32>, tensor<4xf32>, tensor<16x4xf32>
+  cond {
+    %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %y = stablehlo.add %x, %x : tensor<4xf32>
+    %y2 = stablehlo.reshape %y : (tensor<4xf32>) -> tensor<1x4xf32>
+    %s2 = stablehlo.dynamic_update_slice %s, %y2, %i, %z : (tensor<16x4xf32>, tensor<1x4xf32>, tensor<i32>, tensor<i32>) -> tensor<16x4xf32>
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %i2 = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %i2, %y, %s2 : tensor<i32>, tensor<4xf32>, tensor<16x4xf32>
+  }
+  return %r#2 : tensor<16x4xf32>
+}
+)";
+
+TEST(BatchedLoopTest, InPlaceUpdatesKeepTheHostPath) {
+  ir::Literal n = ir::Literal::Create(ir::Type::Scalar(ir::ElementType::kS32)).value();
+  n.SetInt(0, 12);
+  const ExecutionStats stats =
+      CheckSameAsHostPath(kStacking, {n, Input(ir::ElementType::kF32, {4}, 17)}, /*tolerance=*/0);
+  EXPECT_EQ(stats.predicate_readbacks, 13u);
+  EXPECT_GT(stats.in_place_updates, 0u);
+}
+
 TEST(BatchedLoopTest, HostStepsInTheBodyKeepTheHostPath) {
   ir::Literal n = ir::Literal::Create(ir::Type::Scalar(ir::ElementType::kS32)).value();
   n.SetInt(0, 6);
