@@ -81,8 +81,8 @@ namespace {
 // results and, on a desktop GPU, a watchdog may stop a submission that runs for seconds) or
 // the buffers made for it, freed only when it completes, reach this many bytes: past that,
 // memory freed and reused (mapped, in cache on a CPU device) is worth more than a submission
-// saved. On lavapipe the 64-step LSTM, which makes 4 MiB a step, ran about a third slower in one
-// submission holding 256 MiB than in 9 of 16 MiB (docs/benchmarks.md).
+// saved. On lavapipe the 64-step LSTM, which makes about 2 MiB of buffers a step, ran about a
+// third slower in one submission holding 256 MiB than in 9 of 16 MiB (docs/benchmarks.md).
 constexpr uint32_t kDispatchesPerSubmission = 4096;
 constexpr uint64_t kHeldBytesPerSubmission = uint64_t{16} << 20;
 
