@@ -120,6 +120,9 @@ struct ExecutionStats {
   uint64_t bytes_read = 0;          // by kernels, from their input buffers
   uint64_t bytes_written = 0;       // by kernels, to their output buffers
   uint64_t predicate_readbacks = 0; // control-flow predicates read by the host
+  // While iterations whose trip count the program decides (lax.scan / fori_loop), recorded back
+  // to back with no predicate read (docs/design.md "Loops on the device").
+  uint64_t counted_loop_iterations = 0;
   uint64_t host_evaluated_ops = 0;  // tensor ops evaluated on the host: always 0
   uint64_t peak_scratch_bytes = 0;  // intermediate buffers (reused by liveness)
   uint64_t in_place_updates = 0;    // dynamic_update_slice / scatter results written into their operand's buffer

@@ -28,6 +28,7 @@
 #include "runtime/profiler.h"
 #include "runtime/runtime_internal.h"
 #include "runtime/state.h"
+#include "runtime/trip_count.h"
 #include "verify/verifier.h"
 
 namespace vkhlo::runtime {
@@ -222,7 +223,48 @@ class Compiler {
       VKHLO_ASSIGN_OR_RETURN(auto region_program, CompileBlock(op.region(r).front()));
       program.regions[&op].push_back(std::move(region_program));
     }
+    if (op.code() == OpCode::kWhile) {
+      if (const std::optional<int64_t> trips = StaticTripCount(op)) {
+        program.trip_counts[&op] = *trips;
+      } else if (RecordsOnly(*program.regions[&op][0]) && RecordsOnly(*program.regions[&op][1])) {
+        program.batched[&op] = true;
+      }
+    }
     return OkStatus();
+  }
+
+  // Whether running `program` only records device work: kernels, tuples, and counted loops of
+  // such work (never a host step that would need the data so far), none of it a kernel that may
+  // update its operand in place (a batch holds every state, so it would copy the whole operand
+  // where the host path writes a slice: such loops stay on the host path).
+  static bool RecordsOnly(const BlockProgram& program) {
+    for (const codegen::BlockStep& step : program.plan.steps) {
+      if (step.fusion >= 0) {
+        const CompiledKernel& kernel = program.kernels[static_cast<size_t>(step.fusion)];
+        if (kernel.device && !kernel.device->in_place.empty()) return false;
+        continue;
+      }
+      switch (step.op->code()) {
+        case OpCode::kReturn:
+        case OpCode::kFuncReturn:
+        case OpCode::kTuple:
+        case OpCode::kGetTupleElement:
+        case OpCode::kOptimizationBarrier:
+        case OpCode::kFft:
+          continue;
+        case OpCode::kWhile: {
+          auto regions = program.regions.find(step.op);
+          if (!program.trip_counts.count(step.op) || regions == program.regions.end() || regions->second.size() != 2 ||
+              !RecordsOnly(*regions->second[0]) || !RecordsOnly(*regions->second[1])) {
+            return false;
+          }
+          continue;
+        }
+        default:
+          return false;
+      }
+    }
+    return true;
   }
 
   static bool IsReducingCollective(OpCode code) {
