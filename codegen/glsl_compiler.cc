@@ -9,10 +9,13 @@
 #include <spirv-tools/optimizer.hpp>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #if VKHLO_HAVE_GLSL_LIBRARY
 #include "codegen/glsl/glsl_library.h"
@@ -198,11 +201,87 @@ StatusOr<std::shared_ptr<const SpirvWords>> GlslCompiler::Compile(std::string_vi
     remember(cached);
     return cached;
   }
-  VKHLO_ASSIGN_OR_RETURN(SpirvWords words, CompileUncached(source, options));
+  VKHLO_ASSIGN_OR_RETURN(SpirvWords words, CompileUncached(source, options, stats_));
   auto shared = std::make_shared<const SpirvWords>(std::move(words));
   WriteDisk(key, *shared);
   remember(shared);
   return shared;
+}
+
+std::vector<StatusOr<std::shared_ptr<const SpirvWords>>> GlslCompiler::CompileAll(std::span<const Job> jobs,
+                                                                                  unsigned threads,
+                                                                                  std::vector<JobTiming>* timings) {
+  std::vector<StatusOr<std::shared_ptr<const SpirvWords>>> results(jobs.size(), InternalError("not compiled"));
+  std::vector<JobTiming> times(jobs.size());
+  std::vector<std::string> keys(jobs.size());
+  std::vector<size_t> misses;                       // first job of each key not cached
+  std::unordered_map<std::string, size_t> pending;  // key -> its first job
+  std::vector<size_t> same_as(jobs.size(), SIZE_MAX);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      const auto start = Clock::now();
+      keys[i] = ContentKey(jobs[i].source, jobs[i].options);
+      if (auto it = pending.find(keys[i]); it != pending.end()) {
+        same_as[i] = it->second;
+        stats_.memory_hits++;
+      } else if (std::shared_ptr<const SpirvWords>* cached = memory_.Find(keys[i])) {
+        stats_.memory_hits++;
+        results[i] = *cached;
+      } else if (std::shared_ptr<const SpirvWords> read = ReadDisk(keys[i])) {
+        stats_.disk_hits++;
+        memory_.Insert(keys[i], read, keys[i].size() + read->size() * sizeof(uint32_t));
+        results[i] = read;
+      } else {
+        pending.emplace(keys[i], i);
+        misses.push_back(i);
+      }
+      times[i].ms = MillisecondsSince(start);
+    }
+  }
+  // The misses, each on whichever thread takes it next; results land in their job's slot, so
+  // the order of the threads never shows.
+  std::vector<GlslCompilerStats> thread_stats(std::max(1u, std::min<unsigned>(threads, misses.size())));
+  std::atomic<size_t> next{0};
+  auto work = [&](GlslCompilerStats& stats) {
+    for (size_t m = next++; m < misses.size(); m = next++) {
+      const size_t i = misses[m];
+      const auto start = Clock::now();
+      StatusOr<SpirvWords> words = CompileUncached(jobs[i].source, jobs[i].options, stats);
+      results[i] = words.ok() ? StatusOr<std::shared_ptr<const SpirvWords>>(
+                                    std::make_shared<const SpirvWords>(std::move(*words)))
+                              : StatusOr<std::shared_ptr<const SpirvWords>>(words.status());
+      times[i].ms += MillisecondsSince(start);
+      times[i].compiled = true;
+    }
+  };
+  if (thread_stats.size() == 1) {
+    work(thread_stats[0]);
+  } else {
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < thread_stats.size(); ++t) pool.emplace_back(work, std::ref(thread_stats[t]));
+    work(thread_stats[0]);
+    for (std::thread& thread : pool) thread.join();
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const GlslCompilerStats& t : thread_stats) {
+      stats_.compiles += t.compiles;
+      stats_.compile_ms += t.compile_ms;
+      stats_.validate_ms += t.validate_ms;
+      stats_.optimize_ms += t.optimize_ms;
+    }
+    for (size_t i : misses) {
+      if (!results[i].ok()) continue;
+      WriteDisk(keys[i], **results[i]);
+      memory_.Insert(keys[i], *results[i], keys[i].size() + (*results[i])->size() * sizeof(uint32_t));
+    }
+  }
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (same_as[i] != SIZE_MAX) results[i] = results[same_as[i]];
+  }
+  if (timings != nullptr) *timings = std::move(times);
+  return results;
 }
 
 GlslCompileOptions GlslCompileOptions::ForTarget(const TargetInfo& target, std::string name) {
@@ -213,8 +292,8 @@ GlslCompileOptions GlslCompileOptions::ForTarget(const TargetInfo& target, std::
   return options;
 }
 
-StatusOr<SpirvWords> GlslCompiler::CompileUncached(std::string_view source,
-                                                   const GlslCompileOptions& options) {
+StatusOr<SpirvWords> GlslCompiler::CompileUncached(std::string_view source, const GlslCompileOptions& options,
+                                                   GlslCompilerStats& stats) {
   InitializeGlslangOnce();
   auto internal = [&](std::string_view what, std::string_view log) {
     return InternalError(fmt::format("kernel '{}': {}:\n{}\n--- generated GLSL ---\n{}", options.name,
@@ -250,12 +329,12 @@ StatusOr<SpirvWords> GlslCompiler::CompileUncached(std::string_view source,
     if (!declared.ok()) return internal("declaring float controls failed", declared.status().message());
     words = std::move(*declared);
   }
-  stats_.compiles++;
-  stats_.compile_ms += MillisecondsSince(start);
+  stats.compiles++;
+  stats.compile_ms += MillisecondsSince(start);
 
   start = Clock::now();
   Status valid = ValidateSpirv(words, options.vulkan_api_minor);
-  stats_.validate_ms += MillisecondsSince(start);
+  stats.validate_ms += MillisecondsSince(start);
   if (!valid.ok()) return internal("glslang produced an invalid module", valid.message());
 
   if (options.optimize) {
@@ -271,10 +350,10 @@ StatusOr<SpirvWords> GlslCompiler::CompileUncached(std::string_view source,
     if (!optimizer.Run(words.data(), words.size(), &optimized)) {
       return internal("spirv-opt failed", opt_messages);
     }
-    stats_.optimize_ms += MillisecondsSince(start);
+    stats.optimize_ms += MillisecondsSince(start);
     start = Clock::now();
     valid = ValidateSpirv(optimized, options.vulkan_api_minor);
-    stats_.validate_ms += MillisecondsSince(start);
+    stats.validate_ms += MillisecondsSince(start);
     if (!valid.ok()) return internal("spirv-opt produced an invalid module", valid.message());
     words = std::move(optimized);
   }

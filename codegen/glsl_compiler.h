@@ -17,7 +17,9 @@
 // <cache_directory>/spirv/<key>.spv; files are written atomically (temporary file + rename) and a
 // damaged or foreign file is ignored and rewritten. The memory cache keeps at most
 // `memory_cache_bytes` of SPIR-V (least recently used out first); the disk cache is not
-// bounded here. Thread-safe.
+// bounded here. Thread-safe; CompileAll compiles independent kernels on several threads
+// (glslang's process state is initialised once; each compile has its own shader, program and
+// optimizer; the caches are touched under the lock only).
 #pragma once
 
 #include <cstdint>
@@ -77,6 +79,22 @@ class GlslCompiler {
   StatusOr<std::shared_ptr<const SpirvWords>> Compile(std::string_view source,
                                                       const GlslCompileOptions& options = {});
 
+  // Independent kernels at once: the same modules as Compile on each, in the same order, with
+  // the cache misses compiled on up to `threads` threads (1: one after the other on the
+  // caller's). A source given twice is compiled once. `timings`, when given, gets each job's
+  // own time (a cache hit's lookup, or its compile, which overlaps others') and whether glslang
+  // ran for it.
+  struct Job {
+    std::string_view source;
+    GlslCompileOptions options;
+  };
+  struct JobTiming {
+    double ms = 0;
+    bool compiled = false;
+  };
+  std::vector<StatusOr<std::shared_ptr<const SpirvWords>>> CompileAll(std::span<const Job> jobs, unsigned threads,
+                                                                      std::vector<JobTiming>* timings = nullptr);
+
   GlslCompilerStats stats() const;
   // Forgets the in-memory cache (tests of the disk cache).
   void ClearMemoryCache();
@@ -86,7 +104,9 @@ class GlslCompiler {
   static std::string VersionString();
 
  private:
-  StatusOr<SpirvWords> CompileUncached(std::string_view source, const GlslCompileOptions& options);
+  // Adds its times and counts to `stats` (which the caller guards).
+  static StatusOr<SpirvWords> CompileUncached(std::string_view source, const GlslCompileOptions& options,
+                                              GlslCompilerStats& stats);
   std::shared_ptr<const SpirvWords> ReadDisk(const std::string& key);
   void WriteDisk(const std::string& key, const SpirvWords& words);
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 
 #include "codegen/device_kernel.h"
 #include "codegen/elemental/types.h"
@@ -54,6 +55,32 @@ bool ReadsThroughTexels(const TargetInfo& target, const ir::Value& v) {
   return PrefersTexelReads(target, static_cast<uint64_t>(v.type().num_elements()));
 }
 
+// Whether the fused producers of the reduce's operands (what each lane computes per element)
+// do more than cheap arithmetic and data movement: a divide, a transcendental or anything else
+// that calls a GLSL library helper. Vector loads then fold their lanes in a loop, so that the
+// helper is emitted once rather than once per lane (32 on CPU devices; issue 24).
+bool ProducersAreBig(const Fusion& fusion, const ir::Operation& reduce, size_t operands) {
+  static const std::set<ir::OpCode> kCheap = {
+      ir::OpCode::kAdd,       ir::OpCode::kSubtract,   ir::OpCode::kMultiply,       ir::OpCode::kNegate,
+      ir::OpCode::kAbs,       ir::OpCode::kMaximum,    ir::OpCode::kMinimum,        ir::OpCode::kCompare,
+      ir::OpCode::kSelect,    ir::OpCode::kClamp,      ir::OpCode::kConvert,        ir::OpCode::kBitcastConvert,
+      ir::OpCode::kAnd,       ir::OpCode::kOr,         ir::OpCode::kXor,            ir::OpCode::kNot,
+      ir::OpCode::kBroadcastInDim, ir::OpCode::kReshape, ir::OpCode::kTranspose,    ir::OpCode::kSlice,
+      ir::OpCode::kConcatenate, ir::OpCode::kPad,      ir::OpCode::kIota,           ir::OpCode::kConstant};
+  const std::set<const ir::Operation*> fused(fusion.ops.begin(), fusion.ops.end());
+  std::set<const ir::Operation*> seen;
+  std::vector<const ir::Value*> stack;
+  for (size_t k = 0; k < operands; ++k) stack.push_back(reduce.operand(k));
+  while (!stack.empty()) {
+    const ir::Operation* def = stack.back()->defining_op();
+    stack.pop_back();
+    if (def == nullptr || def == &reduce || !fused.count(def) || !seen.insert(def).second) continue;
+    if (!kCheap.count(def->code())) return true;
+    for (const ir::Value* operand : def->operands()) stack.push_back(operand);
+  }
+  return false;
+}
+
 struct Context {
   const Fusion& fusion;
   const ir::Operation& op;
@@ -86,6 +113,7 @@ class PassWriter {
           vectors_.push_back({in, b_.VectorView(b_.BindingOf(in)), false});
         }
       }
+      loop_lanes_ = ProducersAreBig(c_.fusion, c_.op, n);
     }
     for (size_t k = 0; k < n; ++k) {
       if (from_scratch_ || to_scratch_) scratch_.push_back(b_.Bind(KernelBuffer::Scratch(static_cast<int>(k), to_scratch_)));
@@ -126,7 +154,9 @@ class PassWriter {
  private:
   std::string Acc(size_t k) const { return fmt::format("acc{}", k); }
   // Accumulator of lane j (vector loads).
-  std::string Lane(size_t k, uint32_t j) const { return fmt::format("acc{}_{}", k, j); }
+  std::string Lane(size_t k, uint32_t j) const {
+    return loop_lanes_ ? fmt::format("lacc{}[{}]", k, j) : fmt::format("acc{}_{}", k, j);
+  }
   bool Vectorized() const { return pass_.vector > 1 && !from_scratch_; }
 
   // The elements at `address` + j for each lane j < pass_.vector (a multiple of 4, in the
@@ -178,6 +208,19 @@ class PassWriter {
   Status FoldLanes(const std::string& first, const std::string& loop, const std::string& next) {
     ElementalEmitter& em = b_.em();
     const size_t n = c_.reducer.num_operands;
+    if (loop_lanes_) {
+      // The same folds, lane by lane in a loop the compiler must not unroll (lane accumulators
+      // in arrays): one copy of the producers' code instead of 2 x pass_.vector.
+      em.prelude().Extension("GL_EXT_control_flow_attributes");
+      for (size_t k = 0; k < n; ++k) em.Line(fmt::format("{} lacc{}[{}];", c_.facts[k].glsl, k, pass_.vector));
+      em.Open("");
+      VKHLO_RETURN_IF_ERROR(FoldLaneLoop(first, /*head=*/true));
+      em.Close();
+      em.Open(loop);
+      VKHLO_RETURN_IF_ERROR(FoldLaneLoop(em.Var("uint", next), /*head=*/false));
+      em.Close();
+      return OkStatus();
+    }
     for (uint32_t j = 0; j < pass_.vector; ++j) {
       for (size_t k = 0; k < n; ++k) em.Line(fmt::format("{} {};", c_.facts[k].glsl, Lane(k, j)));
     }
@@ -193,6 +236,50 @@ class PassWriter {
       std::vector<std::string> accs;
       for (size_t k = 0; k < n; ++k) accs.push_back(Lane(k, j));
       VKHLO_RETURN_IF_ERROR(EmitCombine(em, c_.reducer, Named(c_.reducer, accs), lanes[j], accs));
+    }
+    em.Close();
+    return OkStatus();
+  }
+
+  // lacc[j] = (head) or .= (not head) the elements at `address` + j, j = 0 .. pass_.vector - 1,
+  // in a [[dont_unroll]] loop: the vector inputs' uvec4 words go to arrays indexed by lane.
+  Status FoldLaneLoop(const std::string& address, bool head) {
+    ElementalEmitter& em = b_.em();
+    const size_t n = c_.reducer.num_operands;
+    const uint32_t loads = pass_.vector / 4;
+    const std::string at = em.Var("uint", fmt::format("({}) >> 2u", address));
+    std::vector<std::string> arrays;
+    for (const VectorInput& in : vectors_) {
+      std::string words;
+      for (uint32_t q = 0; q < loads; ++q) words += fmt::format("{}{}", q ? ", " : "", in.Load(fmt::format("{} + {}u", at, q)));
+      arrays.push_back(em.Var(fmt::format("uvec4[{}]", loads), fmt::format("uvec4[{}]({})", loads, words)));
+    }
+    em.Open(fmt::format("[[dont_unroll]] for (uint j = 0u; j < {}u; ++j)", pass_.vector));
+    for (size_t v = 0; v < vectors_.size(); ++v) {
+      em.Bind(vectors_[v].value,
+              Expr{fmt::format("{}[j >> 2u][j & 3u]", arrays[v]), vectors_[v].value->type().element_type(), true});
+    }
+    const std::string lane_address = em.Var("uint", fmt::format("{} + j", address));
+    const Index index = Index::Linear(c_.geometry.input_dims, lane_address);
+    std::vector<Expr> values;
+    Status status = OkStatus();
+    for (size_t k = 0; k < n && status.ok(); ++k) {
+      StatusOr<Expr> value = em.Emit(c_.op.operand(k), index);
+      if (value.ok()) value = em.Compute(*value);
+      if (value.ok()) {
+        values.push_back(*value);
+      } else {
+        status = value.status();
+      }
+    }
+    for (const VectorInput& in : vectors_) em.Unbind(in.value);
+    VKHLO_RETURN_IF_ERROR(status);
+    std::vector<std::string> accs;
+    for (size_t k = 0; k < n; ++k) accs.push_back(fmt::format("lacc{}[j]", k));
+    if (head) {
+      for (size_t k = 0; k < n; ++k) em.Line(fmt::format("{} = {};", accs[k], values[k].code));
+    } else {
+      VKHLO_RETURN_IF_ERROR(EmitCombine(em, c_.reducer, Named(c_.reducer, accs), values, accs));
     }
     em.Close();
     return OkStatus();
@@ -378,12 +465,22 @@ class PassWriter {
       return OkStatus();
     }
     results_.Declare(em);
-    for (uint32_t j = 0; j < v; ++j) {
-      std::vector<std::string> accs;
-      for (size_t k = 0; k < n; ++k) accs.push_back(Lane(k, j));
-      VKHLO_ASSIGN_OR_RETURN(std::vector<Expr> result, Finalize(false, accs));
-      VKHLO_RETURN_IF_ERROR(Store(result, fmt::format("(o0 + {}u)", j), "0u", fmt::format("{}u", j)));
+    // The rows' epilogue (init . acc, then fused consumers, which may call big library helpers
+    // such as the exact divide) is emitted once, in a loop over the lanes that the driver's
+    // compiler must not unroll: v copies made kernels of close to 1 MB of SPIR-V (issue 24).
+    // The lanes' accumulators go through arrays; each lane's operations are the same.
+    em.prelude().Extension("GL_EXT_control_flow_attributes");
+    for (size_t k = 0; k < n; ++k) {
+      std::string lanes;
+      for (uint32_t j = 0; j < v; ++j) lanes += fmt::format("{}{}", j ? ", " : "", Lane(k, j));
+      em.Line(fmt::format("{0} lanes{1}[{2}] = {0}[{2}]({3});", c_.facts[k].glsl, k, v, lanes));
     }
+    em.Open(fmt::format("[[dont_unroll]] for (uint j = 0u; j < {}u; ++j)", v));
+    std::vector<std::string> accs;
+    for (size_t k = 0; k < n; ++k) accs.push_back(em.Var(c_.facts[k].glsl, fmt::format("lanes{}[j]", k)));
+    VKHLO_ASSIGN_OR_RETURN(std::vector<Expr> result, Finalize(false, accs));
+    VKHLO_RETURN_IF_ERROR(Store(result, "(o0 + j)", "0u", "j"));
+    em.Close();
     results_.Flush(em, "o0");
     return OkStatus();
   }
@@ -554,6 +651,7 @@ class PassWriter {
   DispatchBuilder b_;
   std::vector<std::string> scratch_;
   std::vector<VectorInput> vectors_;
+  bool loop_lanes_ = false;  // fold the lanes in a loop (ProducersAreBig)
   ResultWriter results_;
   std::vector<Expr> init_;
 };

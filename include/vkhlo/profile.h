@@ -97,6 +97,12 @@ struct ExecuteOptions {
   // Time device events on the host even where the device has timestamps (what a device
   // without them gets; for comparing the two, and tests).
   bool profile_host_times = false;
+  // Run every while loop as before counted loops: the condition evaluated and read back by the
+  // host after each iteration (for comparison, and tests).
+  bool host_loops = false;
+  // The most dispatches a counted loop records into one submission before closing it between
+  // iterations (0: the runtime's default, 4096; docs/design.md "Loops on the device").
+  uint32_t max_dispatches_per_submission = 0;
 };
 
 }  // namespace vkhlo

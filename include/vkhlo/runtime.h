@@ -120,9 +120,23 @@ struct ExecutionStats {
   uint64_t bytes_read = 0;          // by kernels, from their input buffers
   uint64_t bytes_written = 0;       // by kernels, to their output buffers
   uint64_t predicate_readbacks = 0; // control-flow predicates read by the host
+  // While iterations whose trip count the program decides (lax.scan / fori_loop), recorded back
+  // to back with no predicate read (docs/design.md "Loops on the device").
+  uint64_t counted_loop_iterations = 0;
   uint64_t host_evaluated_ops = 0;  // tensor ops evaluated on the host: always 0
   uint64_t peak_scratch_bytes = 0;  // intermediate buffers (reused by liveness)
   uint64_t in_place_updates = 0;    // dynamic_update_slice / scatter results written into their operand's buffer
+};
+
+// One compiled kernel (a dispatch of a device kernel counts apart): its SPIR-V size and what
+// producing it cost, in compile order (vkhlo-compile-report prints them; a test keeps every
+// kernel's SPIR-V within a budget, tests/codegen/kernel_size_test.cc).
+struct KernelCompileStats {
+  std::string name;           // the kernel's (dispatch's) name, as in --dump-kernels
+  uint64_t spirv_bytes = 0;   // the optimized module the driver gets
+  double spirv_ms = 0;        // GLSL -> SPIR-V (a cache hit costs a lookup only)
+  double pipeline_ms = 0;     // vkCreateComputePipelines (a pipeline cache hit costs a lookup only)
+  bool spirv_cached = false;  // the SPIR-V came from the memory or disk cache
 };
 
 struct CompileStats {
@@ -133,6 +147,7 @@ struct CompileStats {
   double spirv_ms = 0;            // GLSL -> SPIR-V (incl. validation and optimization)
   double pipeline_ms = 0;         // vkCreateComputePipelines
   uint64_t constant_bytes = 0;    // constants uploaded once
+  std::vector<KernelCompileStats> per_kernel;  // every kernel compiled, in order
 };
 
 // What a shape-polymorphic executable's specialisations cost and saved.

@@ -205,7 +205,17 @@ StatusOr<ir::QuantizedElement> Parser::ParseQuantizedElement() {
   VKHLO_RETURN_IF_ERROR(Expect(TokenKind::kLess, "'<'"));
   ir::QuantizedElement q;
   const Token storage_token = tok_;
-  VKHLO_ASSIGN_OR_RETURN(q.storage, ParseElementTypeName());
+  // The quant dialect spells unsigned storage `u8` (as well as the builtin `ui8`).
+  const bool mlir_unsigned = tok_.kind == TokenKind::kBareIdent && tok_.text.size() > 1 && tok_.text[0] == 'u' &&
+                             tok_.text.find_first_not_of("0123456789", 1) == std::string::npos;
+  if (mlir_unsigned) {
+    const std::optional<ir::ElementType> unsigned_type = ir::ParseElementTypeName("ui" + std::string(tok_.text.substr(1)));
+    if (!unsigned_type) return ErrorAt(storage_token, fmt::format("unknown storage type '{}'", tok_.text));
+    q.storage = *unsigned_type;
+    Advance();
+  } else {
+    VKHLO_ASSIGN_OR_RETURN(q.storage, ParseElementTypeName());
+  }
   if (!ir::IsInteger(q.storage)) {
     return ErrorAt(storage_token, "quantized storage type must be an integer type");
   }

@@ -139,6 +139,10 @@ std::optional<CheckOp> DescribeCheckOp(const ir::Operation& op) {
       if (name == nullptr || op.num_operands() != 2) return std::nullopt;
       if (*name == "check.expect_eq") {
         params.kind = CheckKind::kExact;
+      } else if (*name == "check.eq") {
+        if (op.num_results() != 1) return std::nullopt;
+        params.kind = CheckKind::kExact;
+        check.returns_match = true;
       } else if (*name == "check.expect_almost_eq") {
         params.kind = CheckKind::kAlmost;
         params.tolerance = 1e-3;

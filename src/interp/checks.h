@@ -36,11 +36,17 @@ std::optional<std::string> CompareLiterals(const ir::Literal& actual, const ir::
 // A check op as data, shared by the interpreter and `vkhlo-run --check --device=vulkan` so both
 // compare the same way: check.expect_eq / expect_almost_eq / expect_close (actual, expected),
 // their _const forms (actual; expected in the `value` attribute), and custom_call @check.*
-// (actual, expected; JAX's defaults: tolerance 1e-3, ulps [0, 3]).
+// (actual, expected; JAX's defaults: tolerance 1e-3, ulps [0, 3]); and custom_call @check.eq
+// (expected, actual), the StableHLO reference interpreter's form in JAX's quantized test exports:
+// an exact comparison whose tensor<i1> result says whether the operands match (a mismatch fails
+// the test as any check does).
 struct CheckOp {
   CheckParams params;
-  // The expected literal when it is an attribute (the _const forms); null when it is operand 1.
+  // The expected literal when it is an attribute (the _const forms); null when it is an operand.
   const ir::Literal* expected_attribute = nullptr;
+  bool returns_match = false;  // @check.eq
+  size_t actual_operand() const { return returns_match ? 1 : 0; }
+  size_t expected_operand() const { return returns_match ? 0 : 1; }
 };
 // nullopt when `op` is not a value-comparing check (probes, prints and other ops are not).
 std::optional<CheckOp> DescribeCheckOp(const ir::Operation& op);

@@ -7,13 +7,14 @@
 // where the window lands on padding or on a hole of the lhs dilation. Each result element sums
 // its products in order (window positions row-major, input features innermost) in the result's
 // arithmetic, as dot_general does (f32 for f32 and narrower floats, double for f64, integers
-// with wraparound).
+// with wraparound). Quantized operands: library_quantized.h.
 #include <fmt/format.h>
 
 #include <algorithm>
 
 #include "interp/library_common.h"
 #include "interp/library_ops.h"
+#include "interp/library_quantized.h"
 
 namespace vkhlo::interp {
 namespace {
@@ -192,11 +193,9 @@ std::vector<T> Convolve(const ConvPlan& p, const std::vector<T>& lhs, const std:
   return out;
 }
 
-StatusOr<InterpValues> ConvolutionWith(EvalContext& context, const Operation& op, const InterpValues& operands,
+StatusOr<ir::Literal> ConvolveLiterals(EvalContext& context, const Operation& op, const ir::Literal* lhs,
+                                       const ir::Literal* rhs, const ir::Type& result_type,
                                        const std::vector<int64_t>& padding) {
-  VKHLO_ASSIGN_OR_RETURN(const ir::Literal* lhs, lib::TensorOperand(context, op, operands, 0));
-  VKHLO_ASSIGN_OR_RETURN(const ir::Literal* rhs, lib::TensorOperand(context, op, operands, 1));
-  VKHLO_ASSIGN_OR_RETURN(ir::Type result_type, lib::TensorResultType(context, op, 0));
   ConvPlan plan;
   VKHLO_RETURN_IF_ERROR(Plan(context, op, lhs->type(), rhs->type(), result_type, padding, plan));
   Domain domain = lib::DomainOf(result_type.element_type());
@@ -220,7 +219,27 @@ StatusOr<InterpValues> ConvolutionWith(EvalContext& context, const Operation& op
       out = lib::FromInts(result_type, Convolve(plan, lib::ToInts(*lhs), lib::ToInts(*rhs)));
       break;
   }
-  VKHLO_ASSIGN_OR_RETURN(ir::Literal literal, std::move(out));
+  return out;
+}
+
+StatusOr<InterpValues> ConvolutionWith(EvalContext& context, const Operation& op, const InterpValues& operands,
+                                       const std::vector<int64_t>& padding) {
+  if (lib::UsesQuantizedTensors(op, operands)) {
+    const ir::Attribute* a = op.attribute("dimension_numbers");
+    const ir::ConvDimensionNumbers* dn = a ? a->as<ir::ConvDimensionNumbers>() : nullptr;
+    if (dn == nullptr) return context.OpError(op, "has no `dimension_numbers`");
+    return lib::EvalQuantizedLibraryOp(
+        context, op, operands,
+        lib::QuantizedAxes{.rhs_required = dn->kernel_output_feature_dimension,
+                           .result_required = dn->output_feature_dimension},
+        [&](const ir::Literal& lhs, const ir::Literal& rhs, const ir::Type& result) {
+          return ConvolveLiterals(context, op, &lhs, &rhs, result, padding);
+        });
+  }
+  VKHLO_ASSIGN_OR_RETURN(const ir::Literal* lhs, lib::TensorOperand(context, op, operands, 0));
+  VKHLO_ASSIGN_OR_RETURN(const ir::Literal* rhs, lib::TensorOperand(context, op, operands, 1));
+  VKHLO_ASSIGN_OR_RETURN(ir::Type result_type, lib::TensorResultType(context, op, 0));
+  VKHLO_ASSIGN_OR_RETURN(ir::Literal literal, ConvolveLiterals(context, op, lhs, rhs, result_type, padding));
   return lib::One(std::move(literal));
 }
 

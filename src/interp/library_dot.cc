@@ -6,7 +6,8 @@
 // f32 (and narrower floats, which XLA also computes in f32) with every product and sum rounded
 // to f32, f64 in double, complex<f32> / complex<f64> likewise, integers in 64 bits with
 // wraparound (the result keeps the low bits: i8 x i8 -> i32 is exact), i1 as OR of ANDs.
-// precision_config and algorithm describe accuracy on accelerators and are ignored.
+// precision_config and algorithm describe accuracy on accelerators and are ignored. Quantized
+// operands: library_quantized.h (dequantize, this float product, quantize).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 
 #include "interp/library_common.h"
 #include "interp/library_ops.h"
+#include "interp/library_quantized.h"
 
 namespace vkhlo::interp {
 namespace {
@@ -155,11 +157,9 @@ std::vector<T> Multiply(const ir::Literal& lhs, const ir::Literal& rhs, const Do
   return MultiplyPacked(a, b, plan);
 }
 
-StatusOr<InterpValues> DotWith(EvalContext& context, const Operation& op, const InterpValues& operands,
-                               const ir::DotDimensionNumbers& dn) {
-  VKHLO_ASSIGN_OR_RETURN(const ir::Literal* lhs, lib::TensorOperand(context, op, operands, 0));
-  VKHLO_ASSIGN_OR_RETURN(const ir::Literal* rhs, lib::TensorOperand(context, op, operands, 1));
-  VKHLO_ASSIGN_OR_RETURN(ir::Type result_type, lib::TensorResultType(context, op, 0));
+StatusOr<ir::Literal> DotLiterals(EvalContext& context, const Operation& op, const ir::Literal* lhs,
+                                  const ir::Literal* rhs, const ir::Type& result_type,
+                                  const ir::DotDimensionNumbers& dn) {
   VKHLO_ASSIGN_OR_RETURN(DotPlan plan, PlanDot(context, op, lhs->type(), rhs->type(), dn));
   if (plan.result_dims != result_type.dims()) {
     return context.OpError(op, fmt::format("result type {} does not have the shape of the product",
@@ -193,7 +193,22 @@ StatusOr<InterpValues> DotWith(EvalContext& context, const Operation& op, const 
       }));
       break;
   }
-  VKHLO_ASSIGN_OR_RETURN(ir::Literal literal, std::move(out));
+  return out;
+}
+
+StatusOr<InterpValues> DotWith(EvalContext& context, const Operation& op, const InterpValues& operands,
+                               const ir::DotDimensionNumbers& dn) {
+  if (lib::UsesQuantizedTensors(op, operands)) {
+    return lib::EvalQuantizedLibraryOp(
+        context, op, operands, lib::QuantizedAxes{.rhs_not_allowed = dn.rhs_contracting_dimensions},
+        [&](const ir::Literal& lhs, const ir::Literal& rhs, const ir::Type& result) {
+          return DotLiterals(context, op, &lhs, &rhs, result, dn);
+        });
+  }
+  VKHLO_ASSIGN_OR_RETURN(const ir::Literal* lhs, lib::TensorOperand(context, op, operands, 0));
+  VKHLO_ASSIGN_OR_RETURN(const ir::Literal* rhs, lib::TensorOperand(context, op, operands, 1));
+  VKHLO_ASSIGN_OR_RETURN(ir::Type result_type, lib::TensorResultType(context, op, 0));
+  VKHLO_ASSIGN_OR_RETURN(ir::Literal literal, DotLiterals(context, op, lhs, rhs, result_type, dn));
   return lib::One(std::move(literal));
 }
 

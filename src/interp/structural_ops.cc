@@ -60,15 +60,16 @@ StatusOr<InterpValues> EvalIdentity(EvalContext&, const Operation&, const Interp
 
 // --- checks ---
 
-Status Check(EvalContext& context, const Operation& op, const InterpValue& actual,
-             const ir::Literal& expected, const CheckParams& params) {
+// Records the comparison as a passed or failed check; returns whether it matched.
+StatusOr<bool> Check(EvalContext& context, const Operation& op, const InterpValue& actual,
+                     const ir::Literal& expected, const CheckParams& params) {
   if (!actual.is_tensor()) return context.OpError(op, "checks a value that is not a tensor");
   if (auto mismatch = CompareLiterals(actual.literal(), expected, params)) {
     context.RecordCheckFailure(op, *mismatch);
-  } else {
-    context.RecordCheckPass();
+    return false;
   }
-  return OkStatus();
+  context.RecordCheckPass();
+  return true;
 }
 
 // check.expect_* and their _const forms, as DescribeCheckOp reads them.
@@ -76,12 +77,23 @@ StatusOr<InterpValues> EvalExpect(EvalContext& context, const Operation& op, con
   const std::optional<CheckOp> check = DescribeCheckOp(op);
   if (!check) return context.OpError(op, "has no dense `value` attribute");
   if (check->expected_attribute != nullptr) {
-    VKHLO_RETURN_IF_ERROR(Check(context, op, operands[0], *check->expected_attribute, check->params));
+    VKHLO_RETURN_IF_ERROR(Check(context, op, operands[0], *check->expected_attribute, check->params).status());
     return InterpValues{};
   }
-  if (operands.size() < 2 || !operands[1].is_tensor()) return context.OpError(op, "expects a tensor");
-  VKHLO_RETURN_IF_ERROR(Check(context, op, operands[0], operands[1].literal(), check->params));
-  return InterpValues(op.num_results());
+  if (operands.size() < 2 || !operands[0].is_tensor() || !operands[1].is_tensor()) {
+    return context.OpError(op, "expects a tensor");
+  }
+  VKHLO_ASSIGN_OR_RETURN(const bool match, Check(context, op, operands[check->actual_operand()],
+                                                 operands[check->expected_operand()].literal(), check->params));
+  if (!check->returns_match) return InterpValues(op.num_results());
+  // @check.eq: the match as its tensor<i1> result.
+  const ir::Type& type = op.result(0)->type();
+  if (!type.is_tensor() || type.element_type() != ir::ElementType::kI1 || type.num_elements() != 1) {
+    return context.OpError(op, "@check.eq returns a tensor<i1>");
+  }
+  VKHLO_ASSIGN_OR_RETURN(ir::Literal result, ir::Literal::Create(type));
+  result.SetInt(0, match ? 1 : 0);
+  return InterpValues{InterpValue::Tensor(std::move(result))};
 }
 
 std::string ProbeKey(const Operation& op) {
@@ -109,7 +121,7 @@ StatusOr<InterpValues> EvalExpectSerializedEq(EvalContext& context, const Operat
     return InterpValues{};
   }
   if (!it->second.is_tensor()) return context.OpError(op, "probe holds no tensor");
-  VKHLO_RETURN_IF_ERROR(Check(context, op, operands[0], it->second.literal(), CheckParams{}));
+  VKHLO_RETURN_IF_ERROR(Check(context, op, operands[0], it->second.literal(), CheckParams{}).status());
   return InterpValues{};
 }
 
@@ -141,13 +153,15 @@ StatusOr<InterpValues> EvalCustomCall(EvalContext& context, const Operation& op,
   if (name == nullptr) return context.OpError(op, "has no `call_target_name`");
   if (verify::IsShapeAssertion(op)) return EvalShapeAssertion(context, op, operands);
   if (!DescribeCheckOp(op)) {
+    if (*name == "check.eq") return context.OpError(op, "@check.eq takes two tensors (expected, actual) and returns a tensor<i1>");
     if (*name != "check.expect_eq" && *name != "check.expect_almost_eq" && *name != "check.expect_close") {
       return context.Unimplemented(op, "custom_call target '" + *name + "' is not registered");
     }
     return context.OpError(op, "@" + *name + " takes two tensors (actual, expected)");
   }
-  if (operands.size() != 2 || !operands[1].is_tensor()) {
-    return context.OpError(op, "@" + *name + " takes two tensors (actual, expected)");
+  if (operands.size() != 2 || !operands[0].is_tensor() || !operands[1].is_tensor()) {
+    return context.OpError(op, "@" + *name + (*name == "check.eq" ? " takes two tensors (expected, actual)"
+                                                                  : " takes two tensors (actual, expected)"));
   }
   return EvalExpect(context, op, operands);
 }

@@ -14,9 +14,13 @@
 //   2. Retype every remaining quantized value (op results, block and function arguments,
 //      function types, constants) to its storage tensor type; the bitcast_converts of step 1
 //      then convert a type to itself and are dropped.
-// An op that would need more (dot_general, convolution, custom_call, rng, ...) on quantized
-// tensors is an error naming the op: the interpreter does not define them either.
+// Hybrid dot_general / dot / convolution (float lhs and result, quantized rhs: weight-only
+// quantization) are the interpreter's hybrid_dequantize_then_op: the float op on the dequantized
+// weights. Any other op that would need more (all-quantized dot_general and convolution, which
+// need integer kernels; custom_call, rng, ...) on quantized tensors is an error naming the op.
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "ir/walk.h"
 #include "passes/op_properties.h"
@@ -100,6 +104,44 @@ Value* Requantize(OpBuilder& b, Value* x, const ir::Type& type) {
   return quantized::FromStorage(b, quantized::Quantize(b, x, type), type);
 }
 
+bool IsContraction(const ir::Operation& op) {
+  return op.code() == OpCode::kDotGeneral || op.code() == OpCode::kDot || op.code() == OpCode::kConvolution;
+}
+
+// The interpreter's constraints on a hybrid op (src/interp/library_quantized.cc): one float
+// type, and per-axis weights along an output dimension.
+Status CheckHybrid(const ir::Operation& op) {
+  const ir::Type& lhs = op.operand(0)->type();
+  const ir::Type& rhs = op.operand(1)->type();
+  const ir::Type& result = op.result(0)->type();
+  if (!rhs.is_quantized() || lhs.is_quantized() || result.is_quantized()) return OkStatus();
+  const ir::QuantizedElement& q = *rhs.quantization();
+  if (lhs.element_type() != q.expressed || result.element_type() != q.expressed) {
+    return OpError(op, "(hybrid) needs one expressed type for lhs, rhs and result");
+  }
+  if (!q.quantized_dimension) return OkStatus();
+  const int64_t d = *q.quantized_dimension;
+  if (op.code() == OpCode::kConvolution) {
+    const ir::Attribute* a = op.attribute("dimension_numbers");
+    const ir::ConvDimensionNumbers* dn = a ? a->as<ir::ConvDimensionNumbers>() : nullptr;
+    if (dn == nullptr || dn->kernel_output_feature_dimension != d) {
+      return OpError(op, "rhs is quantized per axis along another dimension than the kernel output feature dimension");
+    }
+    return OkStatus();
+  }
+  std::vector<int64_t> contracting = {0};
+  if (op.code() == OpCode::kDotGeneral) {
+    const ir::Attribute* a = op.attribute("dot_dimension_numbers");
+    const ir::DotDimensionNumbers* dn = a ? a->as<ir::DotDimensionNumbers>() : nullptr;
+    if (dn == nullptr) return OpError(op, "has no `dot_dimension_numbers`");
+    contracting = dn->rhs_contracting_dimensions;
+  }
+  if (std::find(contracting.begin(), contracting.end(), d) != contracting.end()) {
+    return OpError(op, fmt::format("rhs is quantized per axis along contracting dimension {}", d));
+  }
+  return OkStatus();
+}
+
 RewriteResult Rewrite(ir::Operation& op, OpBuilder& b) {
   if (!HasQuantizedType(op)) return std::optional<std::vector<Value*>>();
   VKHLO_RETURN_IF_ERROR(CheckTypes(op));
@@ -131,6 +173,13 @@ RewriteResult Rewrite(ir::Operation& op, OpBuilder& b) {
     const ir::Type compute_type = result_type.is_quantized() ? quantized::ExpressedType(result_type) : result_type;
     Value* computed = b.CreateWithTypes(op.code(), operands, {compute_type}, op.attributes())->result(0);
     return std::optional(std::vector<Value*>{Requantize(b, computed, result_type)});
+  }
+  if (IsContraction(op) && op.num_operands() == 2 && op.num_results() == 1 && !op.operand(0)->type().is_quantized() &&
+      op.operand(1)->type().is_quantized() && !result_type.is_quantized()) {
+    VKHLO_RETURN_IF_ERROR(CheckHybrid(op));
+    Value* weights = Expressed(b, op.operand(1));
+    return std::optional(std::vector<Value*>{
+        b.CreateWithTypes(op.code(), {op.operand(0), weights}, {result_type}, op.attributes())->result(0)});
   }
   if (MovesStorage(op)) return std::optional<std::vector<Value*>>();
   return OpError(op, "on quantized tensors cannot be lowered by quantized-decompose (element-wise "

@@ -3,13 +3,16 @@
 // (GLSL -> SPIR-V -> pipeline), scratch slots for intermediates, and constants uploaded once.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <set>
 #include <unordered_set>
 #include <sstream>
+#include <thread>
 
 #include "device/allocator.h"
 #include "device/pipeline.h"
@@ -25,6 +28,7 @@
 #include "runtime/profiler.h"
 #include "runtime/runtime_internal.h"
 #include "runtime/state.h"
+#include "runtime/trip_count.h"
 #include "verify/verifier.h"
 
 namespace vkhlo::runtime {
@@ -150,8 +154,17 @@ class Compiler {
       if (step.fusion >= 0) continue;
       VKHLO_RETURN_IF_ERROR(CheckRuntimeOp(*step.op, *program));
     }
+    // GLSL of every kernel first, then all of it to SPIR-V at once (on several threads), then
+    // the pipelines in kernel order.
+    std::vector<EmittedKernel> emitted;
     for (const codegen::Fusion& fusion : program->plan.fusions) {
-      VKHLO_ASSIGN_OR_RETURN(CompiledKernel kernel, CompileKernel(fusion));
+      VKHLO_ASSIGN_OR_RETURN(EmittedKernel e, EmitKernel(fusion));
+      emitted.push_back(std::move(e));
+    }
+    VKHLO_RETURN_IF_ERROR(CompileGlslAll(emitted));
+    for (size_t f = 0; f < program->plan.fusions.size(); ++f) {
+      const codegen::Fusion& fusion = program->plan.fusions[f];
+      VKHLO_ASSIGN_OR_RETURN(CompiledKernel kernel, FinishKernel(std::move(emitted[f])));
       if (!options_.in_place_updates && kernel.device) kernel.device->in_place.clear();
       std::string loop_config;
       if (!kernel.device) {
@@ -210,7 +223,48 @@ class Compiler {
       VKHLO_ASSIGN_OR_RETURN(auto region_program, CompileBlock(op.region(r).front()));
       program.regions[&op].push_back(std::move(region_program));
     }
+    if (op.code() == OpCode::kWhile) {
+      if (const std::optional<int64_t> trips = StaticTripCount(op)) {
+        program.trip_counts[&op] = *trips;
+      } else if (RecordsOnly(*program.regions[&op][0]) && RecordsOnly(*program.regions[&op][1])) {
+        program.batched[&op] = true;
+      }
+    }
     return OkStatus();
+  }
+
+  // Whether running `program` only records device work: kernels, tuples, and counted loops of
+  // such work (never a host step that would need the data so far), none of it a kernel that may
+  // update its operand in place (a batch holds every state, so it would copy the whole operand
+  // where the host path writes a slice: such loops stay on the host path).
+  static bool RecordsOnly(const BlockProgram& program) {
+    for (const codegen::BlockStep& step : program.plan.steps) {
+      if (step.fusion >= 0) {
+        const CompiledKernel& kernel = program.kernels[static_cast<size_t>(step.fusion)];
+        if (kernel.device && !kernel.device->in_place.empty()) return false;
+        continue;
+      }
+      switch (step.op->code()) {
+        case OpCode::kReturn:
+        case OpCode::kFuncReturn:
+        case OpCode::kTuple:
+        case OpCode::kGetTupleElement:
+        case OpCode::kOptimizationBarrier:
+        case OpCode::kFft:
+          continue;
+        case OpCode::kWhile: {
+          auto regions = program.regions.find(step.op);
+          if (!program.trip_counts.count(step.op) || regions == program.regions.end() || regions->second.size() != 2 ||
+              !RecordsOnly(*regions->second[0]) || !RecordsOnly(*regions->second[1])) {
+            return false;
+          }
+          continue;
+        }
+        default:
+          return false;
+      }
+    }
+    return true;
   }
 
   static bool IsReducingCollective(OpCode code) {
@@ -287,36 +341,38 @@ class Compiler {
     return OkStatus();
   }
 
-  StatusOr<CompiledKernel> CompileKernel(const codegen::Fusion& fusion) {
+  // A fusion's kernel between emission and pipelines: its GLSL modules (a loop kernel: one, or
+  // none for an empty index space; a device kernel: one per dispatch with a non-empty grid).
+  struct EmittedKernel {
+    CompiledKernel kernel;  // no pipelines yet
+    std::vector<std::string> names, glsl;
+    std::vector<std::shared_ptr<const codegen::SpirvWords>> spirv;  // filled by CompileGlslAll
+    std::vector<codegen::GlslCompiler::JobTiming> timings;
+  };
+
+  StatusOr<EmittedKernel> EmitKernel(const codegen::Fusion& fusion) {
     VKHLO_RETURN_IF_ERROR(CheckIndexSpace(fusion));
     codegen::KernelOptions kernel_options;
     kernel_options.source_name = exe_.module->source_name();
     kernel_options.function = exe_.entry ? exe_.entry->name() : "";
     kernel_options.elements_per_invocation = options_.elements_per_invocation;
-    if (fusion.device_op != nullptr) return CompileDeviceKernel(fusion, kernel_options);
+    if (fusion.device_op != nullptr) return EmitDeviceKernel(fusion, kernel_options);
     VKHLO_ASSIGN_OR_RETURN(codegen::KernelSource source,
                            codegen::EmitLoopKernel(fusion, exe_.client->target, kernel_options));
     for (const ir::Value* v : fusion.inputs) VKHLO_RETURN_IF_ERROR(CheckRange(v->type(), fusion.name));
     for (const ir::Value* v : fusion.outputs) VKHLO_RETURN_IF_ERROR(CheckRange(v->type(), fusion.name));
+    EmittedKernel e;
     // A zero-size index space is never dispatched: its outputs are empty buffers.
-    if (source.workgroups == 0) return CompiledKernel{std::move(source), nullptr};
-    auto start = Clock::now();
-    const auto glsl_options = codegen::GlslCompileOptions::ForTarget(exe_.client->target, fusion.name);
-    VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<const codegen::SpirvWords> spirv,
-                           exe_.client->compiler->Compile(source.glsl, glsl_options));
-    exe_.compile_stats.spirv_ms += Ms(start);
-    if (!options_.dump_kernels_dir.empty()) VKHLO_RETURN_IF_ERROR(Dump(source, *spirv));
-    device::ComputePipelineDesc desc;
-    desc.name = fusion.name;
-    desc.spirv = *spirv;
-    desc.workgroup_base_offset = 0;
-    VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<const device::Pipeline> pipeline,
-                           exe_.client->device->pipelines().GetOrCreate(desc));
-    return CompiledKernel{std::move(source), std::move(pipeline)};
+    if (source.workgroups != 0) {
+      e.names.push_back(fusion.name);
+      e.glsl.push_back(source.glsl);
+    }
+    e.kernel.source = std::move(source);
+    return e;
   }
 
   // A device kernel: the emitter's dispatches, each compiled like a loop kernel.
-  StatusOr<CompiledKernel> CompileDeviceKernel(const codegen::Fusion& fusion, const codegen::KernelOptions& kernel_options) {
+  StatusOr<EmittedKernel> EmitDeviceKernel(const codegen::Fusion& fusion, const codegen::KernelOptions& kernel_options) {
     const ir::Operation& op = *fusion.device_op;
     const codegen::DeviceKernelEmitter* emitter = codegen::FindDeviceKernelEmitter(op);
     if (emitter == nullptr) return NotSupported(*exe_.module, op);
@@ -338,43 +394,108 @@ class Compiler {
                                        fusion.name, emitted->binding_alignment,
                                        exe_.client->device->allocator().alignment()));
     }
-    CompiledKernel kernel;
-    kernel.source.name = fusion.name;
-    kernel.source.inputs = fusion.inputs;
-    kernel.source.outputs = fusion.outputs;
-    kernel.source.summary = emitted->summary;
+    EmittedKernel e;
+    e.kernel.source.name = fusion.name;
+    e.kernel.source.inputs = fusion.inputs;
+    e.kernel.source.outputs = fusion.outputs;
+    e.kernel.source.summary = emitted->summary;
     for (const codegen::KernelDispatch& dispatch : emitted->dispatches) {
-      if (dispatch.grid[0] == 0 || dispatch.grid[1] == 0 || dispatch.grid[2] == 0) {
+      if (!HasGrid(dispatch)) continue;
+      e.names.push_back(dispatch.name);
+      e.glsl.push_back(dispatch.glsl);
+    }
+    e.kernel.device = std::move(*emitted);
+    return e;
+  }
+
+  static bool HasGrid(const codegen::KernelDispatch& d) { return d.grid[0] != 0 && d.grid[1] != 0 && d.grid[2] != 0; }
+
+  // Every module of `kernels` to SPIR-V in one call: independent kernels compile on several
+  // threads (CompileThreads); each result goes to its own kernel, so nothing depends on which
+  // thread ran it. The first failure in kernel order is the error.
+  Status CompileGlslAll(std::vector<EmittedKernel>& kernels) {
+    std::vector<codegen::GlslCompiler::Job> jobs;
+    for (const EmittedKernel& e : kernels) {
+      for (size_t j = 0; j < e.glsl.size(); ++j) {
+        jobs.push_back({e.glsl[j], codegen::GlslCompileOptions::ForTarget(exe_.client->target, e.names[j])});
+      }
+    }
+    if (jobs.empty()) return OkStatus();
+    auto start = Clock::now();
+    std::vector<codegen::GlslCompiler::JobTiming> timings;
+    auto results = exe_.client->compiler->CompileAll(jobs, CompileThreads(), &timings);
+    exe_.compile_stats.spirv_ms += Ms(start);
+    size_t i = 0;
+    for (EmittedKernel& e : kernels) {
+      for (size_t j = 0; j < e.glsl.size(); ++j, ++i) {
+        if (!results[i].ok()) return results[i].status();
+        e.spirv.push_back(*results[i]);
+        e.timings.push_back(timings[i]);
+      }
+    }
+    return OkStatus();
+  }
+
+  // GLSL -> SPIR-V threads: VKHLO_COMPILE_THREADS (1: serial), else the host's cores.
+  static unsigned CompileThreads() {
+    if (const char* env = std::getenv("VKHLO_COMPILE_THREADS"); env != nullptr && *env != '\0') {
+      const long n = std::strtol(env, nullptr, 10);
+      if (n >= 1) return static_cast<unsigned>(std::min(n, 256L));
+    }
+    return std::max(1u, std::thread::hardware_concurrency());
+  }
+
+  // The pipelines of an emitted kernel, in order (their SPIR-V compiled by CompileGlslAll).
+  StatusOr<CompiledKernel> FinishKernel(EmittedKernel e) {
+    CompiledKernel& kernel = e.kernel;
+    size_t m = 0;  // the next module
+    auto pipeline_of = [&](const codegen::KernelSource& dumped,
+                           uint32_t subgroup_size) -> StatusOr<std::shared_ptr<const device::Pipeline>> {
+      const codegen::SpirvWords& spirv = *e.spirv[m];
+      KernelCompileStats& stats = exe_.compile_stats.per_kernel.emplace_back();
+      stats.name = e.names[m];
+      stats.spirv_bytes = spirv.size() * sizeof(uint32_t);
+      stats.spirv_ms = e.timings[m].ms;
+      stats.spirv_cached = !e.timings[m].compiled;
+      ++m;
+      if (!options_.dump_kernels_dir.empty()) VKHLO_RETURN_IF_ERROR(Dump(dumped, spirv));
+      device::ComputePipelineDesc desc;
+      desc.name = stats.name;
+      desc.spirv = spirv;
+      desc.workgroup_base_offset = 0;
+      desc.required_subgroup_size = subgroup_size;
+      auto start = Clock::now();
+      VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<const device::Pipeline> pipeline,
+                             exe_.client->device->pipelines().GetOrCreate(desc));
+      stats.pipeline_ms = Ms(start);
+      return pipeline;
+    };
+    if (!kernel.device) {
+      if (!e.glsl.empty()) {
+        VKHLO_ASSIGN_OR_RETURN(kernel.pipeline, pipeline_of(kernel.source, 0));
+      }
+      return std::move(kernel);
+    }
+    for (const codegen::KernelDispatch& dispatch : kernel.device->dispatches) {
+      if (!HasGrid(dispatch)) {
         kernel.device_pipelines.push_back(nullptr);
         continue;
       }
-      auto start = Clock::now();
-      const auto glsl_options = codegen::GlslCompileOptions::ForTarget(exe_.client->target, dispatch.name);
-      VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<const codegen::SpirvWords> spirv,
-                             exe_.client->compiler->Compile(dispatch.glsl, glsl_options));
-      exe_.compile_stats.spirv_ms += Ms(start);
+      codegen::KernelSource dumped;
       if (!options_.dump_kernels_dir.empty()) {
-        codegen::KernelSource dumped;
         dumped.name = dispatch.name;
         dumped.glsl = dispatch.glsl;
-        dumped.summary = dispatch.summary.empty() ? emitted->summary : dispatch.summary;
-        VKHLO_RETURN_IF_ERROR(Dump(dumped, *spirv));
+        dumped.summary = dispatch.summary.empty() ? kernel.device->summary : dispatch.summary;
       }
-      device::ComputePipelineDesc desc;
-      desc.name = dispatch.name;
-      desc.spirv = *spirv;
-      desc.workgroup_base_offset = 0;
-      desc.required_subgroup_size = dispatch.required_subgroup_size;
       VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<const device::Pipeline> pipeline,
-                             exe_.client->device->pipelines().GetOrCreate(desc));
+                             pipeline_of(dumped, dispatch.required_subgroup_size));
       if (pipeline->binding_count() != dispatch.bindings.size()) {
         return InternalError(fmt::format("kernel '{}' declares {} bindings, its plan binds {}", dispatch.name,
                                          pipeline->binding_count(), dispatch.bindings.size()));
       }
       kernel.device_pipelines.push_back(std::move(pipeline));
     }
-    kernel.device = std::move(*emitted);
-    return kernel;
+    return std::move(kernel);
   }
 
   // Kernels index elements with 32-bit integers. Bound buffers are far smaller

@@ -1,8 +1,11 @@
 // Running an executable: kernels are recorded into one command list per straight-line segment
 // (the device layer puts barriers only between dependent dispatches); control flow runs on the
-// host, which submits the segment so far, waits, and reads back only the predicate.
+// host, which submits the segment so far, waits, and reads back only the predicate. A counted
+// loop (a while whose trip count the program decides, trip_count.h) reads nothing back: its
+// iterations are recorded back to back, in submissions bounded by EndIteration.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 
@@ -30,7 +33,7 @@ StatusOr<std::vector<RtValue>> Execution::RunBlock(const BlockProgram& program, 
   std::vector<std::shared_ptr<BufferState>> slots;
   uint64_t scratch = 0;
   for (uint64_t bytes : program.slot_bytes) {
-    VKHLO_ASSIGN_OR_RETURN(auto slot, AllocateTensor(client_, ir::Type::Tensor(ir::ElementType::kU8, {int64_t(bytes)})));
+    VKHLO_ASSIGN_OR_RETURN(auto slot, AllocateHeld(ir::Type::Tensor(ir::ElementType::kU8, {int64_t(bytes)})));
     scratch += bytes;
     slots.push_back(std::move(slot));
   }
@@ -67,6 +70,34 @@ Status Execution::Flush() {
     if (profiler_ != nullptr) VKHLO_RETURN_IF_ERROR(profiler_->Completed(done, submitted, profiler_->NowUs()));
   }
   retired_.clear();
+  allocated_since_flush_ = 0;
+  return OkStatus();
+}
+
+namespace {
+
+// A counted loop's submission is closed between iterations once it holds this many dispatches
+// (ExecuteOptions::max_dispatches_per_submission overrides it: a long list delays the first
+// results and, on a desktop GPU, a watchdog may stop a submission that runs for seconds) or
+// the buffers made for it, freed only when it completes, reach this many bytes: past that,
+// memory freed and reused (mapped, in cache on a CPU device) is worth more than a submission
+// saved. On lavapipe the 64-step LSTM, which makes about 2 MiB of buffers a step, ran about a
+// third slower in one submission holding 256 MiB than in 9 of 16 MiB (docs/benchmarks.md).
+constexpr uint32_t kDispatchesPerSubmission = 4096;
+constexpr uint64_t kHeldBytesPerSubmission = uint64_t{16} << 20;
+
+}  // namespace
+
+StatusOr<std::shared_ptr<BufferState>> Execution::AllocateHeld(const ir::Type& type) {
+  VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> tensor, AllocateTensor(client_, type));
+  allocated_since_flush_ += tensor->buffer.size();
+  return tensor;
+}
+
+Status Execution::EndIteration() {
+  const uint32_t most = process_.max_dispatches_per_submission > 0 ? process_.max_dispatches_per_submission
+                                                                   : kDispatchesPerSubmission;
+  if ((list_ && list_->dispatch_count() >= most) || allocated_since_flush_ >= kHeldBytesPerSubmission) return Flush();
   return OkStatus();
 }
 
@@ -76,6 +107,7 @@ void Execution::Abandon() {
   if (profiler_ != nullptr) profiler_->Dropped();
   client_->device->Drain();  // a lost device too: the work of this execution may still run
   retired_.clear();
+  allocated_since_flush_ = 0;
 }
 
 
@@ -151,7 +183,7 @@ Status Execution::RunKernel(const BlockProgram& program, const CompiledKernel& k
     if (!storage && slot != program.slot_of.end()) {
       storage = slots[static_cast<size_t>(slot->second)];
     } else if (!storage) {
-      VKHLO_ASSIGN_OR_RETURN(storage, AllocateTensor(client_, out->type()));
+      VKHLO_ASSIGN_OR_RETURN(storage, AllocateHeld(out->type()));
       storage->transient = true;
     }
     bindings.push_back({view(storage->buffer, bytes), device::Access::kWrite});
@@ -194,7 +226,7 @@ Status Execution::RecordDeviceKernel(const CompiledKernel& kernel, const std::ve
   for (size_t i = 0; i < source.outputs.size(); ++i) position[source.outputs[i]] = source.inputs.size() + i;
   std::vector<std::shared_ptr<BufferState>> scratch;
   for (uint64_t bytes : dk.scratch_bytes) {
-    VKHLO_ASSIGN_OR_RETURN(auto buffer, AllocateTensor(client_, ir::Type::Tensor(ir::ElementType::kU8, {int64_t(bytes)})));
+    VKHLO_ASSIGN_OR_RETURN(auto buffer, AllocateHeld(ir::Type::Tensor(ir::ElementType::kU8, {int64_t(bytes)})));
     scratch.push_back(std::move(buffer));
   }
   bool dispatched = false;
@@ -293,6 +325,78 @@ StatusOr<int64_t> Execution::ReadScalar(const ir::Operation& op, const RtValue& 
   return static_cast<int64_t>(raw);
 }
 
+// Batches of a data-dependent loop: each as long as half the iterations the loop has done so
+// far (at least 1, at most kMostIterationsPerBatch), a batch ending early at EndIteration's
+// bounds. The iterations recorded past the exit are wasted work, at most half of what the loop
+// did (a third of the total): a loop of 10 iterations reads 7 predicates instead of 11, one of
+// 200 reads 14 instead of 201 and runs 205 bodies. Each iteration records its condition, copies the
+// predicate into the batch's flags, and records its body, whatever the condition will say: the
+// regions only record kernels (total functions of any data: docs/design.md "Semantics the spec
+// leaves open"), and every iteration's state is held here, so no kernel writes one in place.
+// After the batch, one read of the flags: the state of the first false condition is the
+// loop's result, the same buffers the host path would have returned; later ones are dropped.
+constexpr int64_t kMostIterationsPerBatch = 64;
+
+StatusOr<std::vector<RtValue>> Execution::RunBatched(const ir::Operation& op, const BlockProgram& cond,
+                                                     const BlockProgram& body, std::vector<RtValue> state,
+                                                     const Environment& env) {
+  constexpr uint64_t kFlagBytes = 8;  // one slot per iteration, wide enough for any predicate
+  VKHLO_ASSIGN_OR_RETURN(
+      std::shared_ptr<BufferState> flags,
+      AllocateHeld(ir::Type::Tensor(ir::ElementType::kU8, {int64_t{kMostIterationsPerBatch} * int64_t{kFlagBytes}})));
+  const uint32_t most = process_.max_dispatches_per_submission > 0 ? process_.max_dispatches_per_submission
+                                                                   : kDispatchesPerSubmission;
+  int64_t done = 0;  // iterations whose condition held
+  while (true) {
+    const int64_t batch = std::clamp<int64_t>(done / 2, 1, kMostIterationsPerBatch);
+    std::vector<std::vector<RtValue>> states;
+    states.push_back(std::move(state));
+    VKHLO_ASSIGN_OR_RETURN(device::CommandList * list, List());
+    VKHLO_RETURN_IF_ERROR(list->FillBuffer(flags->buffer.view(0, kMostIterationsPerBatch * kFlagBytes), 0));
+    int64_t recorded = 0;
+    uint64_t held = 0;  // bytes of the states this batch made
+    int predicate_bytes = 1;
+    while (recorded < batch) {
+      VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> condition, RunBlock(cond, states.back(), &env));
+      if (condition.size() != 1 || condition[0].kind != RtValue::Kind::kTensor ||
+          condition[0].type.num_elements() != 1) {
+        return InternalError("while condition must return one scalar tensor");
+      }
+      predicate_bytes = ir::StorageBytes(condition[0].type.element_type());
+      VKHLO_RETURN_IF_ERROR(Copy(*condition[0].storage, 0, *flags, static_cast<uint64_t>(recorded) * kFlagBytes,
+                                 static_cast<uint64_t>(predicate_bytes)));
+      Retire(condition[0].storage);
+      VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> next, RunBlock(body, states.back(), &env));
+      for (const RtValue& value : next) held += value.kind == RtValue::Kind::kTensor ? value.storage->buffer.size() : 0;
+      states.push_back(std::move(next));
+      ++recorded;
+      // The states held count too: a counted loop in the body may have submitted meanwhile.
+      if ((list_ && list_->dispatch_count() >= most) || allocated_since_flush_ >= kHeldBytesPerSubmission ||
+          held >= kHeldBytesPerSubmission) {
+        break;
+      }
+    }
+    // One read: the flags of the `recorded` conditions.
+    VKHLO_RETURN_IF_ERROR(Flush());
+    stats_.predicate_readbacks++;
+    std::vector<uint8_t> raw(static_cast<size_t>(recorded) * kFlagBytes);
+    const double start = profiler_ != nullptr ? profiler_->NowUs() : 0;
+    VKHLO_RETURN_IF_ERROR(
+        client_->device->transfers().Download(flags->buffer, 0, std::as_writable_bytes(std::span<uint8_t>(raw))));
+    if (profiler_ != nullptr) {
+      profiler_->Host(fmt::format("predicate read ({}, {} iterations)", op.name(), recorded), "host: predicate read",
+                      DescribeOp(*exe_.module, op), start, raw.size());
+    }
+    for (int64_t k = 0; k < recorded; ++k) {
+      bool holds = false;
+      for (int b = 0; b < predicate_bytes; ++b) holds |= raw[static_cast<size_t>(k * kFlagBytes) + b] != 0;
+      if (!holds) return std::move(states[static_cast<size_t>(k)]);
+    }
+    state = std::move(states.back());
+    done += recorded;
+  }
+}
+
 Status Execution::RunOp(const BlockProgram& program, const ir::Operation& op, Environment& env) {
   std::vector<RtValue> operands;
   for (const ir::Value* v : op.operands()) {
@@ -325,7 +429,7 @@ Status Execution::RunOp(const BlockProgram& program, const ir::Operation& op, En
       // VkFFT records into the same command list as the kernels (fft_step.h).
       if (operands[0].kind != RtValue::Kind::kTensor) return InternalError("fft operand is not a tensor");
       const ir::Type& type = op.result(0)->type();
-      VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> result, AllocateTensor(client_, type));
+      VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> result, AllocateHeld(type));
       VKHLO_ASSIGN_OR_RETURN(device::CommandList * list, List());
       VKHLO_RETURN_IF_ERROR(RecordFft(*client_, *list, op, operands[0].storage->buffer, result->buffer));
       stats_.kernels_dispatched++;
@@ -367,6 +471,21 @@ Status Execution::RunOp(const BlockProgram& program, const ir::Operation& op, En
     }
     case OpCode::kWhile: {
       std::vector<RtValue> state = std::move(operands);
+      auto counted = program.trip_counts.find(&op);
+      if (counted != program.trip_counts.end() && !process_.host_loops) {
+        // The condition only compares a counter with a bound: its value is known, so it is not
+        // run; the body's kernels (the counter's step among them) run as on the host path.
+        for (int64_t i = 0; i < counted->second; ++i) {
+          VKHLO_ASSIGN_OR_RETURN(state, RunBlock(*regions()[1], std::move(state), &env));
+          VKHLO_RETURN_IF_ERROR(EndIteration());
+        }
+        stats_.counted_loop_iterations += static_cast<uint64_t>(counted->second);
+        return set_results(std::move(state));
+      }
+      if (program.batched.count(&op) && !process_.host_loops) {
+        VKHLO_ASSIGN_OR_RETURN(state, RunBatched(op, *regions()[0], *regions()[1], std::move(state), env));
+        return set_results(std::move(state));
+      }
       while (true) {
         VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> condition, RunBlock(*regions()[0], state, &env));
         if (condition.size() != 1) return InternalError("while condition must return one value");
@@ -501,6 +620,8 @@ StatusOr<std::vector<Buffer>> Executable::ExecuteBuffers(std::span<const Buffer>
     profiler.emplace(*options.profile, *state_->client->device, options.profile_host_times);
     process.profiler = &*profiler;
   }
+  process.host_loops = options.host_loops;
+  process.max_dispatches_per_submission = options.max_dispatches_per_submission;
   auto run = runtime::RunEntry(*state_, arguments, process, &stats);
   if (profiler) profiler->Finish();
   VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> buffers, std::move(run));

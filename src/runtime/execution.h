@@ -30,6 +30,9 @@ struct ProcessContext {
   FeedQueue* infeed = nullptr;
   FeedQueue* outfeed = nullptr;
   Profiler* profiler = nullptr;  // set while an Execute is profiled (runtime/profiler.h)
+  // ExecuteOptions::host_loops / max_dispatches_per_submission.
+  bool host_loops = false;
+  uint32_t max_dispatches_per_submission = 0;
 };
 
 // The values visible in a block: its own, then its parent's (regions read outer values).
@@ -67,6 +70,17 @@ class Execution {
   void Retire(std::vector<std::shared_ptr<BufferState>>& buffers);
   void Retire(std::shared_ptr<BufferState> buffer);
   StatusOr<device::CommandList*> List();
+  // A new tensor for this execution's work: AllocateTensor, counting what is held until the
+  // next Flush (a counted loop's submissions are bounded by it).
+  StatusOr<std::shared_ptr<BufferState>> AllocateHeld(const ir::Type& type);
+  // Between two iterations of a counted loop: submits (and waits) once the list holds enough
+  // dispatches or the execution holds enough buffers until the next Flush; else nothing.
+  Status EndIteration();
+  // A data-dependent while whose regions only record device work (BlockProgram::batched):
+  // batches of iterations, each condition's value copied to a flags buffer read once per batch.
+  StatusOr<std::vector<RtValue>> RunBatched(const ir::Operation& op, const BlockProgram& cond,
+                                            const BlockProgram& body, std::vector<RtValue> state,
+                                            const Environment& env);
   Status RunKernel(const BlockProgram& program, const CompiledKernel& kernel,
                    const std::vector<std::shared_ptr<BufferState>>& slots, Environment& env);
   Status RecordDeviceKernel(const CompiledKernel& kernel, const std::vector<device::Binding>& values,
@@ -119,6 +133,7 @@ class Execution {
   Profiler* profiler_ = nullptr;  // null unless this execution is profiled
   std::optional<device::CommandList> list_;
   std::vector<std::shared_ptr<BufferState>> retired_;
+  uint64_t allocated_since_flush_ = 0;  // bytes of AllocateHeld since the last Flush
   ExecutionStats stats_;
   // This process's replica_id / partition_id tensors, by result type (made on first use).
   std::unordered_map<std::string, RtValue> ids_;

@@ -94,7 +94,8 @@ Status VerifyCustomCall(const OpContext& ctx) {
     }
   }
   // The interpreter's checks written as custom calls (JAX's test exports).
-  if (target == "check.expect_eq" || target == "check.expect_close" || target == "check.expect_almost_eq") {
+  if (target == "check.expect_eq" || target == "check.expect_close" || target == "check.expect_almost_eq" ||
+      target == "check.eq") {
     if (ctx.num_operands() != 2 || ctx.operand(0) != ctx.operand(1)) {
       return ctx.Error(fmt::format("@{} compares two values of one type", target),
                        ctx.num_operands() == 2 ? ctx.operand(0).ToString() : std::string("2 operands"),

@@ -80,16 +80,18 @@ class ProfileTest : public ::testing::Test {
 
   // Runs `program` on `arguments` with and without a profile; checks the results are the same
   // bytes and returns the profile (and the profiled run's stats).
+  // `host_loops`: every while reads its condition back (counted loops would read none).
   ExecutionProfile Profile(const char* program, const std::vector<Buffer>& arguments, ExecutionStats* stats,
-                           bool host_times = false) {
+                           bool host_times = false, bool host_loops = false) {
     auto exe = client_->Compile(program);
     EXPECT_TRUE(exe.ok()) << exe.status().ToString();
     if (!exe.ok()) return {};
-    auto plain = exe->Execute(arguments);
+    auto plain = exe->Execute(arguments, {.host_loops = host_loops});
     EXPECT_TRUE(plain.ok()) << plain.status().ToString();
     const ExecutionStats plain_stats = exe->last_stats();
     ExecutionProfile profile;
-    auto profiled = exe->Execute(arguments, {.profile = &profile, .profile_host_times = host_times});
+    auto profiled =
+        exe->Execute(arguments, {.profile = &profile, .profile_host_times = host_times, .host_loops = host_loops});
     EXPECT_TRUE(profiled.ok()) << profiled.status().ToString();
     if (!plain.ok() || !profiled.ok()) return profile;
     *stats = exe->last_stats();
@@ -201,7 +203,8 @@ TEST_F(ProfileTest, DotGeneralHasItsConfigAndFlops) {
 
 TEST_F(ProfileTest, WhileLoopHasPredicateReadsOnTheHostTrack) {
   ExecutionStats stats;
-  ExecutionProfile profile = Profile(kWhile, {Input({64}, 1)}, &stats);
+  // The host path (a counted loop like this one reads nothing back: counted_loop_test).
+  ExecutionProfile profile = Profile(kWhile, {Input({64}, 1)}, &stats, /*host_times=*/false, /*host_loops=*/true);
   json trace = Trace(profile);
   const std::vector<json> device = Events(trace, 1);
   const std::vector<json> host = Events(trace, 2);
@@ -247,7 +250,8 @@ std::vector<std::pair<double, double>> TableSums(const std::string& summary) {
 
 TEST_F(ProfileTest, SummaryTotalIsTheSumOfItsRows) {
   ExecutionStats stats;
-  ExecutionProfile profile = Profile(kWhile, {Input({64}, 1)}, &stats);
+  // The host path, for host events in the tables (a counted loop has none).
+  ExecutionProfile profile = Profile(kWhile, {Input({64}, 1)}, &stats, /*host_times=*/false, /*host_loops=*/true);
   for (size_t top : {size_t{1}, size_t{10}}) {
     const ProfileSummary s = profile.Summarize(top);
     double by_class = 0, by_op = 0;

@@ -14,11 +14,19 @@
 // 2. Kernel count of a program (default: the 2-layer MLP of tests/benchmarks/programs) before
 //    and after fusion, from the fusion plan (codegen::PlanBlock after the default passes), and
 //    what Execute dispatches when the program compiles.
+// 3. With --program=FILE (instead of 1 and 2): that program's (--entry's) kernels compiled once
+//    on the Vulkan device, one line per kernel (a device kernel's dispatches each count apart):
+//    SPIR-V bytes, GLSL -> SPIR-V ms (glslang, spirv-val, spirv-opt; "c" marks a cache hit, a
+//    lookup only) and pipeline ms (vkCreateComputePipelines: the driver's own compiler, which on
+//    lavapipe grows with the module's size), then the totals. Cold figures need nothing cached:
+//    XDG_CACHE_HOME=$(mktemp -d). --budget=BYTES marks kernels above it and makes the exit status
+//    2 when there is one (tests/codegen/kernel_size_test.cc is what guards the tree).
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -228,15 +236,86 @@ int KernelCount(const std::string& path) {
   return 0;
 }
 
+// --program: one program's kernels, each with its SPIR-V bytes, GLSL -> SPIR-V ms and pipeline ms.
+struct ProgramSettings {
+  std::string path, entry = "main", sort = "order";
+  uint64_t budget = 0;
+};
+
+StatusOr<int> ProgramReport(const ProgramSettings& settings) {
+  VKHLO_ASSIGN_OR_RETURN(std::unique_ptr<Client> created, Client::Create());
+  const Client& client = *created;
+  VKHLO_ASSIGN_OR_RETURN(std::string text, tools::ReadSourceFile(settings.path));
+  std::vector<tools::ParsedChunk> chunks = tools::ParseSource(text, settings.path == "-" ? "<stdin>" : settings.path, false);
+  if (chunks.empty()) return InvalidArgumentError(fmt::format("{}: no module", settings.path));
+  VKHLO_ASSIGN_OR_RETURN(std::unique_ptr<ir::Module> module, std::move(chunks.front().module));
+  VKHLO_RETURN_IF_ERROR(verify::VerifyModule(*module));
+  CompileOptions options;
+  options.entry = settings.entry;
+  const auto start = std::chrono::steady_clock::now();
+  VKHLO_ASSIGN_OR_RETURN(Executable executable, runtime::CompileModule(client, std::move(module), options));
+  const double compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  const CompileStats& cs = executable.compile_stats();
+
+  std::vector<KernelCompileStats> kernels = cs.per_kernel;
+  if (settings.sort == "bytes") {
+    std::stable_sort(kernels.begin(), kernels.end(),
+                     [](const auto& a, const auto& b) { return a.spirv_bytes > b.spirv_bytes; });
+  } else if (settings.sort == "time") {
+    std::stable_sort(kernels.begin(), kernels.end(), [](const auto& a, const auto& b) {
+      return a.spirv_ms + a.pipeline_ms > b.spirv_ms + b.pipeline_ms;
+    });
+  }
+  std::printf("device: %s\n", client.device_description().c_str());
+  size_t width = 6;
+  for (const KernelCompileStats& k : kernels) width = std::max(width, k.name.size());
+  std::printf("%-*s %12s %10s %12s\n", static_cast<int>(width), "kernel", "spirv_bytes", "spirv_ms", "pipeline_ms");
+  uint64_t bytes = 0, largest = 0, over = 0;
+  double spirv_ms = 0, pipeline_ms = 0;
+  for (const KernelCompileStats& k : kernels) {
+    const bool above = settings.budget > 0 && k.spirv_bytes > settings.budget;
+    std::printf("%-*s %12llu %10.2f%s %12.2f%s\n", static_cast<int>(width), k.name.c_str(),
+                static_cast<unsigned long long>(k.spirv_bytes), k.spirv_ms, k.spirv_cached ? "c" : " ", k.pipeline_ms,
+                above ? "  OVER BUDGET" : "");
+    bytes += k.spirv_bytes;
+    largest = std::max(largest, k.spirv_bytes);
+    spirv_ms += k.spirv_ms;
+    pipeline_ms += k.pipeline_ms;
+    over += above ? 1 : 0;
+  }
+  std::printf("%-*s %12llu %10.2f  %12.2f\n", static_cast<int>(width), "total",
+              static_cast<unsigned long long>(bytes), spirv_ms, pipeline_ms);
+  std::printf("kernels=%zu spirv_bytes=%llu largest_bytes=%llu spirv_compiled=%llu spirv_cached=%llu "
+              "spirv_ms=%.2f pipeline_ms=%.2f codegen_ms=%.2f compile_ms=%.2f\n",
+              kernels.size(), static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(largest),
+              static_cast<unsigned long long>(cs.spirv_compiles), static_cast<unsigned long long>(cs.spirv_cache_hits),
+              spirv_ms, pipeline_ms, cs.codegen_ms, compile_ms);
+  if (over > 0) {
+    std::printf("%llu kernel(s) above the budget of %llu bytes\n", static_cast<unsigned long long>(over),
+                static_cast<unsigned long long>(settings.budget));
+    return 2;
+  }
+  return 0;
+}
+
 }  // namespace
 }  // namespace vkhlo
 
 int main(int argc, char** argv) {
   std::string conformance = VKHLO_CONFORMANCE_DIR, mlp = VKHLO_MLP_PROGRAM;
   bool times = true, kernels = true;
+  vkhlo::ProgramSettings program;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg.rfind("--conformance=", 0) == 0) {
+    if (arg.rfind("--program=", 0) == 0) {
+      program.path = arg.substr(10);
+    } else if (arg.rfind("--entry=", 0) == 0) {
+      program.entry = arg.substr(8);
+    } else if (arg.rfind("--budget=", 0) == 0) {
+      program.budget = std::strtoull(arg.c_str() + 9, nullptr, 10);
+    } else if (arg == "--sort=order" || arg == "--sort=bytes" || arg == "--sort=time") {
+      program.sort = arg.substr(7);
+    } else if (arg.rfind("--conformance=", 0) == 0) {
       conformance = arg.substr(14);
     } else if (arg.rfind("--mlp=", 0) == 0) {
       mlp = arg.substr(6);
@@ -245,9 +324,19 @@ int main(int argc, char** argv) {
     } else if (arg == "--no-kernel-count") {
       kernels = false;
     } else {
-      std::fprintf(stderr, "usage: vkhlo-compile-report [--conformance=DIR] [--mlp=FILE] [--no-compile-times] [--no-kernel-count]\n");
+      std::fprintf(stderr,
+                   "usage: vkhlo-compile-report [--conformance=DIR] [--mlp=FILE] [--no-compile-times] [--no-kernel-count]\n"
+                   "       vkhlo-compile-report --program=FILE [--entry=NAME] [--budget=BYTES] [--sort=order|bytes|time]\n");
       return 2;
     }
+  }
+  if (!program.path.empty()) {
+    vkhlo::StatusOr<int> result = vkhlo::ProgramReport(program);
+    if (!result.ok()) {
+      std::fprintf(stderr, "vkhlo-compile-report: %s\n", result.status().message().c_str());
+      return 1;
+    }
+    return *result;
   }
   int rc = 0;
   if (kernels) rc |= vkhlo::KernelCount(mlp);

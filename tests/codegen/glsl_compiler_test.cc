@@ -6,6 +6,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <span>
+#include <string>
+#include <vector>
 
 namespace vkhlo::codegen {
 namespace {
@@ -98,6 +101,37 @@ TEST(GlslCompiler, MemoryCacheReturnsTheSameModule) {
 
 // The memory cache keeps at most its byte limit, least recently used out first; an evicted
 // module is compiled again (no disk cache here).
+// CompileAll: on several threads, the same modules as one at a time, in the jobs' order; a
+// source given twice compiled once; an error stays with its own job.
+TEST(GlslCompiler, CompileAllMatchesSerialCompiles) {
+  std::vector<std::string> sources;
+  for (int k = 0; k < 8; ++k) {
+    std::string s = kAddOne;
+    s.replace(s.find("+ 1.0"), 5, "+ " + std::to_string(k) + ".5");
+    sources.push_back(s);
+  }
+  sources.push_back(sources[3]);
+  sources.push_back("#version 450\nvoid main() { undeclared = 1; }\n");
+  std::vector<GlslCompiler::Job> jobs;
+  for (const std::string& s : sources) jobs.push_back({s, {}});
+  GlslCompiler serial(""), parallel("");
+  std::vector<GlslCompiler::JobTiming> timings;
+  auto all = parallel.CompileAll(jobs, 4, &timings);
+  ASSERT_EQ(all.size(), sources.size());
+  ASSERT_EQ(timings.size(), sources.size());
+  for (size_t i = 0; i + 1 < sources.size(); ++i) {
+    auto one = serial.Compile(sources[i]);
+    ASSERT_TRUE(one.ok() && all[i].ok()) << i;
+    EXPECT_EQ(**one, **all[i]) << i;
+  }
+  EXPECT_FALSE(all.back().ok());
+  EXPECT_FALSE(timings[8].compiled);  // the repeated source
+  EXPECT_EQ(parallel.stats().compiles, 8u);  // 8 distinct modules (a failed parse is not counted)
+  auto again = parallel.CompileAll(std::span(jobs).first(8), 4);
+  EXPECT_EQ(parallel.stats().compiles, 8u);  // all from the memory cache now
+  EXPECT_EQ(*again[5], *all[5]);
+}
+
 TEST(GlslCompiler, MemoryCacheIsBoundedByBytes) {
   auto kernel = [](int i) { return std::string(kAddOne) + "// variant " + std::to_string(i) + "\n"; };
   auto one = GlslCompiler("").Compile(kernel(0));

@@ -6,8 +6,8 @@
 //   - the interpreter on the program after `quantized-decompose` alone (the decomposition is
 //     exact step by step, so any difference is a bug in the pass);
 //   - the Vulkan runtime (default passes, so quantized-decompose before fusion).
-// Plus element-wise ops and data movement on quantized tensors, and the clear error for an op
-// the pass cannot lower.
+// Plus element-wise ops and data movement on quantized tensors, hybrid dot_general / convolution
+// (float lhs, quantized weights), and the clear error for an op the pass cannot lower.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -310,7 +310,54 @@ func.func @main(%s: tensor<4x5xi8>) -> tensor<4xi8> {{
   ExpectBoth(text, {StorageInputs(rng, ElementType::kS8, {4, 5})});
 }
 
-// An op the pass cannot lower on quantized tensors is a compile error naming it.
+// Hybrid dot_general and convolution (float activations, quantized weights): the float op on the
+// dequantized weights. Activations are small multiples of 1/2 and weight scales powers of two,
+// so every product and sum is exact in f32 and the device's summation order cannot change a bit.
+std::string HybridProgram(const std::string& dot_type, const std::string& conv_type, const std::string& storage) {
+  return fmt::format(R"(
+func.func @main(%x: tensor<3x8xf32>, %w: tensor<8x4x{1}>, %img: tensor<1x6x5x8xf32>, %k: tensor<3x3x8x4x{1}>) -> (tensor<3x4xf32>, tensor<1x4x3x4xf32>) {{
+  %wq = "stablehlo.bitcast_convert"(%w) : (tensor<8x4x{1}>) -> tensor<8x4x{0}>
+  %d = "stablehlo.dot_general"(%x, %wq) {{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>}} : (tensor<3x8xf32>, tensor<8x4x{0}>) -> tensor<3x4xf32>
+  %kq = "stablehlo.bitcast_convert"(%k) : (tensor<3x3x8x4x{1}>) -> tensor<3x3x8x4x{2}>
+  %c = stablehlo.convolution(%img, %kq) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {{pad = [[0, 0], [1, 1]], stride = [1, 2]}} {{batch_group_count = 1 : i64, feature_group_count = 1 : i64}} : (tensor<1x6x5x8xf32>, tensor<3x3x8x4x{2}>) -> tensor<1x4x3x4xf32>
+  return %d, %c : tensor<3x4xf32>, tensor<1x4x3x4xf32>
+}}
+)", dot_type, storage, conv_type);
+}
+
+ir::Literal Halves(std::mt19937_64& rng, const Dims& dims) {
+  ir::Literal l = ir::Literal::Create(ir::Type::Tensor(ElementType::kF32, dims)).value();
+  for (int64_t i = 0; i < l.num_elements(); ++i) l.SetFloat(i, static_cast<double>(Rand(rng, -16, 16)) / 2);
+  return l;
+}
+
+TEST(QuantizedOps, HybridDotAndConvolution) {
+  // Per case: the dot weights' type (per axis: along the output columns, dimension 1), the
+  // convolution kernel's (per axis: along the output features, dimension 3), their storage.
+  struct Case {
+    std::string dot_type, conv_type, storage;
+    ElementType storage_type;
+  };
+  const std::vector<Case> cases = {
+      {"!quant.uniform<i8:f32, 0.25>", "!quant.uniform<i8:f32, 0.5:3>", "i8", ElementType::kS8},
+      {"!quant.uniform<i8:f32:1, {0.5, 0.25, 2.0, 1.0}>", "!quant.uniform<i8:f32:3, {0.25, 1.0, 0.5, 2.0}>", "i8",
+       ElementType::kS8},
+      {"!quant.uniform<u8:f32:1, {0.5:128, 0.25:120, 2.0:130, 1.0:127}>", "!quant.uniform<u8:f32, 0.125:128>", "ui8",
+       ElementType::kU8},
+      {"!quant.uniform<i4:f32:1, {0.5:1, 0.25:-2, 2.0:0, 1.0:3}>", "!quant.uniform<i4:f32:3, {0.5:1, 0.25:0, 2.0:-1, 1.0:0}>",
+       "i4", ElementType::kS4},
+  };
+  std::mt19937_64 rng(23);
+  for (const Case& c : cases) {
+    const std::string text = HybridProgram(c.dot_type, c.conv_type, c.storage);
+    SCOPED_TRACE(text);
+    ExpectBoth(text, {Halves(rng, {3, 8}), StorageInputs(rng, c.storage_type, {8, 4}), Halves(rng, {1, 6, 5, 8}),
+                      StorageInputs(rng, c.storage_type, {3, 3, 8, 4})});
+  }
+}
+
+// All-quantized dot_general and convolution need integer kernels the device does not have yet:
+// a compile error naming the op, never a wrong answer.
 TEST(QuantizedOps, DotGeneralIsAClearError) {
   const std::string q = "!quant.uniform<i8:f32, 0.5:0>";
   const std::string text = fmt::format(R"(

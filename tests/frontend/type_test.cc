@@ -78,6 +78,13 @@ TEST(FrontendType, QuantizedPerAxisWithStorageRange) {
   ASSERT_TRUE(u.ok()) << u.status().message();
   EXPECT_EQ(u->quantization()->storage_max, 255);
   EXPECT_EQ(u->quantization()->zero_points, std::vector<int64_t>{0});
+  // The quant dialect's own spelling of unsigned storage.
+  auto u8 = ParseType("tensor<!quant.uniform<u8:f32, 0.5:128>>");
+  ASSERT_TRUE(u8.ok()) << u8.status().message();
+  EXPECT_EQ(u8->quantization()->storage, ir::ElementType::kU8);
+  EXPECT_EQ(u8->quantization()->zero_points, std::vector<int64_t>{128});
+  EXPECT_EQ(*ParseType("tensor<!quant.uniform<u4:f32, 1.0>>")->quantization(),
+            *ParseType("tensor<!quant.uniform<ui4:f32, 1.0>>")->quantization());
 }
 
 TEST(FrontendType, FunctionTypesInOps) {

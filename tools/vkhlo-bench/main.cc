@@ -73,6 +73,7 @@ struct Settings {
   std::vector<std::string> values;   // "I:V"
   std::string profile_path;          // --profile
   bool profile_summary = false;
+  bool host_loops = false;  // ExecuteOptions::host_loops
 };
 
 // "I:<text>" -> (I, text).
@@ -187,7 +188,8 @@ Status Run(const Settings& settings) {
     std::printf("polymorphic: analysis %.2f ms; shape arguments %zu; running with (%s)\n", compile_ms,
                 executable.shape_arguments().size(), shapes.c_str());
     const Clock::time_point first = Clock::now();
-    VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> ignored, executable.Execute(arguments));
+    VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> ignored,
+                           executable.Execute(arguments, {.host_loops = settings.host_loops}));
     const double first_ms = MsSince(first);
     const Clock::time_point lookup = Clock::now();
     VKHLO_ASSIGN_OR_RETURN(Executable specialized, executable.Specialize(types, values));
@@ -206,19 +208,22 @@ Status Run(const Settings& settings) {
               static_cast<unsigned long long>(input_bytes));
 
   for (int i = 0; i < settings.warmup; ++i) {
-    VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> results, executable.Execute(arguments));
+    VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> results,
+                           executable.Execute(arguments, {.host_loops = settings.host_loops}));
   }
   std::vector<double> times;
   for (int i = 0; i < settings.repeat; ++i) {
     const Clock::time_point start = Clock::now();
-    VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> results, executable.Execute(arguments));
+    VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> results,
+                           executable.Execute(arguments, {.host_loops = settings.host_loops}));
     times.push_back(MsSince(start));
   }
   const ExecutionStats s = executable.last_stats();
   std::string profile_text;
   if (!settings.profile_path.empty() || settings.profile_summary) {
     ExecutionProfile profile;
-    VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> results, executable.Execute(arguments, {.profile = &profile}));
+    VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> results,
+                           executable.Execute(arguments, {.profile = &profile, .host_loops = settings.host_loops}));
     if (!settings.profile_path.empty()) {
       VKHLO_RETURN_IF_ERROR(profile.WriteChromeTrace(settings.profile_path));
       size_t dispatches = 0;
@@ -234,9 +239,12 @@ Status Run(const Settings& settings) {
                 static_cast<unsigned long long>(ss.compiled), static_cast<unsigned long long>(ss.hits),
                 static_cast<unsigned long long>(ss.cached));
   }
-  std::printf("per execution: %llu kernels, %llu command buffers, %llu bytes read, %llu bytes written\n",
+  std::printf("per execution: %llu kernels, %llu command buffers, %llu bytes read, %llu bytes written, "
+              "%llu predicates read back, %llu counted loop iterations\n",
               static_cast<unsigned long long>(s.kernels_dispatched), static_cast<unsigned long long>(s.command_buffers),
-              static_cast<unsigned long long>(s.bytes_read), static_cast<unsigned long long>(s.bytes_written));
+              static_cast<unsigned long long>(s.bytes_read), static_cast<unsigned long long>(s.bytes_written),
+              static_cast<unsigned long long>(s.predicate_readbacks),
+              static_cast<unsigned long long>(s.counted_loop_iterations));
   std::printf("%s", profile_text.c_str());
   std::sort(times.begin(), times.end());
   const size_t n = times.size();
@@ -266,6 +274,8 @@ int main(int argc, char** argv) {
                  "fused ops with their source locations, bytes and FLOPs; host steps on their own track");
   app.add_flag("--profile-summary", settings.profile_summary,
                "print that execution's time by kernel class and by source op (top 10), with the total");
+  app.add_flag("--host-loops", settings.host_loops,
+               "run every while as before counted loops: the condition read back after each iteration (to compare)");
   CLI11_PARSE(app, argc, argv);
   vkhlo::Status status = vkhlo::tools::Run(settings);
   if (!status.ok()) {

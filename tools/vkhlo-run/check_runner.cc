@@ -164,6 +164,8 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
   std::vector<PendingCheck> checks;
   std::vector<const ir::Operation*> serialized;  // check.expect_serialized_eq (original ops)
   std::vector<ir::Value*> extra;
+  ir::ValueMap matched;
+  std::vector<std::unique_ptr<ir::Operation>> graveyard;  // @check.eq results: true (a mismatch fails the test on the host anyway)
   std::vector<std::unique_ptr<ir::Operation>> ops = body.TakeOperations();
   for (size_t i = 0; i < ops.size(); ++i) {
     std::unique_ptr<ir::Operation>& op = ops[i];
@@ -190,9 +192,18 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
       continue;
     }
     checks.push_back(PendingCheck{original.operations()[i].get(), *check});
-    extra.push_back(op->operand(0));
-    if (check->expected_attribute == nullptr) extra.push_back(op->operand(1));
+    extra.push_back(op->operand(check->actual_operand()));
+    if (check->expected_attribute == nullptr) extra.push_back(op->operand(check->expected_operand()));
+    if (check->returns_match) {
+      ir::Literal yes = *ir::Literal::Create(op->result(0)->type());
+      yes.SetInt(0, 1);
+      auto constant = ir::Operation::Create(ir::OpCode::kConstant, {}, {op->result(0)->type()},
+                                            {{"value", ir::Attribute::Dense(yes)}}, 0, op->location());
+      matched[op->result(0)] = constant->result(0);
+      body.Append(std::move(constant));  // (the check op itself stays in `ops` until the end)
+    }
   }
+  ir::ReplaceUses(f.body(), matched);
   std::vector<NestedCheck> nested;
   const std::vector<std::string> probe_ids = RewriteProbes(f, extra, nested);
   ir::Operation* terminator = body.back();
@@ -250,6 +261,7 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
     options.totals->bytes_written += s.bytes_written;
     options.totals->in_place_updates += s.in_place_updates;
     options.totals->predicate_readbacks += s.predicate_readbacks;
+    options.totals->counted_loop_iterations += s.counted_loop_iterations;
     options.totals->host_evaluated_ops += s.host_evaluated_ops;
   }
   size_t next = static_cast<size_t>(offset);

@@ -142,6 +142,7 @@ class GridTest {
     options_.totals->bytes_written += s.bytes_written;
     options_.totals->in_place_updates += s.in_place_updates;
     options_.totals->predicate_readbacks += s.predicate_readbacks;
+    options_.totals->counted_loop_iterations += s.counted_loop_iterations;
   }
 
   // Ops [begin, end) as a function of the values they read from earlier ops, returning what
@@ -369,13 +370,13 @@ class GridTest {
       return runtime::BufferToLiteral(it->second);
     };
     std::optional<std::string> mismatch;
-    auto actual = read(op.operand(0));
+    auto actual = read(op.operand(check.actual_operand()));
     if (!actual.ok()) {
       mismatch = actual.status().message();
     } else if (check.expected_attribute != nullptr) {
       mismatch = interp::CompareLiterals(*actual, *check.expected_attribute, check.params);
     } else {
-      auto expected = read(op.operand(1));
+      auto expected = read(op.operand(check.expected_operand()));
       mismatch = expected.ok() ? interp::CompareLiterals(*actual, *expected, check.params)
                                : std::optional<std::string>(expected.status().message());
     }

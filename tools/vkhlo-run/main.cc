@@ -182,6 +182,7 @@ StatusOr<interp::InterpValues> RunEntry(std::unique_ptr<ir::Module> module, cons
     settings.totals->bytes_written += s.bytes_written;
     settings.totals->in_place_updates += s.in_place_updates;
     settings.totals->predicate_readbacks += s.predicate_readbacks;
+    settings.totals->counted_loop_iterations += s.counted_loop_iterations;
     settings.totals->host_evaluated_ops += s.host_evaluated_ops;
   }
   if (settings.specializations != nullptr && executable.is_polymorphic()) {
@@ -210,6 +211,7 @@ void PrintStats(const std::optional<Client>& client, const ExecutionStats& s, co
   std::printf("bytes written: %llu\n", static_cast<unsigned long long>(s.bytes_written));
   std::printf("in-place updates: %llu\n", static_cast<unsigned long long>(s.in_place_updates));
   std::printf("predicates read back: %llu\n", static_cast<unsigned long long>(s.predicate_readbacks));
+  std::printf("counted loop iterations: %llu\n", static_cast<unsigned long long>(s.counted_loop_iterations));
   std::printf("host-evaluated ops: %llu\n", static_cast<unsigned long long>(s.host_evaluated_ops));
   if (p.compiled > 0) {  // a shape-polymorphic program, specialised for its inputs' shapes
     std::printf("specializations: %llu compiled (%.2f ms), %llu cache hits\n", static_cast<unsigned long long>(p.compiled),

@@ -75,6 +75,29 @@ func.func @main(%a: tensor<2x3x!quant.uniform<i8:f32:1, {0.5:1,0.25:0,1.0:2}>>, 
 // CHECK-NOT: quant.uniform
 
 // -----
+// A hybrid dot_general (float lhs and result, quantized weights) is the float op on the
+// dequantized weights.
+func.func @main(%x: tensor<2x2xf32>, %w: tensor<2x3x!quant.uniform<i8:f32:1, {0.5, 0.25, 2.0}>>) -> tensor<2x3xf32> {
+  %r = "stablehlo.dot_general"(%x, %w) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<2x2xf32>, tensor<2x3x!quant.uniform<i8:f32:1, {0.5, 0.25, 2.0}>>) -> tensor<2x3xf32>
+  return %r : tensor<2x3xf32>
+}
+// CHECK: func.func @main(%arg0: tensor<2x2xf32>, %arg1: tensor<2x3xi8>) -> tensor<2x3xf32> {
+// CHECK-NEXT: %0 = "stablehlo.convert"(%arg1) : (tensor<2x3xi8>) -> tensor<2x3xi32>
+// CHECK: %7 = "stablehlo.multiply"(%4, %6) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT: %8 = "stablehlo.dot_general"(%arg0, %7)
+// CHECK-SAME: (tensor<2x2xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK-NOT: quant.uniform
+
+// -----
+// A hybrid convolution's weights quantized along another dimension than the output features:
+// the spec's constraint, an error as in the interpreter.
+func.func @main(%x: tensor<1x4x2xf32>, %k: tensor<2x2x3x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) -> tensor<1x3x3xf32> {
+  %r = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x2xf32>, tensor<2x2x3x!quant.uniform<i8:f32:1, {0.5, 0.25}>>) -> tensor<1x3x3xf32>
+  return %r : tensor<1x3x3xf32>
+}
+// CHECK-ERROR: 'stablehlo.convolution' rhs is quantized per axis along another dimension than the kernel output feature dimension
+
+// -----
 // Ops the pass cannot lower on quantized tensors are errors naming the op.
 func.func @main(%a: tensor<2x2x!quant.uniform<i8:f32, 0.5:0>>, %b: tensor<2x2x!quant.uniform<i8:f32, 0.5:0>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.5:0>> {
   %r = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<2x2x!quant.uniform<i8:f32, 0.5:0>>, tensor<2x2x!quant.uniform<i8:f32, 0.5:0>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.5:0>>
