@@ -162,6 +162,27 @@ class PassWriter {
   // The elements at `address` + j for each lane j < pass_.vector (a multiple of 4, in the
   // input's linear index): vector inputs come from one uvec4 load each, other inputs from their
   // words at each element's own index. [lane][operand], compute values.
+  // The reducer's operands at input element `lane_address`, computed with the vector inputs as
+  // bound by the caller; the bindings are dropped whether or not emission succeeds.
+  StatusOr<std::vector<Expr>> EmitLaneOperands(const std::string& lane_address) {
+    ElementalEmitter& em = b_.em();
+    const Index index = Index::Linear(c_.geometry.input_dims, lane_address);
+    std::vector<Expr> values;
+    Status status = OkStatus();
+    for (size_t k = 0; k < c_.reducer.num_operands && status.ok(); ++k) {
+      StatusOr<Expr> value = em.Emit(c_.op.operand(k), index);
+      if (value.ok()) value = em.Compute(*value);
+      if (value.ok()) {
+        values.push_back(*value);
+      } else {
+        status = value.status();
+      }
+    }
+    for (const VectorInput& in : vectors_) em.Unbind(in.value);
+    VKHLO_RETURN_IF_ERROR(status);
+    return values;
+  }
+
   StatusOr<std::vector<std::vector<Expr>>> LoadLanes(const std::string& address) {
     ElementalEmitter& em = b_.em();
     // words[v * loads + q]: the q-th uvec4 of vector input v.
@@ -181,23 +202,10 @@ class PassWriter {
         em.Bind(vectors_[v].value, Expr{fmt::format("{}[{}]", words[v * loads + j / 4], j % 4),
                                         vectors_[v].value->type().element_type(), true});
       }
-      const std::string lane_address = em.Var("uint", fmt::format("{} + {}u", address, j));
-      const Index index = Index::Linear(c_.geometry.input_dims, lane_address);
-      std::vector<Expr> values;
-      Status status = OkStatus();
-      for (size_t k = 0; k < c_.reducer.num_operands && status.ok(); ++k) {
-        StatusOr<Expr> value = em.Emit(c_.op.operand(k), index);
-        if (value.ok()) value = em.Compute(*value);
-        if (value.ok()) {
-          values.push_back(*value);
-        } else {
-          status = value.status();
-        }
-      }
-      for (const VectorInput& in : vectors_) em.Unbind(in.value);
+      StatusOr<std::vector<Expr>> values = EmitLaneOperands(em.Var("uint", fmt::format("{} + {}u", address, j)));
       em.PopScope();
-      VKHLO_RETURN_IF_ERROR(status);
-      lanes.push_back(std::move(values));
+      VKHLO_RETURN_IF_ERROR(values.status());
+      lanes.push_back(std::move(*values));
     }
     return lanes;
   }
@@ -259,21 +267,7 @@ class PassWriter {
       em.Bind(vectors_[v].value,
               Expr{fmt::format("{}[j >> 2u][j & 3u]", arrays[v]), vectors_[v].value->type().element_type(), true});
     }
-    const std::string lane_address = em.Var("uint", fmt::format("{} + j", address));
-    const Index index = Index::Linear(c_.geometry.input_dims, lane_address);
-    std::vector<Expr> values;
-    Status status = OkStatus();
-    for (size_t k = 0; k < n && status.ok(); ++k) {
-      StatusOr<Expr> value = em.Emit(c_.op.operand(k), index);
-      if (value.ok()) value = em.Compute(*value);
-      if (value.ok()) {
-        values.push_back(*value);
-      } else {
-        status = value.status();
-      }
-    }
-    for (const VectorInput& in : vectors_) em.Unbind(in.value);
-    VKHLO_RETURN_IF_ERROR(status);
+    VKHLO_ASSIGN_OR_RETURN(std::vector<Expr> values, EmitLaneOperands(em.Var("uint", fmt::format("{} + j", address))));
     std::vector<std::string> accs;
     for (size_t k = 0; k < n; ++k) accs.push_back(fmt::format("lacc{}[j]", k));
     if (head) {
