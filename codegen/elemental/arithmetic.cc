@@ -154,19 +154,28 @@ Status Unsupported(ElementalEmitter& em, const Operation& op, const Expr& a) {
   return em.OpError(op, fmt::format("does not take {} operands", ir::ElementTypeName(a.type)));
 }
 
+// An emulated 64-bit integer operation: the hlo_i64.glsl function applied to a and b.
+Expr Emulated(ElementalEmitter& em, const TypeFacts& f, const std::string& name, const Expr& a, const Expr& b,
+              bool by_sign = false) {
+  return em.Exact(a.type, fmt::format("{}({}, {})", Emulated64(em, f, name, by_sign), a.code, b.code));
+}
+
 StatusOr<Expr> Add(ElementalEmitter& em, const Operation&, const Expr& a, const Expr& b) {
   if (em.Facts(a.type).kind == ComputeKind::kBool) return em.Exact(a.type, fmt::format("{} || {}", a.code, b.code));
+  if (em.Facts(a.type).emulated) return Emulated(em, em.Facts(a.type), "hlo_u64_add", a, b);
   return em.Result(a.type, fmt::format("{} + {}", a.code, b.code));
 }
 
 StatusOr<Expr> Subtract(ElementalEmitter& em, const Operation& op, const Expr& a, const Expr& b) {
   if (em.Facts(a.type).kind == ComputeKind::kBool) return Unsupported(em, op, a);
+  if (em.Facts(a.type).emulated) return Emulated(em, em.Facts(a.type), "hlo_u64_sub", a, b);
   return em.Result(a.type, fmt::format("{} - {}", a.code, b.code));
 }
 
 StatusOr<Expr> Multiply(ElementalEmitter& em, const Operation&, const Expr& a, const Expr& b) {
   const TypeFacts& f = em.Facts(a.type);
   if (f.kind == ComputeKind::kBool) return em.Exact(a.type, fmt::format("{} && {}", a.code, b.code));
+  if (f.emulated) return Emulated(em, f, "hlo_u64_mul_lo", a, b);
   if (IsComplexKind(f.kind)) {
     em.IncludeMath(f.kind);
     return em.Exact(a.type, fmt::format("hlo_complex_multiply({}, {})", a.code, b.code));
@@ -177,6 +186,7 @@ StatusOr<Expr> Multiply(ElementalEmitter& em, const Operation&, const Expr& a, c
 
 StatusOr<Expr> Divide(ElementalEmitter& em, const Operation& op, const Expr& a, const Expr& b) {
   const TypeFacts& f = em.Facts(a.type);
+  if (f.emulated) return Emulated(em, f, "hlo_e64_div", a, b, true);
   if (IsIntKind(f.kind)) {
     std::string fn = IntHelper(em, f, "hlo_div", kSignedDivide, kUnsignedDivide);
     return em.Result(a.type, fmt::format("{}({}, {})", fn, a.code, b.code));
@@ -191,6 +201,7 @@ StatusOr<Expr> Divide(ElementalEmitter& em, const Operation& op, const Expr& a, 
 
 StatusOr<Expr> Remainder(ElementalEmitter& em, const Operation& op, const Expr& a, const Expr& b) {
   const TypeFacts& f = em.Facts(a.type);
+  if (f.emulated) return Emulated(em, f, "hlo_e64_rem", a, b, true);
   if (IsIntKind(f.kind)) {
     std::string fn = IntHelper(em, f, "hlo_rem", kSignedRemainder, kUnsignedRemainder);
     return em.Result(a.type, fmt::format("{}({}, {})", fn, a.code, b.code));
@@ -207,6 +218,7 @@ StatusOr<Expr> Remainder(ElementalEmitter& em, const Operation& op, const Expr& 
 
 StatusOr<Expr> Power(ElementalEmitter& em, const Operation& op, const Expr& a, const Expr& b) {
   const TypeFacts& f = em.Facts(a.type);
+  if (f.emulated) return Emulated(em, f, "hlo_e64_pow", a, b, true);
   if (IsIntKind(f.kind)) {
     std::string fn = IntHelper(em, f, "hlo_ipow", kSignedPower, kUnsignedPower);
     return em.Result(a.type, fmt::format("{}({}, {})", fn, a.code, b.code));
@@ -221,6 +233,7 @@ StatusOr<Expr> Power(ElementalEmitter& em, const Operation& op, const Expr& a, c
 
 StatusOr<Expr> MaxMin(ElementalEmitter& em, const Expr& a, const Expr& b, bool max) {
   const TypeFacts& f = em.Facts(a.type);
+  if (f.emulated) return Emulated(em, f, max ? "hlo_e64_max" : "hlo_e64_min", a, b, true);
   switch (f.kind) {
     case ComputeKind::kBool:
       return em.Exact(a.type, fmt::format(fmt::runtime(max ? "{} || {}" : "{} && {}"), a.code, b.code));
@@ -256,6 +269,7 @@ StatusOr<Expr> EmitNegate(ElementalEmitter& em, const Operation& op, const Index
   VKHLO_ASSIGN_OR_RETURN(Expr a, ComputeOperand(em, op, 0, index));
   const TypeFacts& f = em.Facts(a.type);
   if (f.kind == ComputeKind::kBool) return Unsupported(em, op, a);
+  if (f.emulated) return em.Exact(a.type, fmt::format("{}({})", Emulated64(em, f, "hlo_e64_neg"), a.code));
   if (f.kind == ComputeKind::kUint || f.kind == ComputeKind::kUint64) {
     return em.Result(a.type, fmt::format("{} - {}", TypedLiteral(f, 0), a.code));
   }
@@ -265,6 +279,9 @@ StatusOr<Expr> EmitNegate(ElementalEmitter& em, const Operation& op, const Index
 StatusOr<Expr> EmitAbs(ElementalEmitter& em, const Operation& op, const Index& index) {
   VKHLO_ASSIGN_OR_RETURN(Expr a, ComputeOperand(em, op, 0, index));
   const TypeFacts& f = em.Facts(a.type);
+  if (f.emulated && f.kind == ComputeKind::kInt64) {
+    return em.Exact(a.type, fmt::format("{}({})", Emulated64(em, f, "hlo_e64_abs"), a.code));
+  }
   switch (f.kind) {
     case ComputeKind::kInt:
     case ComputeKind::kInt64:
@@ -289,6 +306,7 @@ StatusOr<Expr> EmitAbs(ElementalEmitter& em, const Operation& op, const Index& i
 StatusOr<Expr> EmitSign(ElementalEmitter& em, const Operation& op, const Index& index) {
   VKHLO_ASSIGN_OR_RETURN(Expr a, ComputeOperand(em, op, 0, index));
   const TypeFacts& f = em.Facts(a.type);
+  if (f.emulated) return em.Exact(a.type, fmt::format("{}({})", Emulated64(em, f, "hlo_e64_sign", true), a.code));
   const std::string zero = TypedLiteral(f, 0), one = TypedLiteral(f, 1);
   switch (f.kind) {
     case ComputeKind::kInt:

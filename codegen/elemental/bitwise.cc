@@ -4,7 +4,9 @@
 // Semantics as the interpreter: a shift amount is read as an unsigned number of bits, and
 // shifts by >= the width give 0 (arithmetic right shifts: the sign). GLSL leaves shifts by >= 32
 // undefined, so the amount is tested first. Narrow integers are held extended to 32 bits:
-// logical right shifts and bit counts work on the width-masked pattern.
+// logical right shifts and bit counts work on the width-masked pattern. Emulated 64-bit integers
+// (uvec2 pairs, hlo_i64.glsl): &, |, ^, ~ act on both words as they are; counts and shifts are
+// library functions.
 #include <fmt/format.h>
 
 #include "codegen/elemental/emit_util.h"
@@ -61,6 +63,7 @@ StatusOr<Expr> EmitPopcnt(ElementalEmitter& em, const Operation& op, const Index
   VKHLO_ASSIGN_OR_RETURN(Expr a, ComputeOperand(em, op, 0, index));
   const TypeFacts& f = em.Facts(a.type);
   if (!IsIntKind(f.kind)) return NotForType(em, op, a);
+  if (f.emulated) return em.Exact(a.type, fmt::format("{}({})", Emulated64(em, f, "hlo_e64_popcnt"), a.code));
   std::string count;
   if (IsWide(f)) {
     std::string halves = em.Var("uvec2", fmt::format("uvec2(uint({0} & 0xffffffffUL), uint({0} >> 32))",
@@ -77,6 +80,7 @@ StatusOr<Expr> EmitCountLeadingZeros(ElementalEmitter& em, const Operation& op, 
   VKHLO_ASSIGN_OR_RETURN(Expr a, ComputeOperand(em, op, 0, index));
   const TypeFacts& f = em.Facts(a.type);
   if (!IsIntKind(f.kind)) return NotForType(em, op, a);
+  if (f.emulated) return em.Exact(a.type, fmt::format("{}({})", Emulated64(em, f, "hlo_e64_clz"), a.code));
   std::string count;
   if (IsWide(f)) {
     // findMSB(0) is -1, so an all-zero half counts 32.
@@ -97,6 +101,12 @@ StatusOr<Expr> EmitShift(ElementalEmitter& em, const Operation& op, const Index&
   VKHLO_ASSIGN_OR_RETURN(Expr b, ComputeOperand(em, op, 1, index));
   const TypeFacts& f = em.Facts(a.type);
   if (!IsIntKind(f.kind)) return NotForType(em, op, a);
+  if (f.emulated) {
+    const char* name = kShift == Shift::kLeft           ? "hlo_e64_shl"
+                       : kShift == Shift::kRightLogical ? "hlo_e64_shr_logical"
+                                                        : "hlo_e64_shr_arithmetic";
+    return em.Exact(a.type, fmt::format("{}({}, {})", Emulated64(em, f, name), a.code, b.code));
+  }
   const bool wide = IsWide(f);
   // The amount as an unsigned number: a negative amount is a huge one.
   std::string amount = em.Var(wide ? "uint64_t" : "uint", Pattern(f, b.code));

@@ -101,6 +101,14 @@ StatusOr<Expr> EmitCompare(ElementalEmitter& em, const Operation& op, const Inde
     return em.Exact(result, text);
   }
   // Integers compare by their element type's signedness (the verifier ties compare_type to it).
+  if (f.emulated && *glsl_op != "==" && *glsl_op != "!=") {
+    // a < b, b < a, !(b < a), !(a < b) for LT, GT, LE, GE.
+    const std::string lt = Emulated64(em, f, "hlo_e64_lt", true);
+    const std::string& d = *direction;
+    const bool swap = d == "GT" || d == "LE", negate = d == "LE" || d == "GE";
+    return em.Exact(result, fmt::format("{}{}({}, {})", negate ? "!" : "", lt, swap ? b.code : a.code,
+                                        swap ? a.code : b.code));
+  }
   return em.Exact(result, fmt::format("{} {} {}", a.code, *glsl_op, b.code));
 }
 

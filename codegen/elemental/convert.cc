@@ -27,8 +27,9 @@ namespace {
 using ir::ElementType;
 using ir::Operation;
 
-// The 64-bit words (low, high) of a 64-bit integer compute value.
-std::string Words64(const std::string& v) {
+// The 64-bit words (low, high) of a 64-bit integer compute value (an emulated one is its words).
+std::string Words64(const TypeFacts& f, const std::string& v) {
+  if (f.emulated) return v;
   return fmt::format("uvec2(uint(uint64_t({0})), uint(uint64_t({0}) >> 32))", v);
 }
 
@@ -39,10 +40,14 @@ bool IsWideKind(ComputeKind kind) { return kind == ComputeKind::kInt64 || kind =
 std::string IntToOddFloat(ElementalEmitter& em, const TypeFacts& f, const std::string& v) {
   em.Include("hlo_convert_f32.glsl");
   if (IsWideKind(f.kind)) {
-    if (!IsSignedKind(f.kind)) return fmt::format("hlo_odd_from_u64_({})", Words64(v));
+    if (!IsSignedKind(f.kind)) return fmt::format("hlo_odd_from_u64_({})", Words64(f, v));
+    if (f.emulated) {
+      const std::string neg = Emulated64(em, f, "hlo_e64_neg");
+      return fmt::format("(hlo_e64_is_neg({0}) ? -hlo_odd_from_u64_({1}({0})) : hlo_odd_from_u64_({0}))", v, neg);
+    }
     // |v| as words, then the sign (int64 minimum: 0 - v wraps to 2^63, which is |v|).
     return fmt::format("({0} < int64_t(0) ? -hlo_odd_from_u64_({1}) : hlo_odd_from_u64_({2}))", v,
-                       Words64(fmt::format("int64_t(0) - {}", v)), Words64(v));
+                       Words64(f, fmt::format("int64_t(0) - {}", v)), Words64(f, v));
   }
   if (!IsSignedKind(f.kind)) return fmt::format("hlo_odd_from_u32(uint({}))", v);
   return fmt::format("({0} < 0 ? -hlo_odd_from_u32(0u - uint({0})) : hlo_odd_from_u32(uint({0})))", v);
@@ -57,7 +62,7 @@ std::string IntToFloat(ElementalEmitter& em, const TypeFacts& f, const TypeFacts
   em.Include(to_double ? "hlo_convert_f64.glsl" : "hlo_convert_f32.glsl");
   const std::string prefix = to_double ? "hlo_f64_from_" : "hlo_f32_from_";
   const bool is_signed = IsSignedKind(f.kind);
-  if (IsWideKind(f.kind)) return fmt::format("{}{}64_({})", prefix, is_signed ? "i" : "u", Words64(v));
+  if (IsWideKind(f.kind)) return fmt::format("{}{}64_({})", prefix, is_signed ? "i" : "u", Words64(f, v));
   return fmt::format("{}{}32({}({}))", prefix, is_signed ? "i" : "u", is_signed ? "int" : "uint", v);
 }
 
@@ -66,6 +71,10 @@ std::string IntToFloat(ElementalEmitter& em, const TypeFacts& f, const TypeFacts
 std::string FloatToInt(ElementalEmitter& em, const std::string& float_type, const std::string& v, const TypeFacts& to) {
   const bool is_double = float_type == "double";
   const bool is_signed = IsSignedKind(to.kind);
+  if (to.emulated) {
+    em.Include(is_double ? "hlo_i64_f64.glsl" : "hlo_i64.glsl");
+    return fmt::format("hlo_e64_{}_from_{}({})", is_signed ? "s" : "u", is_double ? "f64" : "f32", v);
+  }
   const int w = to.bits;
   em.Include(is_double ? "hlo_basic_f64.glsl" : "hlo_basic_f32.glsl");
   const std::string name = fmt::format("hlo_{}_to_{}{}", is_double ? "f64" : "f32", is_signed ? "s" : "u", w);
@@ -88,6 +97,18 @@ std::string FloatToInt(ElementalEmitter& em, const std::string& float_type, cons
   em.prelude().Helper(name, fmt::format("\n{} {}({} v) {{\n  if (hlo_is_nan_(v)) return {}(0);\n  {} t = hlo_trunc(v);\n{}}}",
                                         t, name, float_type, t, float_type, body));
   return fmt::format("{}({})", name, v);
+}
+
+// Integer -> integer (wrapping, by Result's rounding to the width) where either side may be an
+// emulated 64-bit pair.
+std::string IntToInt(ElementalEmitter& em, const TypeFacts& f, const TypeFacts& t, const std::string& v) {
+  if (f.emulated && t.emulated) return v;
+  if (f.emulated) return fmt::format("{}({}.x)", t.glsl, v);  // the low word, wrapped to t's width
+  if (t.emulated) {
+    if (IsSignedKind(f.kind)) return fmt::format("{}(int({}))", Emulated64(em, t, "hlo_e64_from_i32"), v);
+    return fmt::format("{}(uint({}))", Emulated64(em, t, "hlo_e64_from_u32"), v);
+  }
+  return fmt::format("{}({})", t.glsl, v);
 }
 
 }  // namespace
@@ -117,7 +138,7 @@ StatusOr<Expr> ConvertElement(ElementalEmitter& em, const Expr& value, ElementTy
     return em.Result(to, fmt::format("{} ? {} : {}", v, TypedLiteral(t, 1), TypedLiteral(t, 0)));
   }
   if (IsIntKind(f.kind)) {
-    if (IsIntKind(t.kind)) return em.Result(to, fmt::format("{}({})", t.glsl, v));
+    if (IsIntKind(t.kind)) return em.Result(to, IntToInt(em, f, t, v));
     switch (t.kind) {
       case ComputeKind::kFloat:
       case ComputeKind::kDouble: return exact(IntToFloat(em, f, t, v));

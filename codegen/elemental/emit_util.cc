@@ -8,6 +8,7 @@
 namespace vkhlo::codegen {
 
 std::string TypedLiteral(const TypeFacts& f, int64_t value) {
+  if (f.emulated) return RawLiteral(64, static_cast<uint64_t>(value));
   switch (f.kind) {
     case ComputeKind::kBool: return value != 0 ? "true" : "false";
     case ComputeKind::kInt: return IntLiteral(value);
@@ -81,6 +82,12 @@ bool IsIntKind(ComputeKind k) {
   return k == ComputeKind::kInt || k == ComputeKind::kUint || k == ComputeKind::kInt64 || k == ComputeKind::kUint64;
 }
 bool IsSignedKind(ComputeKind k) { return k == ComputeKind::kInt || k == ComputeKind::kInt64; }
+
+std::string Emulated64(ElementalEmitter& emitter, const TypeFacts& f, const std::string& name, bool by_sign) {
+  emitter.Include("hlo_i64.glsl");
+  if (!by_sign) return name;
+  return name + (IsSignedKind(f.kind) ? "_s" : "_u");
+}
 
 ir::ElementType ResultElementType(const ir::Operation& op) { return op.result(0)->type().element_type(); }
 

@@ -44,6 +44,10 @@ bool IsComplexKind(ComputeKind kind);
 bool IsIntKind(ComputeKind kind);  // int, uint, int64, uint64
 bool IsSignedKind(ComputeKind kind);
 
+// The hlo_i64.glsl function `name` (e.g. "hlo_e64_div") for an emulated 64-bit integer of `f`'s
+// kind: "_s" or "_u" appended when `by_sign`; includes the library.
+std::string Emulated64(ElementalEmitter& emitter, const TypeFacts& f, const std::string& name, bool by_sign = false);
+
 // The element type of the op's (first) result.
 ir::ElementType ResultElementType(const ir::Operation& op);
 

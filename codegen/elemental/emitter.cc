@@ -238,12 +238,14 @@ Status ElementalEmitter::MissingFeature(ir::ElementType type, std::string_view f
 
 void ElementalEmitter::RequireCompute(ir::ElementType type) {
   const TypeFacts& f = Facts(type);
-  std::string_view feature = RequiredFeature(f.kind);
+  std::string_view feature = RequiredFeature(f);
   if (!TargetHas(target_, feature)) {
     if (sticky_.ok()) sticky_ = MissingFeature(type, feature);
     return;
   }
-  if (f.kind == ComputeKind::kInt64 || f.kind == ComputeKind::kUint64) {
+  if (f.emulated) {
+    Include("hlo_i64.glsl");
+  } else if (f.kind == ComputeKind::kInt64 || f.kind == ComputeKind::kUint64) {
     prelude_.Extension("GL_EXT_shader_explicit_arithmetic_types_int64");
   }
   if (f.kind == ComputeKind::kHalf) prelude_.Extension("GL_EXT_shader_explicit_arithmetic_types_float16");
@@ -253,7 +255,7 @@ void ElementalEmitter::RequireCompute(ir::ElementType type) {
 StatusOr<Expr> ElementalEmitter::Compute(const Expr& e) {
   if (!e.raw) return e;
   const TypeFacts& f = Facts(e.type);
-  std::string_view feature = RequiredFeature(f.kind);
+  std::string_view feature = RequiredFeature(f);
   if (!TargetHas(target_, feature)) return MissingFeature(e.type, feature);
   RequireCompute(e.type);
   return Expr{Var(f.glsl, RawToCompute(f, e.code)), e.type, false};

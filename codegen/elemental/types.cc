@@ -35,7 +35,8 @@ TypeFacts GetTypeFacts(ElementType type, const TargetInfo& target) {
     const bool is_signed = ir::IsSignedInteger(type);
     if (f.bits == 64) {
       f.kind = is_signed ? ComputeKind::kInt64 : ComputeKind::kUint64;
-      f.glsl = is_signed ? "int64_t" : "uint64_t";
+      f.emulated = !target.shader_int64;
+      f.glsl = f.emulated ? "uvec2" : is_signed ? "int64_t" : "uint64_t";
     } else {
       f.kind = is_signed ? ComputeKind::kInt : ComputeKind::kUint;
       f.glsl = is_signed ? "int" : "uint";
@@ -63,8 +64,9 @@ TypeFacts GetTypeFacts(ElementType type, const TargetInfo& target) {
   return f;
 }
 
-std::string_view RequiredFeature(ComputeKind kind) {
-  switch (kind) {
+std::string_view RequiredFeature(const TypeFacts& facts) {
+  if (facts.emulated) return "";
+  switch (facts.kind) {
     case ComputeKind::kInt64:
     case ComputeKind::kUint64: return "shaderInt64";
     case ComputeKind::kDouble:
@@ -87,6 +89,7 @@ uint64_t StorageByteSize(ElementType type, int64_t num_elements) {
 }
 
 std::string RawToCompute(const TypeFacts& f, const std::string& r) {
+  if (f.emulated) return r;
   switch (f.kind) {
     case ComputeKind::kBool: return fmt::format("({} != 0u)", r);
     case ComputeKind::kInt:
@@ -107,6 +110,7 @@ std::string RawToCompute(const TypeFacts& f, const std::string& r) {
 }
 
 std::string ComputeToRaw(const TypeFacts& f, const std::string& c) {
+  if (f.emulated) return c;
   switch (f.kind) {
     case ComputeKind::kBool: return fmt::format("uint({})", c);
     case ComputeKind::kInt:

@@ -8,7 +8,9 @@
 // storage bits), `uvec2` or `uvec4`.
 //
 // Compute: i1 -> bool; integers of up to 32 bits -> int/uint holding the value (wrapped to the
-// width after every op); 64-bit integers -> int64_t/uint64_t (shaderInt64); f32 -> float;
+// width after every op); 64-bit integers -> int64_t/uint64_t with shaderInt64, else emulated:
+// uvec2(low word, high word), the storage form, computed on by hlo_i64.glsl's exact 32-bit
+// arithmetic (`emulated`; the kind stays kInt64/kUint64); f32 -> float;
 // f64 -> double (shaderFloat64); f16 -> float16_t with shaderFloat16, else float rounded back
 // through the codec after every op; bf16, f8, f6, f4 -> float rounded back after every op;
 // complex<f32>/complex<f64> -> vec2/dvec2.
@@ -48,13 +50,18 @@ struct TypeFacts {
   std::string_view glsl;      // compute type: "float", "int", "uint64_t", "vec2", ...
   std::string_view raw_glsl;  // "uint", "uvec2" or "uvec4"
   std::string codec;          // narrow floats and emulated f16: the hlo_encode_/hlo_decode_ suffix
+  // i64/ui64 on a target without shaderInt64: computed as uvec2 pairs (hlo_i64.glsl). Every op
+  // generator branches on it; GLSL's operators on uvec2 are right only for ==, !=, &, |, ^, ~
+  // and ?:, so nothing else may reach an emulated value.
+  bool emulated = false;
 };
 
 // The facts of `type` on `target` (f16 computes natively only with shaderFloat16).
 TypeFacts GetTypeFacts(ir::ElementType type, const TargetInfo& target);
 
-// The feature computing in `kind` needs ("shaderFloat64", "shaderInt64"), or "" for none.
-std::string_view RequiredFeature(ComputeKind kind);
+// The feature computing in a type needs ("shaderFloat64", "shaderFloat16"), or "" for none
+// (emulated 64-bit integers need none).
+std::string_view RequiredFeature(const TypeFacts& facts);
 bool TargetHas(const TargetInfo& target, std::string_view feature);
 
 // Bytes a tensor of `num_elements` elements takes in a buffer (storage, not rounded to words).

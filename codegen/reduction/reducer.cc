@@ -79,7 +79,7 @@ bool ReducerIsElemental(const ir::Operation& op) {
 Status RequireComputeTypes(ElementalEmitter& em, const Reducer& reducer) {
   for (size_t k = 0; k < reducer.num_operands; ++k) {
     const TypeFacts& facts = em.Facts(reducer.types[k]);
-    const std::string_view feature = RequiredFeature(facts.kind);
+    const std::string_view feature = RequiredFeature(facts);
     if (TargetHas(em.target(), feature)) continue;
     // No location: the runtime prefixes the op's location to a device kernel's errors.
     return InvalidArgumentError(fmt::format("error: '{}' on {} needs {}, which {} lacks (profile {})", reducer.op->name(),

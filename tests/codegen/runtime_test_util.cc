@@ -81,8 +81,16 @@ std::vector<uint64_t> IntEdges(ir::ElementType type) {
   const int w = ir::BitWidth(type);
   const uint64_t mask = w >= 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1;
   const uint64_t min_signed = uint64_t{1} << (w - 1);
-  return {0, 1, mask, 2, mask - 1, min_signed, min_signed - 1, min_signed + 1, static_cast<uint64_t>(w) & mask,
-          static_cast<uint64_t>(w - 1) & mask, 3};
+  std::vector<uint64_t> edges = {0,         1, mask, 2, mask - 1, min_signed, min_signed - 1, min_signed + 1,
+                                 static_cast<uint64_t>(w) & mask, static_cast<uint64_t>(w - 1) & mask, 3};
+  if (w == 64) {
+    // Word boundaries, where emulated 64-bit arithmetic (32-bit pairs) carries and borrows.
+    for (uint64_t v : {0xffffffffull, 0x100000000ull, 0xffffffff00000000ull, 0x80000000ull, 0x7fffffffull,
+                       0xffffffff80000000ull, 0x1ffffffffull, 0xfffffffeffffffffull, 64ull, 65ull, 32ull, 33ull}) {
+      edges.push_back(v);
+    }
+  }
+  return edges;
 }
 
 // Storage bits of a value pattern: signed sub-byte integers are stored sign-extended.
@@ -112,6 +120,11 @@ uint64_t RandomPart(ir::ElementType type, std::mt19937_64& rng) {
   if (edge) {
     std::vector<uint64_t> edges = IntEdges(type);
     return edges[rng() % edges.size()];
+  }
+  // 64-bit integers: a third of them small (sign-extended 32-bit), which the full-width patterns
+  // almost never are (quotients, shifts, the high word all zeros or ones).
+  if (ir::BitWidth(type) == 64 && rng() % 3 == 0) {
+    return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(rng() >> (rng() % 32))));
   }
   return rng();
 }
