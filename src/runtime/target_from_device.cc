@@ -12,7 +12,11 @@ codegen::TargetInfo TargetFromDevice(const device::Device& device) {
   t.device_name = caps.name;
   t.profile = caps.profile;
   t.vulkan_api_minor = VK_API_VERSION_MINOR(caps.api_version) >= 1 ? 1 : 0;
-  t.shader_int64 = caps.features.shader_int64;
+  // Without shaderInt64 codegen emulates i64/ui64 with 32-bit pairs (hlo_i64.glsl);
+  // VKHLO_INT64=emulate asks for that on a device that has it (to measure the emulation's cost, or
+  // to test a phone's kernels on a desktop).
+  const std::optional<std::string> int64_mode = GetEnv("VKHLO_INT64");
+  t.shader_int64 = caps.features.shader_int64 && !(int64_mode && *int64_mode == "emulate");
   t.shader_float64 = caps.features.shader_float64;
   t.shader_float16 = caps.features.shader_float16;
   t.shader_int8 = caps.features.shader_int8;

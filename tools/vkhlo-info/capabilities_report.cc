@@ -60,7 +60,7 @@ std::string CapabilitiesText(const DeviceCapabilities& c) {
   line("capability profile", c.profile);
   s += "   features\n";
   line("shaderFloat64", Yes(f.shader_float64));
-  line("shaderInt64", Yes(f.shader_int64));
+  line("shaderInt64", f.shader_int64 ? Yes(true) : std::string("no (i64/ui64 run emulated as 32-bit pairs)"));
   line("shaderInt16", Yes(f.shader_int16));
   line("shaderFloat16 (arithmetic)", Yes(f.shader_float16));
   line("shaderInt8 (arithmetic)", Yes(f.shader_int8));
@@ -136,6 +136,7 @@ nlohmann::json CapabilitiesJson(const DeviceCapabilities& c) {
   j["driver_name"] = c.driver_name;
   j["driver_info"] = c.driver_info;
   j["profile"] = c.profile;
+  j["int64_arithmetic"] = f.shader_int64 ? "native" : "emulated";
   j["features"] = {
       {"shaderFloat64", f.shader_float64}, {"shaderInt64", f.shader_int64},
       {"shaderInt16", f.shader_int16}, {"shaderFloat16", f.shader_float16},
