@@ -520,6 +520,16 @@ func.func @main(%x: tensor<100x{0}>, %y: tensor<6x40x{0}>) -> (tensor<100x{0}>, 
 )",
                                           name());
   Check(program, {WithEdges(t(), {100}, rng), WithEdges(t(), {6, 40}, rng, 5)}, name() + " iota");
+  // Alone (materialized, no arithmetic on it).
+  const std::string alone = fmt::format(R"(
+func.func @main() -> (tensor<100x{0}>, tensor<6x40x{0}>) {{
+  %i = stablehlo.iota dim = 0 : tensor<100x{0}>
+  %j = stablehlo.iota dim = 1 : tensor<6x40x{0}>
+  func.return %i, %j : tensor<100x{0}>, tensor<6x40x{0}>
+}}
+)",
+                                        name());
+  Check(alone, {}, name() + " iota alone");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -629,9 +639,9 @@ func.func @main(%a: tensor<8x4x{0}>, %f: tensor<8x4xf32>, %i: {1}, %j: {2}) -> (
         name() + " gather");
 
   // Scatter-add of i64 updates (duplicates; out-of-range rows skipped), and of f32 updates with
-  // i64 indices.
+  // i64 indices (a program apart: it needs no 64-bit arithmetic).
   const std::string scatter = fmt::format(R"(
-func.func @main(%a: tensor<8x4x{0}>, %f: tensor<8x4xf32>, %i: {1}, %u: tensor<{2}x4x{0}>, %v: tensor<{2}x4xf32>) -> (tensor<8x4x{0}>, tensor<8x4xf32>) {{
+func.func @main(%a: tensor<8x4x{0}>, %i: {1}, %u: tensor<{2}x4x{0}>) -> tensor<8x4x{0}> {{
   %r = "stablehlo.scatter"(%a, %i, %u) ({{
   ^bb0(%x: tensor<{0}>, %y: tensor<{0}>):
     %s = stablehlo.add %x, %y : tensor<{0}>
@@ -639,6 +649,13 @@ func.func @main(%a: tensor<8x4x{0}>, %f: tensor<8x4xf32>, %i: {1}, %u: tensor<{2
   }}) {{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0],
       scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, indices_are_sorted = false, unique_indices = false}}
      : (tensor<8x4x{0}>, {1}, tensor<{2}x4x{0}>) -> tensor<8x4x{0}>
+  func.return %r : tensor<8x4x{0}>
+}}
+)",
+                                          name(), it1, k);
+  Check(scatter, {WithEdges(t(), {8, 4}, rng), rows, WithEdges(t(), {k, 4}, rng, 7)}, name() + " scatter-add");
+  const std::string scatter_f32 = fmt::format(R"(
+func.func @main(%f: tensor<8x4xf32>, %i: {1}, %v: tensor<{2}x4xf32>) -> tensor<8x4xf32> {{
   %q = "stablehlo.scatter"(%f, %i, %v) ({{
   ^bb0(%x: tensor<f32>, %y: tensor<f32>):
     %s = stablehlo.add %x, %y : tensor<f32>
@@ -646,32 +663,34 @@ func.func @main(%a: tensor<8x4x{0}>, %f: tensor<8x4xf32>, %i: {1}, %u: tensor<{2
   }}) {{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0],
       scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, indices_are_sorted = false, unique_indices = false}}
      : (tensor<8x4xf32>, {1}, tensor<{2}x4xf32>) -> tensor<8x4xf32>
-  func.return %r, %q : tensor<8x4x{0}>, tensor<8x4xf32>
+  func.return %q : tensor<8x4xf32>
 }}
 )",
-                                          name(), it1, k);
-  Check(scatter,
-        {WithEdges(t(), {8, 4}, rng), SmallInts(ElementType::kF32, {8, 4}, rng, -50, 50), rows,
-         WithEdges(t(), {k, 4}, rng, 7), SmallInts(ElementType::kF32, {k, 4}, rng, -50, 50)},
-        name() + " scatter");
+                                              name(), it1, k);
+  Check(scatter_f32,
+        {SmallInts(ElementType::kF32, {8, 4}, rng, -50, 50), rows, SmallInts(ElementType::kF32, {k, 4}, rng, -50, 50)},
+        name() + " f32 scatter-add with 64-bit indices");
 
   // dynamic_slice and dynamic_update_slice with scalar 64-bit starts.
   const std::string s = TensorType({}, name());
   const std::string dynamic = fmt::format(R"(
-func.func @main(%a: tensor<8x6x{0}>, %u: tensor<3x2x{0}>, %i: {1}, %j: {1}) -> (tensor<3x2x{0}>, tensor<8x6x{0}>, tensor<3x2xf32>) {{
+func.func @main(%a: tensor<8x6x{0}>, %u: tensor<3x2x{0}>, %i: {1}, %j: {1}, %f: tensor<8x6xf32>, %v: tensor<3x2xf32>)
+    -> (tensor<3x2x{0}>, tensor<8x6x{0}>, tensor<3x2xf32>, tensor<8x6xf32>) {{
   %d = stablehlo.dynamic_slice %a, %i, %j, sizes = [3, 2] : (tensor<8x6x{0}>, {1}, {1}) -> tensor<3x2x{0}>
   %w = stablehlo.dynamic_update_slice %a, %u, %i, %j : (tensor<8x6x{0}>, tensor<3x2x{0}>, {1}, {1}) -> tensor<8x6x{0}>
-  %f = stablehlo.convert %a : (tensor<8x6x{0}>) -> tensor<8x6xf32>
   %g = stablehlo.dynamic_slice %f, %j, %i, sizes = [3, 2] : (tensor<8x6xf32>, {1}, {1}) -> tensor<3x2xf32>
-  func.return %d, %w, %g : tensor<3x2x{0}>, tensor<8x6x{0}>, tensor<3x2xf32>
+  %h = stablehlo.dynamic_update_slice %f, %v, %j, %i : (tensor<8x6xf32>, tensor<3x2xf32>, {1}, {1}) -> tensor<8x6xf32>
+  func.return %d, %w, %g, %h : tensor<3x2x{0}>, tensor<8x6x{0}>, tensor<3x2xf32>, tensor<8x6xf32>
 }}
 )",
                                           name(), s);
   const ir::Literal a = WithEdges(t(), {8, 6}, rng), u = WithEdges(t(), {3, 2}, rng, 11);
+  const ir::Literal f = testing::RandomLiteral(TT({8, 6}, ElementType::kF32), rng),
+                    v = testing::RandomLiteral(TT({3, 2}, ElementType::kF32), rng);
   for (int64_t n = 0; n < k; ++n) {
     const int64_t i = idx[static_cast<size_t>(n)], j = idx[static_cast<size_t>((n * 3 + 1) % k)];
     SCOPED_TRACE(fmt::format("start ({}, {})", i, j));
-    Check(dynamic, {a, u, Scalar(t(), static_cast<uint64_t>(i)), Scalar(t(), static_cast<uint64_t>(j))},
+    Check(dynamic, {a, u, Scalar(t(), static_cast<uint64_t>(i)), Scalar(t(), static_cast<uint64_t>(j)), f, v},
           name() + " dynamic slices");
   }
 }
@@ -691,9 +710,10 @@ TEST_P(Int64, ForiLoopWithA64BitCounter) {
     const std::string s = TensorType({}, name());
     for (bool constant_bound : {true, false}) {
       SCOPED_TRACE(fmt::format("{:#x}..{:#x} {}", b.lo, b.hi, constant_bound ? "constant" : "argument"));
-      const std::string bound =
-          constant_bound ? fmt::format("%n = stablehlo.constant dense<{}> : {}", is_signed() ? fmt::format("{}", static_cast<int64_t>(b.hi)) : fmt::format("{}", b.hi), s)
-                         : "%n = stablehlo.add %hi, %zero : " + s;
+      const std::string hi_text =
+          is_signed() ? fmt::format("{}", static_cast<int64_t>(b.hi)) : fmt::format("{}", b.hi);
+      const std::string bound = constant_bound ? fmt::format("%n = stablehlo.constant dense<{}> : {}", hi_text, s)
+                                               : "%n = stablehlo.add %hi, %zero : " + s;
       const std::string program = fmt::format(R"(
 func.func @main(%lo: {0}, %hi: {0}, %x: tensor<5x{1}>, %k: {0}) -> ({0}, tensor<5x{1}>, {0}) {{
   %zero = stablehlo.constant dense<0> : {0}
@@ -815,17 +835,16 @@ func.func @main(%a: tensor<40x{0}>) -> tensor<40x{0}> {{
 
   const std::string movement = fmt::format(R"(
 func.func @main(%a: tensor<6x5x{0}>, %b: tensor<3x5x{0}>, %p: tensor<{0}>, %s: tensor<5x{0}>)
-    -> (tensor<9x5x{0}>, tensor<5x6x{0}>, tensor<3x2x{0}>, tensor<13x6x{0}>, tensor<4x5x6x{0}>, tensor<6x5x{0}>, tensor<6x5x{0}>, tensor<2x7x5x{0}>) {{
+    -> (tensor<9x5x{0}>, tensor<5x6x{0}>, tensor<3x2x{0}>, tensor<13x6x{0}>, tensor<4x5x6x{0}>, tensor<6x5x{0}>, tensor<2x7x5x{0}>) {{
   %0 = "stablehlo.concatenate"(%a, %b) {{dimension = 0 : i64}} : (tensor<6x5x{0}>, tensor<3x5x{0}>) -> tensor<9x5x{0}>
   %1 = "stablehlo.transpose"(%a) {{permutation = array<i64: 1, 0>}} : (tensor<6x5x{0}>) -> tensor<5x6x{0}>
   %2 = "stablehlo.slice"(%a) {{start_indices = array<i64: 1, 0>, limit_indices = array<i64: 6, 4>, strides = array<i64: 2, 3>}} : (tensor<6x5x{0}>) -> tensor<3x2x{0}>
   %3 = "stablehlo.pad"(%a, %p) {{edge_padding_low = array<i64: 1, -1>, edge_padding_high = array<i64: 1, 2>, interior_padding = array<i64: 1, 0>}} : (tensor<6x5x{0}>, tensor<{0}>) -> tensor<13x6x{0}>
   %4 = "stablehlo.broadcast_in_dim"(%s) {{broadcast_dimensions = array<i64: 1>}} : (tensor<5x{0}>) -> tensor<4x5x6x{0}>
   %5 = "stablehlo.reverse"(%a) {{dimensions = array<i64: 0, 1>}} : (tensor<6x5x{0}>) -> tensor<6x5x{0}>
-  %6 = stablehlo.add %5, %a : tensor<6x5x{0}>
   %7 = "stablehlo.broadcast_in_dim"(%b) {{broadcast_dimensions = array<i64: 0, 2>}} : (tensor<3x5x{0}>) -> tensor<3x7x5x{0}>
   %8 = "stablehlo.slice"(%7) {{start_indices = array<i64: 1, 0, 0>, limit_indices = array<i64: 3, 7, 5>, strides = array<i64: 1, 1, 1>}} : (tensor<3x7x5x{0}>) -> tensor<2x7x5x{0}>
-  func.return %0, %1, %2, %3, %4, %5, %6, %8 : tensor<9x5x{0}>, tensor<5x6x{0}>, tensor<3x2x{0}>, tensor<13x6x{0}>, tensor<4x5x6x{0}>, tensor<6x5x{0}>, tensor<6x5x{0}>, tensor<2x7x5x{0}>
+  func.return %0, %1, %2, %3, %4, %5, %8 : tensor<9x5x{0}>, tensor<5x6x{0}>, tensor<3x2x{0}>, tensor<13x6x{0}>, tensor<4x5x6x{0}>, tensor<6x5x{0}>, tensor<2x7x5x{0}>
 }}
 )",
                                            name());
