@@ -57,9 +57,8 @@ TEST(MpiGridTest, ExactIntegerReductionsByMpi) {
                                           "{channel_handle = #stablehlo.channel_handle<handle = 2, type = 0>}")}},
                         8);
   ExpectSameAsInProcess({4, 1, {AllReduce("tensor<10xi1>", "i1", "stablehlo.and", "")}}, 9);
-  if (!MobileProfile()) {  // 64-bit integers need shaderInt64, which the mobile profile masks
-    ExpectSameAsInProcess({4, 1, {AllReduce("tensor<4xi64>", "i64", "stablehlo.add", "")}}, 10);
-  }
+  // 64-bit integers: native, or emulated with 32-bit pairs under the mobile profile.
+  ExpectSameAsInProcess({4, 1, {AllReduce("tensor<4xi64>", "i64", "stablehlo.add", "")}}, 10);
 }
 
 TEST(MpiGridTest, AllReduceOfTwoOperands) {
