@@ -162,6 +162,7 @@ bool UseDirectConvolution(const ConvParams& c, const TargetInfo&) {
 StatusOr<LibraryPlan> PlanDirectConvolution(const ConvParams& c, const TargetInfo& t, const Epilogue& e,
                                             const PlanOptions& options) {
   VKHLO_ASSIGN_OR_RETURN(MatmulProblem p, ConvolutionAsMatmul(c));
+  p.acc = AccForTarget(p.acc, t);  // 64-bit integers as uvec2 pairs without shaderInt64
   VKHLO_RETURN_IF_ERROR(CheckPlanSupport(p, e, t));
   LibraryPlan plan;
   plan.problem = p;

@@ -93,6 +93,7 @@ std::string_view AccGlslType(AccKind kind) {
     case AccKind::kF64: return "double";
     case AccKind::kI32: return "int";
     case AccKind::kI64: return "int64_t";
+    case AccKind::kI64Pair: return "uvec2";
     case AccKind::kBool: return "int";
     case AccKind::kC64: return "vec2";
     case AccKind::kC128: return "dvec2";
@@ -106,6 +107,7 @@ std::string_view AccName(AccKind kind) {
     case AccKind::kF64: return "f64";
     case AccKind::kI32: return "i32";
     case AccKind::kI64: return "i64";
+    case AccKind::kI64Pair: return "i64pair";
     case AccKind::kBool: return "i1";
     case AccKind::kC64: return "c64";
     case AccKind::kC128: return "c128";
@@ -122,6 +124,7 @@ int AccWords(AccKind kind) {
     case AccKind::kBool: return 1;
     case AccKind::kF64:
     case AccKind::kI64:
+    case AccKind::kI64Pair:
     case AccKind::kC64: return 2;
     case AccKind::kC128: return 4;
   }
@@ -137,6 +140,12 @@ AccKind ComputeDomain(ElementType t) {
   return ir::BitWidth(t) > 32 ? AccKind::kI64 : AccKind::kI32;
 }
 
+AccKind AccForTarget(AccKind kind, const TargetInfo& target) {
+  return kind == AccKind::kI64 && !target.shader_int64 ? AccKind::kI64Pair : kind;
+}
+
+AccKind ComputeDomain(ElementType t, const TargetInfo& target) { return AccForTarget(ComputeDomain(t), target); }
+
 StatusOr<AccKind> AccumulatorFor(ElementType lhs, ElementType rhs, ElementType result) {
   const AccKind r = ComputeDomain(result);
   auto fits = [&](ElementType operand) {
@@ -146,7 +155,9 @@ StatusOr<AccKind> AccumulatorFor(ElementType lhs, ElementType rhs, ElementType r
       case AccKind::kF64:
         return d == AccKind::kF64 || d == AccKind::kF32 || d == AccKind::kI32 || d == AccKind::kI64 || d == AccKind::kBool;
       case AccKind::kI32:
-      case AccKind::kI64: return d == AccKind::kI32 || d == AccKind::kI64 || d == AccKind::kBool;
+      case AccKind::kI64:
+      case AccKind::kI64Pair:  // (ComputeDomain never gives it)
+        return d == AccKind::kI32 || d == AccKind::kI64 || d == AccKind::kBool;
       case AccKind::kBool: return d == AccKind::kBool;
       case AccKind::kC64: return d == AccKind::kC64 || d == AccKind::kF32;
       case AccKind::kC128: return d == AccKind::kC128 || d == AccKind::kC64 || d == AccKind::kF64 || d == AccKind::kF32;
@@ -181,8 +192,13 @@ Status CheckTypeSupport(ElementType type, AccKind acc, const TargetInfo& target,
   const bool f64 = type == ElementType::kF64 || type == ElementType::kC128 || acc == AccKind::kF64 ||
                    acc == AccKind::kC128;
   if (f64 && !target.shader_float64) return missing("shaderFloat64");
-  const bool i64 = ((ir::IsInteger(type) && ir::BitWidth(type) == 64)) || acc == AccKind::kI64;
-  if (i64 && !target.shader_int64) return missing("shaderInt64");
+  // 64-bit integers without shaderInt64 are emulated as uvec2 pairs (kI64Pair) with the GLSL
+  // library's hlo_i64.glsl; an accumulator still of kind kI64 there was not adapted to the target.
+  if (acc == AccKind::kI64 && !target.shader_int64) return missing("shaderInt64");
+  const bool i64 = (ir::IsInteger(type) && ir::BitWidth(type) == 64) || acc == AccKind::kI64Pair;
+  if (i64 && !target.shader_int64 && !HaveGlslLibrary()) {
+    return missing("shaderInt64 (or the GLSL library's 64-bit integer emulation, which this build of vkhlo lacks)");
+  }
   if (IsNarrowFloat(type) && !HaveGlslLibrary() && type != ElementType::kBF16 && type != ElementType::kF16) {
     GlslPrelude unused;
     Status s = AddCodec(type, unused);
@@ -214,16 +230,71 @@ std::string GlslPrelude::Text() const {
   return out;
 }
 
-StatusOr<std::string> ConvertDomain(const std::string& code, AccKind from, AccKind to) {
+namespace {
+
+// Conversions into and out of emulated 64-bit integers (uvec2 pairs, hlo_i64.glsl).
+StatusOr<std::string> ConvertPair(const std::string& code, AccKind from, AccKind to, GlslPrelude* prelude,
+                                  bool from_unsigned, bool to_unsigned) {
+  auto include = [&](const char* file) {
+    if (prelude != nullptr) prelude->Include(file);
+  };
+  include("hlo_i64.glsl");
+  if (to == AccKind::kI64Pair) {
+    switch (from) {
+      case AccKind::kI32:  // ui32 zero-extends
+        return from_unsigned ? fmt::format("hlo_e64_from_u32(uint({}))", code)
+                             : fmt::format("hlo_e64_from_i32({})", code);
+      case AccKind::kBool: return fmt::format("uvec2(uint({} != 0), 0u)", code);
+      case AccKind::kF32: return fmt::format("hlo_e64_{}_from_f32({})", to_unsigned ? "u" : "s", code);
+      case AccKind::kF64:
+        include("hlo_i64_f64.glsl");
+        return fmt::format("hlo_e64_{}_from_f64({})", to_unsigned ? "u" : "s", code);
+      default: break;
+    }
+  } else {  // from kI64Pair
+    const char* sign = from_unsigned ? "u" : "i";
+    switch (to) {
+      case AccKind::kI32: return fmt::format("int(({}).x)", code);
+      case AccKind::kBool: return fmt::format("int(hlo_e64_nonzero({}))", code);
+      case AccKind::kF32:
+        include("hlo_convert_f32.glsl");
+        return fmt::format("hlo_f32_from_{}64_({})", sign, code);
+      case AccKind::kF64:
+        include("hlo_convert_f64.glsl");
+        return fmt::format("hlo_f64_from_{}64_({})", sign, code);
+      case AccKind::kC64:
+        include("hlo_convert_f32.glsl");
+        return fmt::format("vec2(hlo_f32_from_{}64_({}), 0)", sign, code);
+      case AccKind::kC128:
+        include("hlo_convert_f64.glsl");
+        return fmt::format("dvec2(hlo_f64_from_{}64_({}), 0)", sign, code);
+      default: break;
+    }
+  }
+  return UnimplementedError(fmt::format("no conversion from {} to {}", AccName(from), AccName(to)));
+}
+
+}  // namespace
+
+StatusOr<std::string> ConvertDomain(const std::string& code, AccKind from, AccKind to, GlslPrelude* prelude,
+                                    bool from_unsigned, bool to_unsigned) {
   if (from == to) return code;
+  if (from == AccKind::kI64Pair || to == AccKind::kI64Pair) {
+    return ConvertPair(code, from, to, prelude, from_unsigned, to_unsigned);
+  }
   const std::string t(AccGlslType(to));
   switch (to) {
+    case AccKind::kI64Pair: break;  // above
     case AccKind::kF32:
     case AccKind::kF64:
     case AccKind::kI64:
     case AccKind::kI32:
       if (from == AccKind::kC64 || from == AccKind::kC128) break;
       if (from == AccKind::kBool) return fmt::format("{}({} != 0)", t, code);
+      // An unsigned 32-bit value (ui32 in the i32 domain) widens and converts as unsigned; a
+      // ui64 converts to floats as unsigned.
+      if (from == AccKind::kI32 && from_unsigned && to != AccKind::kI32) return fmt::format("{}(uint({}))", t, code);
+      if (from == AccKind::kI64 && from_unsigned && AccIsFloat(to)) return fmt::format("{}(uint64_t({}))", t, code);
       return fmt::format("{}({})", t, code);
     case AccKind::kBool:
       if (from == AccKind::kC64 || from == AccKind::kC128) break;
@@ -240,10 +311,12 @@ StatusOr<std::string> ConvertDomain(const std::string& code, AccKind from, AccKi
 }
 
 Status EmitElementLoader(const std::string& fn, const std::string& buffer, ElementType type, AccKind acc,
-                         GlslPrelude& prelude, std::string& out) {
+                         GlslPrelude& prelude, std::string& out, bool emulate_i64) {
   const int bits = StorageBits(type);
   const std::string raw = RawRead(buffer, bits);
-  const AccKind own = ComputeDomain(type);
+  AccKind own = ComputeDomain(type);
+  if (emulate_i64 && own == AccKind::kI64) own = AccKind::kI64Pair;
+  if (own == AccKind::kI64Pair || acc == AccKind::kI64Pair) prelude.Include("hlo_i64.glsl");
   std::string value;  // in `own`
   if (type == ElementType::kF32) {
     value = fmt::format("uintBitsToFloat({})", raw);
@@ -261,7 +334,9 @@ Status EmitElementLoader(const std::string& fn, const std::string& buffer, Eleme
   } else {  // integers
     const int width = ir::BitWidth(type);
     const bool is_signed = ir::IsSignedInteger(type);
-    if (width == 64) {
+    if (width == 64 && own == AccKind::kI64Pair) {
+      value = raw;  // the storage form is the pair
+    } else if (width == 64) {
       prelude.Extension("GL_ARB_gpu_shader_int64");
       value = fmt::format("int64_t(packUint2x32({}))", raw);
     } else if (width == 32) {
@@ -275,7 +350,11 @@ Status EmitElementLoader(const std::string& fn, const std::string& buffer, Eleme
   // their own integer domain (wraparound), but they must be widened (ui32 into 64 bits) and
   // converted to floats as unsigned.
   const bool u32_widened = type == ElementType::kU32 && acc != AccKind::kI32;
-  const bool u64_to_float = type == ElementType::kU64 && AccIsFloat(acc);
+  const bool u64_to_float = type == ElementType::kU64 && AccIsFloat(acc) && own != AccKind::kI64Pair;
+  if (u32_widened && acc == AccKind::kI64Pair) {
+    out += fmt::format("uvec2 {}(uint i) {{ return hlo_e64_from_u32({}); }}\n", fn, raw);
+    return OkStatus();
+  }
   if (u32_widened || u64_to_float) {
     if (acc == AccKind::kC64 || acc == AccKind::kC128) return UnimplementedError("ui32 into a complex accumulator");
     const std::string unsigned_value = u64_to_float ? fmt::format("packUint2x32({})", raw) : raw;
@@ -284,7 +363,8 @@ Status EmitElementLoader(const std::string& fn, const std::string& buffer, Eleme
     out += fmt::format("{} {}(uint i) {{ return {}; }}\n", AccGlslType(acc), fn, value);
     return OkStatus();
   }
-  VKHLO_ASSIGN_OR_RETURN(std::string converted, ConvertDomain(value, own, acc));
+  VKHLO_ASSIGN_OR_RETURN(std::string converted,
+                         ConvertDomain(value, own, acc, &prelude, ir::IsUnsignedInteger(type), false));
   if (type == ElementType::kC128) {
     out += fmt::format("{} {}(uint i) {{ uvec4 w = {}; return {}; }}\n", AccGlslType(acc), fn, raw, converted);
   } else {
@@ -308,9 +388,10 @@ StatusOr<std::string> RoundToType(const std::string& code, ElementType type, Gls
 }
 
 Status EmitElementStorer(const std::string& fn, const std::string& buffer, ElementType type, GlslPrelude& prelude,
-                         std::string& out) {
+                         std::string& out, bool emulate_i64) {
   const int bits = StorageBits(type);
-  const AccKind own = ComputeDomain(type);  // the type of v
+  AccKind own = ComputeDomain(type);  // the type of v
+  if (emulate_i64 && own == AccKind::kI64) own = AccKind::kI64Pair;
   std::string raw;  // storage bits of v
   if (type == ElementType::kF32) {
     raw = "floatBitsToUint(v)";
@@ -325,6 +406,8 @@ Status EmitElementStorer(const std::string& fn, const std::string& buffer, Eleme
     raw = "uvec4(unpackDouble2x32(v.x), unpackDouble2x32(v.y))";
   } else if (type == ElementType::kI1) {
     raw = "(v != 0 ? 1u : 0u)";
+  } else if (own == AccKind::kI64Pair) {
+    raw = "v";  // the pair is the storage form
   } else if (ir::BitWidth(type) == 64) {
     prelude.Extension("GL_ARB_gpu_shader_int64");
     raw = "unpackUint2x32(uint64_t(v))";

@@ -30,6 +30,7 @@ std::string AccToWords(AccKind k, const std::string& v) {
     case AccKind::kBool: return fmt::format("uvec4(uint({}), 0u, 0u, 0u)", v);
     case AccKind::kF64: return fmt::format("uvec4(unpackDouble2x32({}), 0u, 0u)", v);
     case AccKind::kI64: return fmt::format("uvec4(unpackUint2x32(uint64_t({})), 0u, 0u)", v);
+    case AccKind::kI64Pair: return fmt::format("uvec4({}, 0u, 0u)", v);
     case AccKind::kC64: return fmt::format("uvec4(floatBitsToUint({}), 0u, 0u)", v);
     case AccKind::kC128: return fmt::format("uvec4(unpackDouble2x32({0}.x), unpackDouble2x32({0}.y))", v);
   }
@@ -43,6 +44,7 @@ std::string WordsToAcc(AccKind k, const std::string& w) {
     case AccKind::kBool: return fmt::format("int({}.x)", w);
     case AccKind::kF64: return fmt::format("packDouble2x32({}.xy)", w);
     case AccKind::kI64: return fmt::format("int64_t(packUint2x32({}.xy))", w);
+    case AccKind::kI64Pair: return fmt::format("{}.xy", w);
     case AccKind::kC64: return fmt::format("uintBitsToFloat({}.xy)", w);
     case AccKind::kC128: return fmt::format("dvec2(packDouble2x32({0}.xy), packDouble2x32({0}.zw))", w);
   }
@@ -70,8 +72,21 @@ std::string FloatMaxMinHelpers(AccKind d) {
       t, nan_a, nan_b, neg_a);
 }
 
-// `x op y` in domain d (both operands in d).
-StatusOr<std::string> Binary(EpilogueOp op, AccKind d, const std::string& x, const std::string& y) {
+// `x op y` in domain d (both operands in d); `is_unsigned`: the op's type is unsigned (maximum
+// and minimum order as unsigned).
+StatusOr<std::string> Binary(EpilogueOp op, AccKind d, const std::string& x, const std::string& y, bool is_unsigned) {
+  if (d == AccKind::kI64Pair) {  // hlo_i64.glsl: wrapping, bit-exact
+    switch (op) {
+      case EpilogueOp::kAdd: return fmt::format("hlo_u64_add({}, {})", x, y);
+      case EpilogueOp::kSubtract: return fmt::format("hlo_u64_sub({}, {})", x, y);
+      case EpilogueOp::kMultiply: return fmt::format("hlo_u64_mul_lo({}, {})", x, y);
+      case EpilogueOp::kMaximum:
+      case EpilogueOp::kRelu: return fmt::format("hlo_e64_max_{}({}, {})", is_unsigned ? "u" : "s", x, y);
+      case EpilogueOp::kMinimum: return fmt::format("hlo_e64_min_{}({}, {})", is_unsigned ? "u" : "s", x, y);
+      case EpilogueOp::kScale: return UnimplementedError("a float scale of emulated 64-bit integers in an epilogue");
+    }
+    return UnimplementedError("unknown epilogue op");
+  }
   const bool complex = d == AccKind::kC64 || d == AccKind::kC128;
   const bool is_float = d == AccKind::kF32 || d == AccKind::kF64;
   switch (op) {
@@ -92,6 +107,10 @@ StatusOr<std::string> Binary(EpilogueOp op, AccKind d, const std::string& x, con
       if (complex) return UnimplementedError("maximum/minimum of complex values in an epilogue");
       const char* fn = op == EpilogueOp::kMinimum ? "min" : "max";
       if (is_float) return fmt::format("epi_{}({}, {})", fn, x, y);  // FloatMaxMinHelpers
+      // Unsigned integers order as unsigned (their i32/i64 domain values past 2^31 / 2^63 are
+      // negative).
+      if (is_unsigned && d == AccKind::kI32) return fmt::format("int({}(uint({}), uint({})))", fn, x, y);
+      if (is_unsigned && d == AccKind::kI64) return fmt::format("int64_t({}(uint64_t({}), uint64_t({})))", fn, x, y);
       return fmt::format("{}({}, {})", fn, x, y);
     }
   }
@@ -112,7 +131,8 @@ std::string KernelWriter::Binding(BufferRef ref, const std::string& block, const
 Status KernelWriter::DeclareOperand(char x, const OperandAccess& access, ElementType type, int binding) {
   operand_bindings_[x == 'a' ? 0 : 1] = binding;
   const std::string buf = fmt::format("{}_buf", x);
-  VKHLO_RETURN_IF_ERROR(EmitElementLoader(fmt::format("ld_{}", x), buf, type, p_.acc, prelude_, functions_));
+  VKHLO_RETURN_IF_ERROR(
+      EmitElementLoader(fmt::format("ld_{}", x), buf, type, p_.acc, prelude_, functions_, !t_.shader_int64));
   // ix_<x>(b, r, c, valid): the element index (0 where invalid, a safe address).
   std::string body;
   if (access.affine) {
@@ -137,10 +157,16 @@ bool KernelWriter::DeclareVectorView(char x, int width) {
   const ElementType type = x == 'a' ? p_.a_type : p_.b_type;
   const bool is32 = type == ElementType::kF32 || type == ElementType::kS32 || type == ElementType::kU32;
   if (!is32 || width < 2) return false;
-  if (p_.acc != AccKind::kF32 && p_.acc != AccKind::kF64 && p_.acc != AccKind::kI32 && p_.acc != AccKind::kI64) return false;
+  if (p_.acc != AccKind::kF32 && p_.acc != AccKind::kF64 && p_.acc != AccKind::kI32 && p_.acc != AccKind::kI64 &&
+      p_.acc != AccKind::kI64Pair) {
+    return false;
+  }
+  if (p_.acc == AccKind::kI64Pair && type == ElementType::kF32) return false;
   const int binding = operand_bindings_[x == 'a' ? 0 : 1];
   std::string word;
-  if (type == ElementType::kF32) {
+  if (p_.acc == AccKind::kI64Pair) {
+    word = type == ElementType::kS32 ? "hlo_e64_from_i32(int(w))" : "hlo_e64_from_u32(w)";
+  } else if (type == ElementType::kF32) {
     word = p_.acc == AccKind::kF32 ? "uintBitsToFloat(w)" : fmt::format("{}(uintBitsToFloat(w))", acc());
   } else if (type == ElementType::kS32) {
     word = p_.acc == AccKind::kI32 ? "int(w)" : fmt::format("{}(int(w))", acc());
@@ -210,6 +236,7 @@ std::string KernelWriter::Mac(const std::string& c, const std::string& a, const 
     case AccKind::kF64: return fmt::format("{0} = fma({1}, {2}, {0});", c, a, b);
     case AccKind::kI32:
     case AccKind::kI64: return fmt::format("{0} += {1} * {2};", c, a, b);
+    case AccKind::kI64Pair: return fmt::format("{0} = hlo_u64_add({0}, hlo_u64_mul_lo({1}, {2}));", c, a, b);
     case AccKind::kBool: return fmt::format("{0} |= {1} & {2};", c, a, b);
     case AccKind::kC64:
     case AccKind::kC128:
@@ -218,13 +245,20 @@ std::string KernelWriter::Mac(const std::string& c, const std::string& a, const 
   return "";
 }
 
+std::string KernelWriter::Add(const std::string& x, const std::string& y) const {
+  if (p_.acc == AccKind::kI64Pair) return fmt::format("hlo_u64_add({}, {})", x, y);
+  return fmt::format("{} + {}", x, y);
+}
+
+AccKind KernelWriter::Domain(ElementType type) const { return ComputeDomain(type, t_); }
+
 Status KernelWriter::DeclareEpilogue() {
   for (size_t i = 0; i < e_.inputs.size(); ++i) {
     const EpilogueInput& in = e_.inputs[i];
     const std::string buf = fmt::format("e{}_buf", i);
     Binding({BufferRole::kEpilogueInput, static_cast<int>(i)}, fmt::format("Epi{}", i), buf, true, false);
-    VKHLO_RETURN_IF_ERROR(EmitElementLoader(fmt::format("ld_e{}", i), buf, in.type, ComputeDomain(in.type), prelude_,
-                                            functions_));
+    VKHLO_RETURN_IF_ERROR(EmitElementLoader(fmt::format("ld_e{}", i), buf, in.type, Domain(in.type), prelude_,
+                                            functions_, !t_.shader_int64));
     if (in.broadcast_dimensions.size() != in.dims.size()) {
       return InvalidArgumentError(fmt::format("{}: epilogue input {} has {} broadcast dimensions for rank {}", p_.what,
                                               i, in.broadcast_dimensions.size(), in.dims.size()));
@@ -244,7 +278,7 @@ Status KernelWriter::DeclareEpilogue() {
       }
       index += fmt::format(" + ((oi / {}u) % {}u) * {}u", rs[static_cast<size_t>(rd)], p_.result_dims[static_cast<size_t>(rd)], is[d]);
     }
-    functions_ += fmt::format("{} epi_in{}(uint oi) {{ return ld_e{}(0u{}); }}\n", AccGlslType(ComputeDomain(in.type)),
+    functions_ += fmt::format("{} epi_in{}(uint oi) {{ return ld_e{}(0u{}); }}\n", AccGlslType(Domain(in.type)),
                               i, i, index);
   }
   return OkStatus();
@@ -255,16 +289,17 @@ ElementType KernelWriter::FinalType() const {
 }
 
 Status KernelWriter::DeclareOutput() {
-  const AccKind r = ComputeDomain(p_.c_type);
+  const AccKind r = Domain(p_.c_type);
   const ElementType final_type = FinalType();
-  const AccKind f = ComputeDomain(final_type);
+  const AccKind f = Domain(final_type);
+  const bool r_unsigned = ir::IsUnsignedInteger(p_.c_type);
   const bool narrow = StorageBits(final_type) < 32;
   result_binding_ = static_cast<int>(bindings_.size());
   Binding({BufferRole::kResult, 0, true}, "Result", "c_buf", false, !narrow);
-  VKHLO_RETURN_IF_ERROR(EmitElementStorer("st_c", "c_buf", final_type, prelude_, functions_));
+  VKHLO_RETURN_IF_ERROR(EmitElementStorer("st_c", "c_buf", final_type, prelude_, functions_, !t_.shader_int64));
   functions_ += fmt::format("uint out_index(uint b, uint m, uint n) {{ return {} + {} + {}; }}\n", p_.c_batch.Offset("b"),
                             p_.c_rows.Offset("m"), p_.c_cols.Offset("n"));
-  VKHLO_ASSIGN_OR_RETURN(std::string to_r, ConvertDomain("acc", p_.acc, r));
+  VKHLO_ASSIGN_OR_RETURN(std::string to_r, ConvertDomain("acc", p_.acc, r, &prelude_, r_unsigned, r_unsigned));
   VKHLO_ASSIGN_OR_RETURN(std::string rounded, RoundToType(to_r, p_.c_type, prelude_));
   functions_ += fmt::format("{} round_result({} acc) {{ return {}; }}\n", AccGlslType(r), acc(), rounded);
   if (!e_.custom_glsl.empty()) {
@@ -288,14 +323,16 @@ Status KernelWriter::DeclareOutput() {
         if (s.input < 0 || s.input >= static_cast<int>(e_.inputs.size())) {
           return InvalidArgumentError(fmt::format("{}: epilogue step reads input {} of {}", p_.what, s.input, e_.inputs.size()));
         }
-        VKHLO_ASSIGN_OR_RETURN(y, ConvertDomain(fmt::format("epi_in{}(oi)", s.input),
-                                                ComputeDomain(e_.inputs[static_cast<size_t>(s.input)].type), r));
+        const ElementType in_type = e_.inputs[static_cast<size_t>(s.input)].type;
+        VKHLO_ASSIGN_OR_RETURN(y, ConvertDomain(fmt::format("epi_in{}(oi)", s.input), Domain(in_type), r, &prelude_,
+                                                ir::IsUnsignedInteger(in_type), r_unsigned));
       }
-      VKHLO_ASSIGN_OR_RETURN(std::string v, Binary(s.op, r, "x", y));
+      VKHLO_ASSIGN_OR_RETURN(std::string v, Binary(s.op, r, "x", y, r_unsigned));
       VKHLO_ASSIGN_OR_RETURN(std::string rv, RoundToType(v, p_.c_type, prelude_));
       body += fmt::format("  x = {};\n", rv);
     }
-    VKHLO_ASSIGN_OR_RETURN(std::string out, ConvertDomain("x", r, f));
+    VKHLO_ASSIGN_OR_RETURN(std::string out,
+                           ConvertDomain("x", r, f, &prelude_, r_unsigned, ir::IsUnsignedInteger(final_type)));
     if (final_type != p_.c_type) {
       VKHLO_ASSIGN_OR_RETURN(out, RoundToType(out, final_type, prelude_));
     }
@@ -401,6 +438,7 @@ std::string KernelWriter::Assemble(uint32_t wg_x, uint32_t wg_y, uint32_t wg_z, 
   std::string out = "#version 450\n";
   GlslPrelude prelude = prelude_;
   if (p_.acc == AccKind::kI64) prelude.Extension("GL_ARB_gpu_shader_int64");
+  if (p_.acc == AccKind::kI64Pair) prelude.Include("hlo_i64.glsl");
   // Extensions come first, then includes and helpers.
   out += prelude.Text();
   out += fmt::format("layout(local_size_x = {}, local_size_y = {}, local_size_z = {}) in;\n", wg_x, wg_y, wg_z);

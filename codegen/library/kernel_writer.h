@@ -66,6 +66,10 @@ class KernelWriter {
 
   // The multiply-accumulate statement `c = c + a * b` in the accumulator's arithmetic.
   std::string Mac(const std::string& c, const std::string& a, const std::string& b) const;
+  // The GLSL expression `x + y` of two accumulators (pairs add with carry).
+  std::string Add(const std::string& x, const std::string& y) const;
+  // The domain a value of `type` computes in on this target (ComputeDomain(type, target)).
+  AccKind Domain(ir::ElementType type) const;
 
   void AddShared(const std::string& decl) { shared_ += decl; }
   // The whole kernel: version, extensions, layout, buffers, functions, then `main_body`.

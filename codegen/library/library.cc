@@ -30,9 +30,9 @@ Status CheckPlanSupport(const MatmulProblem& p, const Epilogue& e, const TargetI
   VKHLO_RETURN_IF_ERROR(CheckTypeSupport(p.b_type, p.acc, t, p.what));
   VKHLO_RETURN_IF_ERROR(CheckTypeSupport(p.c_type, p.acc, t, p.what));
   const ir::ElementType final_type = FinalType(p, e);
-  VKHLO_RETURN_IF_ERROR(CheckTypeSupport(final_type, ComputeDomain(final_type), t, p.what + " (epilogue)"));
+  VKHLO_RETURN_IF_ERROR(CheckTypeSupport(final_type, ComputeDomain(final_type, t), t, p.what + " (epilogue)"));
   for (const EpilogueInput& in : e.inputs) {
-    VKHLO_RETURN_IF_ERROR(CheckTypeSupport(in.type, ComputeDomain(in.type), t, p.what + " (epilogue input)"));
+    VKHLO_RETURN_IF_ERROR(CheckTypeSupport(in.type, ComputeDomain(in.type, t), t, p.what + " (epilogue input)"));
   }
   const size_t buffers = 3 + e.inputs.size();
   if (buffers > t.max_storage_buffers_per_stage) {
@@ -57,8 +57,11 @@ const TileConfig* FindConfig(const std::string& name) {
 
 }  // namespace
 
-StatusOr<LibraryPlan> PlanMatmul(const MatmulProblem& p, const TargetInfo& t, const Epilogue& e,
+StatusOr<LibraryPlan> PlanMatmul(const MatmulProblem& problem, const TargetInfo& t, const Epilogue& e,
                                  const PlanOptions& options) {
+  // The accumulator on this target: 64-bit integers as uvec2 pairs without shaderInt64.
+  MatmulProblem p = problem;
+  p.acc = AccForTarget(p.acc, t);
   VKHLO_RETURN_IF_ERROR(CheckPlanSupport(p, e, t));
   LibraryPlan plan;
   plan.problem = p;

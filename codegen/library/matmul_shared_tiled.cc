@@ -93,7 +93,8 @@ StatusOr<LibraryDispatch> EmitDotPerOutput(const MatmulProblem& p, const Epilogu
                       acc, acc, w.Mac("s", "x", "y"));
   body += "  red[tid] = s;\n  barrier();\n";
   for (uint32_t half = nt / 2; half >= 1; half /= 2) {
-    body += fmt::format("  if (tid < {0}u) red[tid] = red[tid] + red[tid + {0}u];\n  barrier();\n", half);
+    body += fmt::format("  if (tid < {0}u) red[tid] = {1};\n  barrier();\n", half,
+                        w.Add("red[tid]", fmt::format("red[tid + {}u]", half)));
   }
   body += "  if (tid == 0u) store_c(b, m, n, red[0]);\n";
   LibraryDispatch d;
@@ -134,7 +135,7 @@ StatusOr<LibraryDispatch> EmitSplitKReduce(const MatmulProblem& p, const Epilogu
                       static_cast<uint64_t>(p.batch * p.m * p.n));
   body += "  uint n = o % N, m = (o / N) % M, b = o / (N * M);\n";
   body += fmt::format("  {} s = load_partial(0u, o);\n", acc);
-  body += fmt::format("  for (uint i = 1u; i < {}u; ++i) s = s + load_partial(i, o);\n", split);
+  body += fmt::format("  for (uint i = 1u; i < {}u; ++i) s = {};\n", split, w.Add("s", "load_partial(i, o)"));
   body += "  store_c(b, m, n, s);\n";
   LibraryDispatch d;
   d.name = name + ".split_k_reduce";

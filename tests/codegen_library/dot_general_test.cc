@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <numeric>
+#include <tuple>
 
 #include "interp/interpreter.h"
+#include "codegen/library/epilogue_match.h"
 #include "tests/codegen_library/library_test_util.h"
 #include "tests/support/device_fixture.h"
 
@@ -185,13 +187,16 @@ TEST_F(DotGeneralTest, ElementTypes) {
     const DotCase c = MakeDot(rng, {3, 7, 33}, 1, 1, 1, 1, t.lhs, t.rhs, t.result);
     const std::string types = std::string(t.lhs) + t.rhs + t.result;
     const bool needs_f64 = types.find("f64") != std::string::npos;
-    const bool needs_i64 = types.find("i64") != std::string::npos;
+    // 64-bit integers are emulated as uvec2 pairs without shaderInt64 when the GLSL library
+    // (hlo_i64.glsl) is built in.
+    const bool needs_i64 = types.find("i64") != std::string::npos && !codegen::library::HaveGlslLibrary();
     if ((needs_f64 && !target_.shader_float64) || (needs_i64 && !target_.shader_int64)) {
       ASSERT_OK_AND_ASSIGN(ParsedOp parsed, ParseOp(c.mlir, ir::OpCode::kDotGeneral));
       auto plan = codegen::library::PlanDotGeneral(*parsed.op, target_);
       ASSERT_FALSE(plan.ok()) << types;
       EXPECT_EQ(plan.status().code(), StatusCode::kUnimplemented);
-      EXPECT_NE(plan.status().message().find(needs_f64 ? "shaderFloat64" : "shaderInt64"), std::string::npos)
+      EXPECT_NE(plan.status().message().find(needs_f64 && !target_.shader_float64 ? "shaderFloat64" : "shaderInt64"),
+                std::string::npos)
           << plan.status().ToString();
       EXPECT_NE(plan.status().message().find("stablehlo.dot_general"), std::string::npos);
       continue;
@@ -199,6 +204,193 @@ TEST_F(DotGeneralTest, ElementTypes) {
     // Small forced tiles keep the kernels (and the driver's compile time) small.
     Check(c, {.force_config = "cpu.regtile_4x8"});
     Check(c, {.force_config = "generic.shared_32x32"});
+  }
+}
+
+// A literal of `type` whose integer elements are drawn from the 64-bit word-boundary values
+// (INT64_MIN, INT64_MAX, -1, 0, 1, 2^32, 2^32 - 1, 2^31, ...) and random 64-bit values, so that
+// products and sums wrap and carry across the words of an emulated pair.
+ir::Literal EdgeLiteral(const ir::Type& type, std::mt19937_64& rng) {
+  static const int64_t kEdges[] = {INT64_MIN,
+                                   INT64_MAX,
+                                   -1,
+                                   0,
+                                   1,
+                                   int64_t{1} << 32,
+                                   (int64_t{1} << 32) - 1,
+                                   -(int64_t{1} << 32),
+                                   int64_t{1} << 31,
+                                   (int64_t{1} << 31) - 1,
+                                   -(int64_t{1} << 31),
+                                   int64_t{0x7fffffff00000000},
+                                   3};
+  auto literal = ir::Literal::Create(type);
+  EXPECT_TRUE(literal.ok());
+  for (int64_t i = 0; i < type.num_elements(); ++i) {
+    const uint64_t r = rng();
+    literal->SetInt(i, r % 3 == 0 ? static_cast<int64_t>(rng()) : kEdges[r % std::size(kEdges)]);
+  }
+  return std::move(*literal);
+}
+
+// 64-bit integer products (i64, ui64, i32 x i32 -> i64) and convolutions with wrapping
+// products and carries across the 32-bit words: exact against the interpreter on every variant,
+// including split-K (partial sums through scratch) and fused epilogues. Without shaderInt64
+// (VKHLO_PROFILE=mobile) they run on uvec2 pairs and the kernels never mention a 64-bit type.
+TEST_F(DotGeneralTest, Int64WrappingEdgeValues) {
+  if (!target_.shader_int64 && !codegen::library::HaveGlslLibrary()) GTEST_SKIP() << "no shaderInt64, no GLSL library";
+  auto check_glsl = [&](const codegen::library::LibraryPlan& plan) {
+    if (target_.shader_int64) return;
+    for (const auto& d : plan.dispatches) {
+      for (const char* word : {"int64_t", "uint64_t", "GL_ARB_gpu_shader_int64", "u64vec", "i64vec",
+                               "GL_EXT_shader_explicit_arithmetic_types_int64"}) {
+        EXPECT_EQ(d.glsl.find(word), std::string::npos) << word << " in " << d.name << ":\n" << d.glsl;
+      }
+    }
+  };
+  auto run = [&](const std::string& mlir, ir::OpCode code, const PlanOptions& options, const Epilogue& epilogue = {},
+                 int extra_inputs = 0) {
+    SCOPED_TRACE(mlir + "config " + (options.force_config.empty() ? "chosen" : options.force_config) +
+                 (options.force_split_k ? fmt::format(" split {}", options.force_split_k) : ""));
+    ASSERT_OK_AND_ASSIGN(ParsedOp parsed, ParseOp(mlir, code));
+    const ir::Operation& op = *parsed.op;
+    std::vector<ir::Literal> operands = {EdgeLiteral(op.operand(0)->type(), rng_), EdgeLiteral(op.operand(1)->type(), rng_)};
+    std::vector<ir::Literal> inputs;
+    const ir::Block& fn = *parsed.op->parent_block();
+    for (int i = 0; i < extra_inputs; ++i) inputs.push_back(EdgeLiteral(fn.argument(2 + i)->type(), rng_));
+    ir::Literal expected;
+    if (extra_inputs == 0) {
+      ASSERT_OK_AND_ASSIGN(expected, Reference(op, operands));
+    } else {
+      interp::InterpValues values = {interp::InterpValue::Tensor(operands[0]), interp::InterpValue::Tensor(operands[1])};
+      for (const auto& in : inputs) values.push_back(interp::InterpValue::Tensor(in));
+      ASSERT_OK_AND_ASSIGN(interp::RunResult result, interp::RunFunction(*parsed.module, "main", values));
+      expected = result.outputs[0].literal();
+    }
+    auto plan_or = code == ir::OpCode::kConvolution ? codegen::library::PlanConvolution(op, target_, epilogue, options)
+                                                    : codegen::library::PlanDotGeneral(op, target_, epilogue, options);
+    ASSERT_OK_AND_ASSIGN(auto plan, std::move(plan_or));
+    SCOPED_TRACE(plan.summary);
+    if (!target_.shader_int64) {
+      EXPECT_NE(plan.summary.find("acc=i64pair"), std::string::npos);
+    }
+    check_glsl(plan);
+    ASSERT_OK_AND_ASSIGN(ir::Literal actual, RunPlan(dev(), TestCompiler(), target_, plan, operands, inputs));
+    EXPECT_EQ(Compare(expected, actual, 1), "");
+  };
+  // The chain after the op as MatchEpilogue finds it (what fusion absorbs), fused into the
+  // kernel, against the interpreter running the whole function; `ops` ops must be absorbed.
+  auto run_fused = [&](const std::string& mlir, size_t ops) {
+    SCOPED_TRACE(mlir);
+    ASSERT_OK_AND_ASSIGN(ParsedOp parsed, ParseOp(mlir, ir::OpCode::kDotGeneral));
+    const ir::Block& block = *parsed.op->parent_block();
+    std::vector<ir::Literal> args;
+    interp::InterpValues values;
+    for (size_t i = 0; i < block.num_arguments(); ++i) {
+      args.push_back(EdgeLiteral(block.argument(i)->type(), rng_));
+      values.push_back(interp::InterpValue::Tensor(args.back()));
+    }
+    ASSERT_OK_AND_ASSIGN(interp::RunResult expected, interp::RunFunction(*parsed.module, "main", values));
+    const codegen::library::FusedEpilogue match = codegen::library::MatchEpilogue(block, *parsed.op);
+    ASSERT_EQ(match.fused.size(), ops);
+    std::vector<ir::Literal> inputs;
+    for (const ir::Value* v : match.inputs) {
+      ASSERT_TRUE(v->is_block_argument());
+      inputs.push_back(args[static_cast<size_t>(v->index())]);
+    }
+    const std::vector<ir::Literal> operands = {args[0], args[1]};
+    for (const char* config : {"cpu.regtile_4x8", "generic.shared_32x32"}) {
+      ASSERT_OK_AND_ASSIGN(auto plan,
+                           codegen::library::PlanDotGeneral(*parsed.op, target_, match.epilogue, {.force_config = config}));
+      check_glsl(plan);
+      ASSERT_OK_AND_ASSIGN(ir::Literal actual, RunPlan(dev(), TestCompiler(), target_, plan, operands, inputs));
+      EXPECT_EQ(Compare(expected.outputs[0].literal(), actual, 1), "") << config;
+    }
+  };
+  // Converts after 64-bit (and into 64-bit) products: ui64 reads as unsigned, ui32 widens
+  // with zeros, i32 with its sign, floats saturate into 64 bits.
+  for (const auto& [in, out] : {std::pair{"i64", "f32"}, std::pair{"ui64", "f32"}, std::pair{"i64", "i32"},
+                                std::pair{"ui64", "i1"}, std::pair{"ui32", "ui64"}, std::pair{"i32", "i64"},
+                                std::pair{"ui32", "i64"}, std::pair{"i64", "ui64"}}) {
+    run_fused(fmt::format(R"(func.func @main(%a: tensor<5x9x{0}>, %b: tensor<9x7x{0}>) -> tensor<5x7x{1}> {{
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<5x9x{0}>, tensor<9x7x{0}>) -> tensor<5x7x{0}>
+  %1 = stablehlo.convert %0 : (tensor<5x7x{0}>) -> tensor<5x7x{1}>
+  func.return %1 : tensor<5x7x{1}>
+}})", in, out), 1);
+  }
+  for (const char* t : {"i64", "ui64"}) {
+    const std::string ty = t;
+    const std::string mlir = fmt::format(R"(func.func @main(%a: tensor<2x9x37x{0}>, %b: tensor<2x37x11x{0}>) -> tensor<2x9x11x{0}> {{
+  %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x9x37x{0}>, tensor<2x37x11x{0}>) -> tensor<2x9x11x{0}>
+  func.return %0 : tensor<2x9x11x{0}>
+}})", ty);
+    run(mlir, ir::OpCode::kDotGeneral, {});
+    run(mlir, ir::OpCode::kDotGeneral, {.force_config = "cpu.regtile_4x8"});
+    run(mlir, ir::OpCode::kDotGeneral, {.force_config = "generic.shared_32x32"});
+    run(mlir, ir::OpCode::kDotGeneral, {.force_config = "generic.dot_per_output_64"});
+    run(mlir, ir::OpCode::kDotGeneral, {.force_config = "cpu.regtile_4x8", .force_split_k = 3});
+    run(mlir, ir::OpCode::kDotGeneral, {.force_config = "generic.shared_32x32", .force_split_k = 2});
+    // A fused epilogue in the 64-bit type: bias add (broadcast), subtract, maximum, minimum,
+    // multiply, each wrapping or ordered (signed or unsigned) as the unfused ops.
+    const std::string fused = fmt::format(R"(func.func @main(%a: tensor<9x37x{0}>, %b: tensor<37x11x{0}>, %bias: tensor<11x{0}>, %c: tensor<9x11x{0}>) -> tensor<9x11x{0}> {{
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<9x37x{0}>, tensor<37x11x{0}>) -> tensor<9x11x{0}>
+  %1 = stablehlo.broadcast_in_dim %bias, dims = [1] : (tensor<11x{0}>) -> tensor<9x11x{0}>
+  %2 = stablehlo.add %0, %1 : tensor<9x11x{0}>
+  %3 = stablehlo.subtract %2, %c : tensor<9x11x{0}>
+  %4 = stablehlo.maximum %3, %c : tensor<9x11x{0}>
+  %5 = stablehlo.minimum %4, %1 : tensor<9x11x{0}>
+  %6 = stablehlo.multiply %5, %c : tensor<9x11x{0}>
+  func.return %6 : tensor<9x11x{0}>
+}})", ty);
+    run_fused(fused, 5);
+    // 64-bit integers into f32 (a float result): ui64 converts as unsigned.
+    const std::string to_f32 = fmt::format(R"(func.func @main(%a: tensor<5x7x{0}>, %b: tensor<7x6x{0}>) -> tensor<5x6xf32> {{
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<5x7x{0}>, tensor<7x6x{0}>) -> tensor<5x6xf32>
+  func.return %0 : tensor<5x6xf32>
+}})", ty);
+    {
+      SCOPED_TRACE(to_f32);
+      ASSERT_OK_AND_ASSIGN(ParsedOp parsed, ParseOp(to_f32, ir::OpCode::kDotGeneral));
+      std::vector<ir::Literal> operands = {EdgeLiteral(parsed.op->operand(0)->type(), rng_),
+                                           EdgeLiteral(parsed.op->operand(1)->type(), rng_)};
+      ASSERT_OK_AND_ASSIGN(ir::Literal expected, Reference(*parsed.op, operands));
+      ASSERT_OK_AND_ASSIGN(auto plan, codegen::library::PlanDotGeneral(*parsed.op, target_, {}, {.force_config = "cpu.regtile_4x8"}));
+      check_glsl(plan);
+      ASSERT_OK_AND_ASSIGN(ir::Literal actual, RunPlan(dev(), TestCompiler(), target_, plan, operands));
+      EXPECT_EQ(Compare(expected, actual, 7, 1e38), "");
+    }
+  }
+  // Mixed widths: i32 x i32 -> i64 (sign-extended before the product), ui32 x ui32 -> ui64
+  // (zero-extended), i8 x i16 -> i64.
+  for (const auto& [lt, rt, ot] : {std::tuple{"i32", "i32", "i64"}, std::tuple{"ui32", "ui32", "ui64"},
+                                   std::tuple{"i8", "i16", "i64"}, std::tuple{"i1", "i1", "i64"}}) {
+    std::mt19937_64 rng(std::hash<std::string>()(std::string(lt) + ot));
+    const DotCase c = MakeDot(rng, {3, 8, 33}, 1, 1, 1, 1, lt, rt, ot);
+    ASSERT_OK_AND_ASSIGN(ParsedOp parsed, ParseOp(c.mlir, ir::OpCode::kDotGeneral));
+    if (!Reference(*parsed.op, {RandomLiteral(parsed.op->operand(0)->type(), rng_),
+                                RandomLiteral(parsed.op->operand(1)->type(), rng_)})
+             .ok()) {
+      std::printf("%s x %s -> %s: the interpreter does not take it, skipped\n", lt, rt, ot);
+      continue;
+    }
+    Check(c, {.force_config = "cpu.regtile_4x8"});
+    Check(c, {.force_config = "generic.shared_32x32", .force_split_k = 2});
+  }
+  // Convolution: implicit GEMM (padding, dilation, feature groups) and the direct kernel.
+  for (const char* t : {"i64", "ui64"}) {
+    const std::string conv = fmt::format(R"(func.func @main(%x: tensor<2x7x6x4x{0}>, %k: tensor<3x2x2x6x{0}>) -> tensor<2x4x5x6x{0}> {{
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {{stride = [2, 1], pad = [[1, 2], [1, 0]], lhs_dilate = [1, 1], rhs_dilate = [1, 2]}} {{batch_group_count = 1 : i64, feature_group_count = 2 : i64}} : (tensor<2x7x6x4x{0}>, tensor<3x2x2x6x{0}>) -> tensor<2x4x5x6x{0}>
+  func.return %0 : tensor<2x4x5x6x{0}>
+}})", t);
+    run(conv, ir::OpCode::kConvolution, {});
+    run(conv, ir::OpCode::kConvolution, {.force_config = "cpu.regtile_4x8"});
+    run(conv, ir::OpCode::kConvolution, {.force_config = "generic.shared_32x32", .force_split_k = 2});
+    run(conv, ir::OpCode::kConvolution, {.force_config = "direct"});
+    const std::string depthwise = fmt::format(R"(func.func @main(%x: tensor<1x6x6x8x{0}>, %k: tensor<3x3x1x8x{0}>) -> tensor<1x6x6x8x{0}> {{
+  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {{stride = [1, 1], pad = [[1, 1], [1, 1]]}} {{batch_group_count = 1 : i64, feature_group_count = 8 : i64}} : (tensor<1x6x6x8x{0}>, tensor<3x3x1x8x{0}>) -> tensor<1x6x6x8x{0}>
+  func.return %0 : tensor<1x6x6x8x{0}>
+}})", t);
+    run(depthwise, ir::OpCode::kConvolution, {});
   }
 }
 
