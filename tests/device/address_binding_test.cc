@@ -5,8 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
-#include <cstdlib>
-#include <fstream>
 #include <numeric>
 
 #include "codegen/big_bindings.h"
@@ -130,37 +128,3 @@ TEST_F(AddressBindingTest, WithoutTheFeatureAddressesAreRefused) {
 }  // namespace
 }  // namespace vkhlo::device
 
-namespace vkhlo::device {
-namespace {
-TEST_F(AddressBindingTest, Experiment) {
-  const char* path = std::getenv("EXPERIMENT_GLSL");
-  if (!path) GTEST_SKIP();
-  std::ifstream f(path);
-  std::string glsl((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  const uint32_t n = std::atoi(std::getenv("EXPERIMENT_N"));
-  codegen::GlslCompiler compiler("");
-  auto spirv = compiler.Compile(glsl, {.name = "exp", .optimize = std::getenv("EXPERIMENT_NOOPT") == nullptr});
-  ASSERT_TRUE(spirv.ok()) << spirv.status().ToString();
-  ComputePipelineDesc desc;
-  desc.name = "exp";
-  desc.spirv = **spirv;
-  desc.workgroup_base_offset = 0;
-  if (glsl.find("vkhlo_address_0") != std::string::npos) desc.address_bindings = {0};
-  ASSERT_OK_AND_ASSIGN(auto pipeline, dev().pipelines().GetOrCreate(desc));
-  std::vector<uint32_t> words(n, 1u);
-  ASSERT_OK_AND_ASSIGN(Buffer in, dev().allocator().Allocate(uint64_t{n} * 4));
-  ASSERT_OK_AND_ASSIGN(Buffer out, dev().allocator().Allocate(32 * 4));
-  ASSERT_OK(dev().transfers().Upload(in, 0, std::as_bytes(std::span(words))));
-  ASSERT_OK_AND_ASSIGN(CommandList list, CommandList::Begin(dev()));
-  const uint32_t push[4] = {0, 0, 0, 0};
-  ASSERT_OK(list.Dispatch(*pipeline, {{in.view(0, uint64_t{n} * 4), Access::kRead}, {out.view(), Access::kReadWrite}},
-                          AsBytes(push), {32, 1, 1}));
-  ASSERT_OK_AND_ASSIGN(Submission done, list.Submit());
-  ASSERT_OK(done.Wait());
-  std::vector<uint32_t> sums(32);
-  ASSERT_OK(dev().transfers().Download(out, 0, std::as_writable_bytes(std::span(sums))));
-  for (uint32_t s : sums) std::printf("%u ", s);
-  std::printf("\n");
-}
-}  // namespace
-}  // namespace vkhlo::device
