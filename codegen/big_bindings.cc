@@ -198,12 +198,16 @@ StatusOr<AddressedGlsl> BindThroughAddresses(std::string_view glsl, const std::s
     for (const Member& m : *members) align = std::max(align, TypeAlignment(m.type));
     const uint32_t b = decl->binding;
     const std::string ref = decl->name + "_ref";
-    const std::string address = fmt::format("vkhlo_address_{}", b);
+    // Accesses read the address from a private copy that main() fills first: a load from the
+    // address block at every access could not be hoisted past the kernel's stores (LLVM cannot
+    // tell that they never write it), which halved llvmpipe's bandwidth.
+    const std::string address = fmt::format("vkhlo_a{}", b);
     std::string text = fmt::format("layout(buffer_reference, {}, buffer_reference_align = {}) {}{}buffer {} {{{}}};\n",
                                    decl->packing, align, decl->qualifiers, decl->qualifiers.empty() ? "" : " ", ref,
                                    decl->body);
     if (!addressed.count(b)) {
-      text += fmt::format("layout(set = 0, binding = {0}, std430) readonly restrict buffer VkhloAddress{0} {{ uvec2 {1}; }};\n",
+      text += fmt::format("layout(set = 0, binding = {0}, std430) readonly restrict buffer VkhloAddress{0} {{ uvec2 "
+                          "vkhlo_address_{0}; }};\nuvec2 {1};\n",
                           b, address);
       addressed.insert(b);
     }
@@ -225,6 +229,13 @@ StatusOr<AddressedGlsl> BindThroughAddresses(std::string_view glsl, const std::s
     out.glsl = std::move(result);
     return out;
   }
+  // main() first copies every address into its private variable.
+  size_t main_at = result.find("void main()");
+  size_t open = main_at == std::string::npos ? std::string::npos : result.find('{', main_at);
+  if (open == std::string::npos) return InvalidArgumentError("a kernel without 'void main()'");
+  std::string copies;
+  for (uint32_t b : out.rewritten) copies += fmt::format("\n  vkhlo_a{0} = vkhlo_address_{0};", b);
+  result.insert(open + 1, copies);
   // The extensions go right after #version (which must come first).
   const std::string extensions =
       "#extension GL_EXT_buffer_reference : require\n#extension GL_EXT_buffer_reference_uvec2 : require\n";
