@@ -233,6 +233,12 @@ Status CommandList::Dispatch(const Pipeline& pipeline, std::span<const Binding> 
     // A binding the shader reaches by address is bound as a slot holding the view's address
     // (any size); barriers still cover the view itself.
     if (pipeline.bindings()[i].device_address) {
+      // Shaders may promise up to 16-byte alignment of the reference (codegen/big_bindings.h).
+      if (v.offset % 16 != 0) {
+        return InvalidArgumentError(fmt::format(
+            "dispatch of '{}', binding {}: a view reached by device address must start at a multiple of 16 bytes, "
+            "not at offset {}", name, i, v.offset));
+      }
       VKHLO_ASSIGN_OR_RETURN(BufferView slot, device_->addresses().Slot(v));
       views.push_back(slot);
       address_bindings_++;
