@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <numeric>
@@ -297,6 +298,49 @@ func.func @main(%x: tensor<{0}x{1}xf32>) -> tensor<{0}x{1}xf32> {{
     }
   }
   EXPECT_EQ(bad, 0);
+}
+
+// A 2x2 max window, a 3x3 convolution and a concatenation (a 268 MB intermediate, exp'd and
+// row-summed) of f32[8193, 4097] ones holding one 9: spot checks where the 9 is and is not.
+TEST(BigTensorTest, WindowConvolutionAndConcatenate) {
+  const std::string program = R"(
+func.func @main(%x: tensor<8193x4097xf32>, %k: tensor<3x3x1x1xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %z = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %w = "stablehlo.reduce_window"(%x, %z) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = stablehlo.maximum %a, %b : tensor<f32>
+    stablehlo.return %m : tensor<f32>
+  }) {window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 1, 1>} : (tensor<8193x4097xf32>, tensor<f32>) -> tensor<8192x4096xf32>
+  %s1 = stablehlo.slice %w [8188:8192, 4095:4096] : (tensor<8192x4096xf32>) -> tensor<4x1xf32>
+  %r1 = stablehlo.reshape %s1 : (tensor<4x1xf32>) -> tensor<4xf32>
+  %x4 = stablehlo.reshape %x : (tensor<8193x4097xf32>) -> tensor<1x8193x4097x1xf32>
+  %c = stablehlo.convolution(%x4, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8193x4097x1xf32>, tensor<3x3x1x1xf32>) -> tensor<1x8191x4095x1xf32>
+  %s2 = stablehlo.slice %c [0:1, 8187:8191, 4094:4095, 0:1] : (tensor<1x8191x4095x1xf32>) -> tensor<1x4x1x1xf32>
+  %r2 = stablehlo.reshape %s2 : (tensor<1x4x1x1xf32>) -> tensor<4xf32>
+  %cc = stablehlo.concatenate %x, %x, dim = 0 : (tensor<8193x4097xf32>, tensor<8193x4097xf32>) -> tensor<16386x4097xf32>
+  %e = stablehlo.exponential %cc : tensor<16386x4097xf32>
+  %rz = stablehlo.constant dense<0.0> : tensor<f32>
+  %sum = stablehlo.reduce(%e init: %rz) applies stablehlo.add across dimensions = [1] : (tensor<16386x4097xf32>, tensor<f32>) -> tensor<16386xf32>
+  %s3 = stablehlo.slice %sum [16382:16386] : (tensor<16386xf32>) -> tensor<4xf32>
+  return %r1, %r2, %s3 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+)";
+  auto exe = CompileBig(program);
+  if (!exe) return;
+  std::vector<float> x(kRows * kCols, 1.0f);
+  x[8190 * kCols + 1] = 9.0f;
+  const std::vector<float> k(9, 1.0f);
+  ASSERT_OK_AND_ASSIGN(Buffer dx, Upload("f32", {kRows, kCols}, x));
+  ASSERT_OK_AND_ASSIGN(Buffer dk, Upload("f32", {3, 3, 1, 1}, k));
+  ASSERT_OK_AND_ASSIGN(std::vector<Buffer> out, exe->Execute({dx, dk}));
+  EXPECT_GE(exe->last_stats().address_bindings, 3u);
+  EXPECT_EQ(Download<float>(out[0]), std::vector<float>(4, 1.0f));
+  EXPECT_EQ(Download<float>(out[1]), std::vector<float>(4, 9.0f));
+  const std::vector<float> sums = Download<float>(out[2]);
+  ASSERT_EQ(sums.size(), 4u);
+  const double e = std::exp(1.0), plain = 4097 * e, with9 = 4096 * e + std::exp(9.0);
+  const double want[4] = {plain, with9, plain, plain};
+  for (int i = 0; i < 4; ++i) EXPECT_NEAR(sums[i], want[i], 1e-4 * want[i]) << i;
 }
 
 // VkFFT binds buffers through descriptors: an FFT beyond the range is a clear compile error on
