@@ -68,6 +68,9 @@ struct TargetInfo {
   uint32_t max_workgroup_invocations = 128;  // maxComputeWorkGroupInvocations
   uint32_t max_shared_memory_bytes = 16384;  // maxComputeSharedMemorySize
   uint64_t max_storage_buffer_range = 128ull << 20;  // maxStorageBufferRange
+  // bufferDeviceAddress: a binding beyond max_storage_buffer_range is reached through its
+  // device address (codegen/big_bindings.h); without it such a binding is an error.
+  bool buffer_device_address = false;
   uint64_t min_storage_buffer_offset_alignment = 256;
   uint32_t max_push_constants_bytes = 128;
   uint32_t max_storage_buffers_per_stage = 4;  // maxPerStageDescriptorStorageBuffers
@@ -100,6 +103,7 @@ struct TargetInfo {
     t.max_workgroup_invocations = 1024;
     t.max_shared_memory_bytes = 32768;
     t.max_storage_buffer_range = 1ull << 31;
+    t.buffer_device_address = true;
     t.min_storage_buffer_offset_alignment = 16;
     t.max_storage_buffers_per_stage = 64;
     t.max_texel_buffer_elements = 1ull << 27;

@@ -33,6 +33,15 @@ constexpr VkBufferUsageFlags kUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                                       VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                       VK_BUFFER_USAGE_TRANSFER_DST_BIT;
 
+// With bufferDeviceAddress (enabled when the masked capabilities have it), every block can be
+// reached through its address: kernels bind views beyond maxStorageBufferRange that way
+// (address_table.h), which needs the usage bit on the buffer and the flag on its memory.
+VkBufferUsageFlags UsageFor(const Device& device) {
+  return kUsage | (device.capabilities().features.buffer_device_address
+                       ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT
+                       : VkBufferUsageFlags{0});
+}
+
 uint64_t RoundUp(uint64_t value, uint64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
@@ -106,7 +115,7 @@ StatusOr<std::unique_ptr<Allocator>> Allocator::Create(Device& device, const All
   // one probe buffer tells them for all.
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   info.size = 4096;
-  info.usage = kUsage;
+  info.usage = UsageFor(device);
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   VkBuffer probe = VK_NULL_HANDLE;
   VKHLO_DEVICE_RETURN_IF_ERROR(device, vkCreateBuffer(device.handle(), &info, nullptr, &probe));
@@ -309,7 +318,7 @@ StatusOr<Allocator::Block*> Allocator::CreateBlockOnceLocked(uint32_t memory_typ
 
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   info.size = size;
-  info.usage = kUsage;
+  info.usage = UsageFor(device_);
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   VKHLO_DEVICE_RETURN_IF_ERROR(device_, vkCreateBuffer(dev, &info, nullptr, &block->buffer));
   VkMemoryRequirements req{};
@@ -318,6 +327,11 @@ StatusOr<Allocator::Block*> Allocator::CreateBlockOnceLocked(uint32_t memory_typ
   VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   alloc.allocationSize = req.size;
   alloc.memoryTypeIndex = memory_type;
+  VkMemoryAllocateFlagsInfo flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+  if (device_.capabilities().features.buffer_device_address) {
+    flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+    alloc.pNext = &flags;
+  }
   VkResult result = VKHLO_DEVICE_CALL(device_, vkAllocateMemory(dev, &alloc, nullptr, &block->memory));
   if (result != VK_SUCCESS) {
     vkDestroyBuffer(dev, block->buffer, nullptr);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "device/address_table.h"
 #include "device/descriptor_cache.h"
 #include "device/device.h"
 #include "device/queue.h"
@@ -99,6 +100,7 @@ CommandList::CommandList(CommandList&& other) noexcept
       held_sets_(std::move(other.held_sets_)),
       timestamps_(std::move(other.timestamps_)),
       dispatches_(other.dispatches_),
+      address_bindings_(other.address_bindings_),
       barriers_(other.barriers_),
       wrote_anything_(other.wrote_anything_) {
   other.command_buffer_ = VK_NULL_HANDLE;
@@ -226,12 +228,31 @@ Status CommandList::Dispatch(const Pipeline& pipeline, std::span<const Binding> 
   for (size_t i = 0; i < bindings.size(); ++i) {
     const BufferView& v = bindings[i].view;
     VKHLO_RETURN_IF_ERROR(CheckView(v, fmt::format("dispatch of '{}', binding {}", name, i)));
+    Access a = bindings[i].access;
+    accesses.push_back({v, a != Access::kWrite, a != Access::kRead});
+    // A binding the shader reaches by address is bound as a slot holding the view's address
+    // (any size); barriers still cover the view itself.
+    if (pipeline.bindings()[i].device_address) {
+      // Shaders may promise up to 16-byte alignment of the reference (codegen/big_bindings.h).
+      if (v.offset % 16 != 0) {
+        return InvalidArgumentError(fmt::format(
+            "dispatch of '{}', binding {}: a view reached by device address must start at a multiple of 16 bytes, "
+            "not at offset {}", name, i, v.offset));
+      }
+      VKHLO_ASSIGN_OR_RETURN(BufferView slot, device_->addresses().Slot(v));
+      views.push_back(slot);
+      address_bindings_++;
+      continue;
+    }
     // Texel buffers have their own limits, checked where their views are made.
     const bool texel = pipeline.bindings()[i].kind == BindingKind::kStorageTexelBuffer;
     if (!texel && v.size > limits.max_storage_buffer_range) {
       return InvalidArgumentError(fmt::format(
-          "dispatch of '{}', binding {}: range of {} bytes exceeds maxStorageBufferRange = {}", name,
-          i, v.size, limits.max_storage_buffer_range));
+          "dispatch of '{}', binding {}: range of {} bytes exceeds maxStorageBufferRange = {}{}", name,
+          i, v.size, limits.max_storage_buffer_range,
+          device_->capabilities().features.buffer_device_address
+              ? " (the shader does not reach it through a device address)"
+              : ", and the device lacks bufferDeviceAddress"));
     }
     if (!texel && v.offset % limits.min_storage_buffer_offset_alignment != 0) {
       return InvalidArgumentError(fmt::format(
@@ -240,8 +261,6 @@ Status CommandList::Dispatch(const Pipeline& pipeline, std::span<const Binding> 
           limits.min_storage_buffer_offset_alignment));
     }
     views.push_back(v);
-    Access a = bindings[i].access;
-    accesses.push_back({v, a != Access::kWrite, a != Access::kRead});
   }
   if (grid.x == 0 || grid.y == 0 || grid.z == 0) return OkStatus();  // nothing to run
 

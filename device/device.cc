@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "device/address_table.h"
 #include "device/allocator.h"
 #include "device/descriptor_cache.h"
 #include "device/feature_chain.h"
@@ -105,6 +106,7 @@ Status Device::Open(DeviceOptions options) {
   VKHLO_ASSIGN_OR_RETURN(Buffer ring_buffer, allocator_->Allocate(ring, MemoryKind::kStaging));
   transfers_ = std::make_unique<TransferEngine>(*this, std::move(ring_buffer),
                                                 options_.direct_host_transfers);
+  addresses_ = std::make_unique<AddressTable>(*this);
   return OkStatus();
 }
 
@@ -112,6 +114,7 @@ Device::~Device() {
   if (device_ == VK_NULL_HANDLE) return;
   vkDeviceWaitIdle(device_);  // also when lost: work submitted before the loss may still run
   // Order matters: users of the queue and allocator go first.
+  addresses_.reset();
   transfers_.reset();
   pipelines_.reset();
   if (allocator_) allocator_->SetBlockDestroyedCallback(nullptr);

@@ -27,6 +27,7 @@
 
 namespace vkhlo::device {
 
+class AddressTable;
 class Allocator;
 class DescriptorCache;
 class PipelineCache;
@@ -83,6 +84,8 @@ class Device {
   TransferEngine& transfers() const { return *transfers_; }
   PipelineCache& pipelines() const { return *pipelines_; }
   DescriptorCache& descriptors() const { return *descriptors_; }
+  // Slots holding device addresses of views beyond maxStorageBufferRange (address_table.h).
+  AddressTable& addresses() const { return *addresses_; }
 
   // OK while the device works; UNAVAILABLE once it has been lost.
   Status CheckAlive() const;
@@ -125,6 +128,7 @@ class Device {
   std::unique_ptr<DescriptorCache> descriptors_;
   std::unique_ptr<PipelineCache> pipelines_;
   std::unique_ptr<TransferEngine> transfers_;
+  std::unique_ptr<AddressTable> addresses_;
 };
 
 }  // namespace vkhlo::device

@@ -50,6 +50,7 @@ std::string ContentKey(const ComputePipelineDesc& desc) {
   for (const SpecializationValue& v : desc.specialization) key += fmt::format(":{}={}", v.id, v.bits);
   if (desc.workgroup_base_offset) key += fmt::format(":base@{}", *desc.workgroup_base_offset);
   if (desc.required_subgroup_size) key += fmt::format(":sg{}", desc.required_subgroup_size);
+  for (uint32_t b : desc.address_bindings) key += fmt::format(":addr{}", b);
   return key;
 }
 
@@ -291,6 +292,17 @@ StatusOr<std::shared_ptr<const Pipeline>> PipelineCache::CreatePipeline(const Co
   p->name_ = name;
   p->binding_count_ = static_cast<uint32_t>(shader->bindings.size());
   p->bindings_ = shader->bindings;
+  for (uint32_t b : desc.address_bindings) {
+    if (b >= p->bindings_.size() || p->bindings_[b].kind != BindingKind::kStorageBuffer) {
+      return InvalidArgumentError(fmt::format("pipeline '{}': binding {} is not a storage buffer and cannot hold a device address", name, b));
+    }
+    if (!device_.capabilities().features.buffer_device_address) {
+      return FailedPreconditionError(fmt::format(
+          "pipeline '{}': binding {} is reached through a device address, which device '{}' lacks (bufferDeviceAddress)",
+          name, b, device_.capabilities().name));
+    }
+    p->bindings_[b].device_address = true;
+  }
   p->push_constant_bytes_ = (shader->push_constant_bytes + 3) / 4 * 4;
   p->workgroup_size_ = shader->workgroup_size;
   p->shared_memory_bytes_ = shader->shared_memory_bytes;

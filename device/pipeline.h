@@ -43,6 +43,9 @@ struct ComputePipelineDesc {
   std::vector<SpecializationValue> specialization;
   std::optional<uint32_t> workgroup_base_offset;  // push-constant byte offset of the uvec3 base
   uint32_t required_subgroup_size = 0;    // 0: the driver's choice
+  // Bindings through which the shader reaches the caller's view by its device address
+  // (codegen/big_bindings.h; ShaderBinding::device_address). Needs bufferDeviceAddress.
+  std::vector<uint32_t> address_bindings;
 };
 
 class Pipeline {

@@ -36,6 +36,10 @@ struct ShaderBinding {
   // Storage texel buffers only: the view's format and the bytes of one texel.
   VkFormat format = VK_FORMAT_UNDEFINED;
   uint32_t texel_bytes = 0;
+  // Storage buffers only, set from ComputePipelineDesc::address_bindings (not reflected): the
+  // shader reads the device address of the caller's view from this binding (a uvec2), and the
+  // command list binds an AddressTable slot holding it (views beyond maxStorageBufferRange).
+  bool device_address = false;
 };
 
 struct ShaderInterface {

@@ -103,9 +103,11 @@ StatusOr<DeviceKernel> EmitCholesky(const Fusion& fusion, const TargetInfo& targ
   const bool vec = src.T == "float";
   const int64_t ld = (m + 7) / 8 * 8;
   const uint64_t ws_bytes = static_cast<uint64_t>(batch * ld * m) * static_cast<uint64_t>(src.words) * 4;
-  if (ws_bytes > target.max_storage_buffer_range) {
+  // Beyond the range, the runtime reaches the workspace by its device address where it can.
+  if (ws_bytes > target.max_storage_buffer_range && !target.buffer_device_address) {
     return ResourceExhaustedError(fmt::format(
-        "'{}' on {} needs a {}-byte workspace, more than the device's maxStorageBufferRange = {}", op.name(),
+        "'{}' on {} needs a {}-byte workspace, more than the device's maxStorageBufferRange = {}, and the device "
+        "lacks bufferDeviceAddress", op.name(),
         at.ToString(), ws_bytes, target.max_storage_buffer_range));
   }
   const int64_t kBlock = BlockColumns(vec);

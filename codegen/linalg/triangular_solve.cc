@@ -142,9 +142,11 @@ StatusOr<DeviceKernel> EmitTriangularSolve(const Fusion& fusion, const TargetInf
   DeviceKernel k;
   for (int64_t p : per) {
     const uint64_t bytes = static_cast<uint64_t>(batch * p) * static_cast<uint64_t>(src.words) * 4;
-    if (bytes > target.max_storage_buffer_range) {
+    // Beyond the range, the runtime reaches a workspace by its device address where it can.
+    if (bytes > target.max_storage_buffer_range && !target.buffer_device_address) {
       return ResourceExhaustedError(fmt::format(
-          "'{}' on {} and {} needs a {}-byte workspace, more than the device's maxStorageBufferRange = {}", op.name(),
+          "'{}' on {} and {} needs a {}-byte workspace, more than the device's maxStorageBufferRange = {}, and the "
+          "device lacks bufferDeviceAddress", op.name(),
           at.ToString(), bt.ToString(), bytes, target.max_storage_buffer_range));
     }
     k.scratch_bytes.push_back(std::max<uint64_t>(4, bytes));

@@ -21,6 +21,11 @@ int64_t TargetGroups(const TargetInfo& target) {
   return target.device_type == TargetInfo::DeviceType::kCpu ? 32 : 256;
 }
 constexpr int64_t kMaxSegments = 4096;
+// The most iterations an invocation's loop over its part should run: llvmpipe (lavapipe) ends
+// every loop after 65535 iterations (gallivm's LP_MAX_TGSI_LOOP_ITERATIONS), silently dropping
+// the rest, and elsewhere a long invocation only delays the tree. Rows longer than this many
+// loads per invocation are split into more segments (tensors beyond 128 MiB reach it).
+constexpr int64_t kMaxLoopIterations = 16384;
 
 // Elements an invocation of a workgroup tree should fold before the tree: CPU devices (lavapipe)
 // pay for every barrier of the tree by switching between the invocations of a workgroup, so a
@@ -133,10 +138,12 @@ ReducePlan ChooseReducePlan(const ReduceGeometry& g, const TargetInfo& target, u
     pass.workgroup_size = TreeWorkgroupSize(target, bytes_per_invocation, CeilDiv(loads, FoldPerInvocation(target)));
     const int64_t w = pass.workgroup_size;
     const int64_t groups = CeilDiv(g.rows, pack);
-    const int64_t segments =
-        std::min({CeilDiv(TargetGroups(target), groups), loads / (w * FoldPerInvocation(target)), kMaxSegments});
+    const int64_t needed = CeilDiv(loads, w * kMaxLoopIterations);  // segments that keep loops short
+    const int64_t segments = std::min(
+        std::max(std::min(CeilDiv(TargetGroups(target), groups), loads / (w * FoldPerInvocation(target))), needed),
+        kMaxSegments);
     const std::string how = pass.vector > 1 ? "strided, uvec4 loads" : commutative ? "strided" : "in order";
-    if (two_pass_allowed && groups < FewGroups(target) && segments >= 2) {
+    if (two_pass_allowed && (groups < FewGroups(target) || needed >= 2) && segments >= 2) {
       pass.segment_length = CeilDiv(loads, segments) * pass.vector;
       pass.segments = CeilDiv(g.length, pass.segment_length);
       pass.pack = 1;
@@ -157,11 +164,14 @@ ReducePlan ChooseReducePlan(const ReduceGeometry& g, const TargetInfo& target, u
       pass.pack = pass.vector;
     }
     const int64_t groups = CeilDiv(CeilDiv(g.rows, pass.pack), pass.workgroup_size);
-    const int64_t segments = std::min({CeilDiv(TargetGroups(target) * loop_wg / 4, CeilDiv(g.rows, pass.vector)),
-                                       g.length / (FoldPerInvocation(target) * 4), kMaxSegments});
+    const int64_t needed = CeilDiv(g.length, kMaxLoopIterations);  // segments that keep loops short
+    const int64_t segments = std::min(std::max(std::min(CeilDiv(TargetGroups(target) * loop_wg / 4, CeilDiv(g.rows, pass.vector)),
+                                                        g.length / (FoldPerInvocation(target) * 4)),
+                                               needed),
+                                      kMaxSegments);
     const std::string how = pass.vector > 1 ? fmt::format("{} adjacent rows per invocation, uvec4 loads", pass.vector)
                                             : "an invocation per row";
-    if (two_pass_allowed && groups < FewGroups(target) && segments >= 2) {
+    if (two_pass_allowed && (groups < FewGroups(target) || needed >= 2) && segments >= 2) {
       pass.segment_length = CeilDiv(g.length, segments);
       pass.segments = CeilDiv(g.length, pass.segment_length);
       pass.pack = pass.vector;

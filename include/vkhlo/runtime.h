@@ -126,6 +126,9 @@ struct ExecutionStats {
   uint64_t host_evaluated_ops = 0;  // tensor ops evaluated on the host: always 0
   uint64_t peak_scratch_bytes = 0;  // intermediate buffers (reused by liveness)
   uint64_t in_place_updates = 0;    // dynamic_update_slice / scatter results written into their operand's buffer
+  // Bindings of tensors beyond maxStorageBufferRange reached through buffer device addresses
+  // (one per binding per dispatch; 0 when every tensor fits a descriptor).
+  uint64_t address_bindings = 0;
 };
 
 // One compiled kernel (a dispatch of a device kernel counts apart): its SPIR-V size and what
@@ -147,6 +150,8 @@ struct CompileStats {
   double spirv_ms = 0;            // GLSL -> SPIR-V (incl. validation and optimization)
   double pipeline_ms = 0;         // vkCreateComputePipelines
   uint64_t constant_bytes = 0;    // constants uploaded once
+  // Kernels (dispatches) that reach a tensor beyond maxStorageBufferRange by its device address.
+  uint64_t address_bound_kernels = 0;
   std::vector<KernelCompileStats> per_kernel;  // every kernel compiled, in order
 };
 

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <thread>
 
+#include "codegen/big_bindings.h"
 #include "device/allocator.h"
 #include "device/pipeline.h"
 #include "device/transfer.h"
@@ -346,6 +347,7 @@ class Compiler {
   struct EmittedKernel {
     CompiledKernel kernel;  // no pipelines yet
     std::vector<std::string> names, glsl;
+    std::vector<std::vector<uint32_t>> address_bindings;  // per module (codegen/big_bindings.h)
     std::vector<std::shared_ptr<const codegen::SpirvWords>> spirv;  // filled by CompileGlslAll
     std::vector<codegen::GlslCompiler::JobTiming> timings;
   };
@@ -359,13 +361,17 @@ class Compiler {
     if (fusion.device_op != nullptr) return EmitDeviceKernel(fusion, kernel_options);
     VKHLO_ASSIGN_OR_RETURN(codegen::KernelSource source,
                            codegen::EmitLoopKernel(fusion, exe_.client->target, kernel_options));
-    for (const ir::Value* v : fusion.inputs) VKHLO_RETURN_IF_ERROR(CheckRange(v->type(), fusion.name));
-    for (const ir::Value* v : fusion.outputs) VKHLO_RETURN_IF_ERROR(CheckRange(v->type(), fusion.name));
+    std::vector<const ir::Value*> bound(fusion.inputs.begin(), fusion.inputs.end());
+    bound.insert(bound.end(), fusion.outputs.begin(), fusion.outputs.end());
+    std::vector<uint64_t> bytes;
+    for (const ir::Value* v : bound) bytes.push_back(BufferBytes(v->type()));
+    VKHLO_ASSIGN_OR_RETURN(std::set<uint32_t> big, BigBindings(fusion.name, bytes, [&](size_t i) { return bound[i]->type().ToString(); }));
     EmittedKernel e;
     // A zero-size index space is never dispatched: its outputs are empty buffers.
     if (source.workgroups != 0) {
       e.names.push_back(fusion.name);
       e.glsl.push_back(source.glsl);
+      VKHLO_RETURN_IF_ERROR(BindThroughAddresses(e, big));
     }
     e.kernel.source = std::move(source);
     return e;
@@ -386,8 +392,6 @@ class Compiler {
       return Status(emitted.status().code(),
                     fmt::format("{}: {}{}", where, message.rfind("error: ", 0) == 0 ? "" : "error: ", message));
     }
-    for (const ir::Value* v : fusion.inputs) VKHLO_RETURN_IF_ERROR(CheckRange(v->type(), fusion.name));
-    for (const ir::Value* v : fusion.outputs) VKHLO_RETURN_IF_ERROR(CheckRange(v->type(), fusion.name));
     if (emitted->binding_alignment > exe_.client->device->allocator().alignment() ||
         exe_.client->device->allocator().alignment() % emitted->binding_alignment != 0) {
       return InternalError(fmt::format("kernel '{}' needs {}-byte aligned buffers; the allocator aligns to {}",
@@ -401,8 +405,22 @@ class Compiler {
     e.kernel.source.summary = emitted->summary;
     for (const codegen::KernelDispatch& dispatch : emitted->dispatches) {
       if (!HasGrid(dispatch)) continue;
+      std::vector<uint64_t> bytes;
+      for (const codegen::KernelBuffer& b : dispatch.bindings) {
+        bytes.push_back(b.kind == codegen::KernelBuffer::Kind::kScratch
+                            ? (b.scratch >= 0 && static_cast<size_t>(b.scratch) < emitted->scratch_bytes.size()
+                                   ? emitted->scratch_bytes[static_cast<size_t>(b.scratch)]
+                                   : 0)
+                            : BufferBytes(b.value->type()));
+      }
+      auto what = [&](size_t i) {
+        const codegen::KernelBuffer& b = dispatch.bindings[i];
+        return b.kind == codegen::KernelBuffer::Kind::kScratch ? fmt::format("a scratch buffer") : b.value->type().ToString();
+      };
+      VKHLO_ASSIGN_OR_RETURN(std::set<uint32_t> big, BigBindings(dispatch.name, bytes, what));
       e.names.push_back(dispatch.name);
       e.glsl.push_back(dispatch.glsl);
+      VKHLO_RETURN_IF_ERROR(BindThroughAddresses(e, big));
     }
     e.kernel.device = std::move(*emitted);
     return e;
@@ -458,12 +476,17 @@ class Compiler {
       stats.spirv_ms = e.timings[m].ms;
       stats.spirv_cached = !e.timings[m].compiled;
       ++m;
-      if (!options_.dump_kernels_dir.empty()) VKHLO_RETURN_IF_ERROR(Dump(dumped, spirv));
+      if (!options_.dump_kernels_dir.empty()) {
+        codegen::KernelSource compiled = dumped;
+        compiled.glsl = e.glsl[m - 1];  // as compiled (bindings rewritten to addresses included)
+        VKHLO_RETURN_IF_ERROR(Dump(compiled, spirv));
+      }
       device::ComputePipelineDesc desc;
       desc.name = stats.name;
       desc.spirv = spirv;
       desc.workgroup_base_offset = 0;
       desc.required_subgroup_size = subgroup_size;
+      desc.address_bindings = e.address_bindings[m - 1];
       auto start = Clock::now();
       VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<const device::Pipeline> pipeline,
                              exe_.client->device->pipelines().GetOrCreate(desc));
@@ -515,14 +538,35 @@ class Compiler {
     return OkStatus();
   }
 
-  Status CheckRange(const ir::Type& type, const std::string& kernel) {
-    const uint64_t bytes = BufferBytes(type);
-    const uint64_t limit = exe_.client->target.max_storage_buffer_range;
-    if (bytes > limit) {
-      return ResourceExhaustedError(fmt::format(
-          "kernel '{}' binds {} ({} bytes), more than the device's maxStorageBufferRange = {}", kernel,
-          type.ToString(), bytes, limit));
+  // The bindings of a kernel whose bytes exceed maxStorageBufferRange: on a device with
+  // bufferDeviceAddress they are reached by address (codegen/big_bindings.h); without it they
+  // are an error naming the tensor, its size and the missing feature.
+  StatusOr<std::set<uint32_t>> BigBindings(const std::string& kernel, const std::vector<uint64_t>& bytes,
+                                           const std::function<std::string(size_t)>& what) {
+    const codegen::TargetInfo& target = exe_.client->target;
+    std::set<uint32_t> big;
+    for (size_t i = 0; i < bytes.size(); ++i) {
+      if (bytes[i] <= target.max_storage_buffer_range) continue;
+      if (!target.buffer_device_address) {
+        return ResourceExhaustedError(fmt::format(
+            "kernel '{}' binds {} ({} bytes), more than the device's maxStorageBufferRange = {}, and device '{}' "
+            "(profile {}) lacks bufferDeviceAddress, through which vkhlo binds larger tensors",
+            kernel, what(i), bytes[i], target.max_storage_buffer_range, target.device_name, target.profile));
+      }
+      big.insert(static_cast<uint32_t>(i));
     }
+    return big;
+  }
+
+  // Rewrites the last module of `e` so that its `big` bindings are reached by address.
+  Status BindThroughAddresses(EmittedKernel& e, const std::set<uint32_t>& big) {
+    e.address_bindings.emplace_back();
+    if (big.empty()) return OkStatus();
+    auto out = codegen::BindThroughAddresses(e.glsl.back(), big);
+    if (!out.ok()) return out.status().WithContext(fmt::format("kernel '{}'", e.names.back()));
+    e.glsl.back() = std::move(out->glsl);
+    e.address_bindings.back().assign(out->rewritten.begin(), out->rewritten.end());
+    if (!out->rewritten.empty()) exe_.compile_stats.address_bound_kernels++;
     return OkStatus();
   }
 

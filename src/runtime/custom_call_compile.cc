@@ -125,7 +125,10 @@ Status CompileKernel(ClientState& client, const CustomCallKernel& kernel, std::s
     for (const TensorType& t : types) {
       VKHLO_ASSIGN_OR_RETURN(ir::Type type, FromTensorType(t));
       if (BufferBytes(type) > client.target.max_storage_buffer_range) {
-        return error(fmt::format("binds {} ({} bytes), more than the device's maxStorageBufferRange = {}",
+        // Generated kernels reach such tensors by device address (codegen/big_bindings.h); a
+        // custom call's SPIR-V is the caller's and binds every tensor through a descriptor.
+        return error(fmt::format("binds {} ({} bytes), more than the device's maxStorageBufferRange = {} (custom-call "
+                                 "kernels bind tensors through descriptors, never by device address)",
                                  t.ToString(), BufferBytes(type), client.target.max_storage_buffer_range),
                      StatusCode::kResourceExhausted);
       }

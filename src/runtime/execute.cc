@@ -118,6 +118,13 @@ StatusOr<RtValue> Execution::Lookup(const Environment& env, const ir::Value* v) 
   return InternalError(fmt::format("runtime: value %{} has no buffer", v->name_hint()));
 }
 
+// Bindings a pipeline reaches through device addresses (tensors beyond maxStorageBufferRange).
+static uint64_t AddressBindings(const device::Pipeline& pipeline) {
+  uint64_t n = 0;
+  for (const device::ShaderBinding& b : pipeline.bindings()) n += b.device_address ? 1 : 0;
+  return n;
+}
+
 // Keeps buffers alive until the work recorded so far has finished.
 void Execution::Retire(std::shared_ptr<BufferState> buffer) { retired_.push_back(std::move(buffer)); }
 
@@ -202,6 +209,7 @@ Status Execution::RunKernel(const BlockProgram& program, const CompiledKernel& k
   VKHLO_RETURN_IF_ERROR(list->Dispatch(*kernel.pipeline, bindings, device::AsBytes(zero),
                                        {static_cast<uint32_t>(std::min<uint64_t>(source.workgroups, UINT32_MAX)), 1, 1}));
   stats_.kernels_dispatched++;
+  stats_.address_bindings += AddressBindings(*kernel.pipeline);
   stats_.bytes_read += read;
   stats_.bytes_written += written;
   Retire(keep);
@@ -257,6 +265,7 @@ Status Execution::RecordDeviceKernel(const CompiledKernel& kernel, const std::ve
     VKHLO_RETURN_IF_ERROR(list->Dispatch(*pipeline, bindings, std::as_bytes(std::span<const uint32_t>(push)),
                                          {dispatch.grid[0], dispatch.grid[1], dispatch.grid[2]}));
     stats_.kernels_dispatched++;
+    stats_.address_bindings += AddressBindings(*pipeline);
     dispatched = true;
     if (profiler_ != nullptr) {
       // A kernel of one dispatch moves what the kernel does (in-place outputs count what they

@@ -40,7 +40,20 @@ Status CheckFft(const ir::Operation& op, const codegen::TargetInfo& target, cons
                                           where, op.name(), complex->type().ToString(), target.device_name,
                                           target.profile));
   }
-  return DescriptorOf(*lowering).Validate();
+  const FftDescriptor d = DescriptorOf(*lowering);
+  VKHLO_RETURN_IF_ERROR(d.Validate());
+  // VkFFT binds its buffers through descriptors (from the start of the allocator's block), so a
+  // tensor beyond maxStorageBufferRange cannot be bound; vkhlo does not split FFTs across
+  // buffers yet (VkFFT's bufferNum/bufferSize), and device addresses do not reach VkFFT's kernels.
+  for (auto [what, bytes] : {std::pair<const char*, uint64_t>{"operand", d.input_bytes()}, {"result", d.output_bytes()}}) {
+    if (bytes > target.max_storage_buffer_range) {
+      return UnimplementedError(fmt::format(
+          "{}: error: '{}' {} is {} bytes, more than the device's maxStorageBufferRange = {}: FFTs of tensors that "
+          "large are not supported (VkFFT binds each buffer through one descriptor)",
+          where, op.name(), what, bytes, target.max_storage_buffer_range));
+    }
+  }
+  return OkStatus();
 }
 
 Status RecordFft(ClientState& client, device::CommandList& list, const ir::Operation& op, const device::Buffer& operand,

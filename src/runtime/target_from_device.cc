@@ -39,6 +39,7 @@ codegen::TargetInfo TargetFromDevice(const device::Device& device) {
   t.max_workgroup_invocations = caps.limits.max_workgroup_invocations;
   t.max_shared_memory_bytes = caps.limits.max_shared_memory_bytes;
   t.max_storage_buffer_range = caps.limits.max_storage_buffer_range;
+  t.buffer_device_address = caps.features.buffer_device_address;
   t.min_storage_buffer_offset_alignment = caps.limits.min_storage_buffer_offset_alignment;
   t.max_push_constants_bytes = caps.limits.max_push_constants_bytes;
   t.max_storage_buffers_per_stage = caps.limits.max_per_stage_storage_buffers;

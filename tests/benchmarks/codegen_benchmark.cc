@@ -13,6 +13,9 @@
 //   BM_ReduceAll                reduce(add) of 16M f32 to a scalar (two passes through scratch)
 //   BM_ReduceColumns            reduce(add) of 4096x4096 f32 over its outer dimension (column sums);
 //                               all three count the 64 MiB read, to compare with BM_HostMemcpy
+//   BM_Chain8AtRange/0,1        the 8-op chain on 128 MiB tensors (the range on lavapipe: descriptors) and
+//                               128 MiB + 4 KiB (beyond it: device addresses), issue 25
+//   BM_ReduceRowsAtRange/0,1    row sums of 8192x4096 / 8193x4096 f32, the same two paths
 //   BM_DusLoop/1,0              a while loop writing one 16 KiB row per iteration into a carried
 //                               16 MiB f32 buffer (dynamic_update_slice), 64 iterations: in place
 //                               (/1: only the rows are written) vs the fused elemental update (/0:
@@ -181,13 +184,13 @@ void BM_Chain8KernelOnly(benchmark::State& state) {
   DispatchAbc(state, "chain8_kernel", text, static_cast<uint32_t>((kChainElements / per + wg - 1) / wg));
 }
 
-void RunChain(benchmark::State& state, const CompileOptions& options) {
-  auto exe = SharedClient().Compile(ChainProgram(kChainElements), options);
+void RunChain(benchmark::State& state, const CompileOptions& options, int64_t n = kChainElements) {
+  auto exe = SharedClient().Compile(ChainProgram(n), options);
   if (!exe.ok()) {
     state.SkipWithError(exe.status().ToString().c_str());
     return;
   }
-  Buffer x = Filled(kChainElements, 1.5f), y = Filled(kChainElements, -2.0f);
+  Buffer x = Filled(n, 1.5f), y = Filled(n, -2.0f);
   for (auto _ : state) {
     auto results = exe->Execute({x, y});
     if (!results.ok()) {
@@ -195,8 +198,15 @@ void RunChain(benchmark::State& state, const CompileOptions& options) {
       return;
     }
   }
-  state.SetBytesProcessed(int64_t(state.iterations()) * kChainElements * 4 * 3);
+  state.SetBytesProcessed(int64_t(state.iterations()) * n * 4 * 3);
   state.counters["kernels"] = static_cast<double>(exe->last_stats().kernels_dispatched);
+  state.counters["address_bindings"] = static_cast<double>(exe->last_stats().address_bindings);
+}
+
+// Issue 25: the chain on 128 MiB tensors (Arg 0: exactly maxStorageBufferRange on lavapipe, bound
+// through descriptors) beside 128 MiB + 4 KiB ones (Arg 1: beyond it, reached by device address).
+void BM_Chain8AtRange(benchmark::State& state) {
+  RunChain(state, CompileOptions{}, (int64_t{32} << 20) + (state.range(0) ? 1024 : 0));
 }
 
 void BM_Chain8Fused(benchmark::State& state) {
@@ -302,6 +312,8 @@ void BM_CompileWarm(benchmark::State& state) {
 // input read once (64 MiB), the figure to hold against BM_HostMemcpy/64MiB.
 void RunReduce(benchmark::State& state, const std::vector<int64_t>& shape, const std::string& dims, const std::string& out,
                const std::string& dimensions) {
+  int64_t elements = 1;
+  for (int64_t d : shape) elements *= d;
   const std::string text = fmt::format(R"(
 func.func @main(%x: tensor<{0}xf32>) -> tensor<{1}f32> {{
   %z = stablehlo.constant dense<0.0> : tensor<f32>
@@ -315,7 +327,7 @@ func.func @main(%x: tensor<{0}xf32>) -> tensor<{1}f32> {{
     state.SkipWithError(exe.status().ToString().c_str());
     return;
   }
-  std::vector<float> host(static_cast<size_t>(kChainElements), 0.5f);
+  std::vector<float> host(static_cast<size_t>(elements), 0.5f);
   auto x = SharedClient().BufferFromHost(
       {"f32", shape}, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(host.data()), host.size() * 4));
   if (!x.ok()) std::abort();
@@ -326,8 +338,9 @@ func.func @main(%x: tensor<{0}xf32>) -> tensor<{1}f32> {{
       return;
     }
   }
-  state.SetBytesProcessed(int64_t(state.iterations()) * kChainElements * 4);
+  state.SetBytesProcessed(int64_t(state.iterations()) * elements * 4);
   state.counters["kernels"] = static_cast<double>(exe->last_stats().kernels_dispatched);
+  state.counters["address_bindings"] = static_cast<double>(exe->last_stats().address_bindings);
 }
 
 void BM_DusLoop(benchmark::State& state) {
@@ -376,6 +389,12 @@ func.func @main(%buf: tensor<{0}x{1}xf32>, %row: tensor<1x{1}xf32>) -> tensor<{0
 void BM_ReduceRows(benchmark::State& state) { RunReduce(state, {4096, 4096}, "4096x4096", "4096x", "1"); }
 void BM_ReduceAll(benchmark::State& state) { RunReduce(state, {kChainElements}, "16777216", "", "0"); }
 void BM_ReduceColumns(benchmark::State& state) { RunReduce(state, {4096, 4096}, "4096x4096", "4096x", "0"); }
+// Issue 25: row sums of 8192x4096 f32 (exactly maxStorageBufferRange on lavapipe; Arg 0) beside
+// 8193x4096 (beyond it, by device address; Arg 1).
+void BM_ReduceRowsAtRange(benchmark::State& state) {
+  const int64_t rows = state.range(0) ? 8193 : 8192;
+  RunReduce(state, {rows, 4096}, fmt::format("{}x4096", rows), fmt::format("{}x", rows), "1");
+}
 
 BENCHMARK(BM_HostMemcpy)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0);
 BENCHMARK(BM_HandWrittenAdd)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
@@ -385,6 +404,8 @@ BENCHMARK(BM_Chain8Unfused)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTi
 BENCHMARK(BM_ReduceRows)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(BM_ReduceAll)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(BM_ReduceColumns)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+BENCHMARK(BM_Chain8AtRange)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+BENCHMARK(BM_ReduceRowsAtRange)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(BM_DusLoop)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(BM_Execute1Op)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_DispatchOverhead)->Arg(1)->Arg(64)->Unit(benchmark::kMicrosecond)->UseRealTime();

@@ -9,6 +9,13 @@ using device::DeviceCapabilities;
 
 std::string Yes(bool b) { return b ? "yes" : "no"; }
 
+// How kernels bind a tensor whose bytes exceed maxStorageBufferRange (issue 25).
+std::string BigTensorBinding(const device::DeviceCapabilities& c) {
+  return c.features.buffer_device_address
+             ? "buffer device address"
+             : "not supported: no bufferDeviceAddress (such a tensor is a compile error)";
+}
+
 std::string Size(uint64_t bytes) {
   if (bytes >= (1ull << 30)) return fmt::format("{:.2f} GiB", bytes / double(1ull << 30));
   if (bytes >= (1ull << 20)) return fmt::format("{:.1f} MiB", bytes / double(1ull << 20));
@@ -102,6 +109,7 @@ std::string CapabilitiesText(const DeviceCapabilities& c) {
   line("maxComputeWorkGroupInvocations", fmt::format("{}", l.max_workgroup_invocations));
   line("maxComputeSharedMemorySize", Size(l.max_shared_memory_bytes));
   line("maxStorageBufferRange", Size(l.max_storage_buffer_range));
+  line("tensors beyond maxStorageBufferRange", BigTensorBinding(c));
   line("maxPushConstantsSize", fmt::format("{} B", l.max_push_constants_bytes));
   line("minStorageBufferOffsetAlignment", fmt::format("{} B", l.min_storage_buffer_offset_alignment));
   line("maxPerStageDescriptorStorageBuffers", fmt::format("{}", l.max_per_stage_storage_buffers));
@@ -137,6 +145,7 @@ nlohmann::json CapabilitiesJson(const DeviceCapabilities& c) {
   j["driver_info"] = c.driver_info;
   j["profile"] = c.profile;
   j["int64_arithmetic"] = f.shader_int64 ? "native" : "emulated";
+  j["big_tensor_binding"] = BigTensorBinding(c);
   j["features"] = {
       {"shaderFloat64", f.shader_float64}, {"shaderInt64", f.shader_int64},
       {"shaderInt16", f.shader_int16}, {"shaderFloat16", f.shader_float16},

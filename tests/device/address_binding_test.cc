@@ -1,0 +1,130 @@
+// Bindings reached through device addresses (issue 25): a pipeline's address bindings get an
+// AddressTable slot holding the view's address; views beyond maxStorageBufferRange are accepted
+// there and refused elsewhere; slots are reused per address; reads, writes and loops over the
+// view give what a plain binding gives.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <numeric>
+
+#include "codegen/big_bindings.h"
+#include "codegen/glsl_compiler.h"
+#include "device/address_table.h"
+#include "device/allocator.h"
+#include "device/command_list.h"
+#include "device/pipeline.h"
+#include "device/transfer.h"
+#include "tests/support/device_fixture.h"
+
+namespace vkhlo::device {
+namespace {
+
+using testing::DeviceTest;
+
+// Sums words [lo, hi) of `in0` per workgroup with a strided loop over 16 invocations (the shape
+// of a reduction's first pass), writes the sums to `out` and doubles every word of `in0`'s
+// second view `io`.
+constexpr const char* kStrided = R"(#version 450
+layout(local_size_x = 16) in;
+layout(set = 0, binding = 0) readonly buffer Buffer0 { uint in0[]; };
+layout(set = 0, binding = 1) restrict buffer Buffer1 { uint out1[]; };
+layout(push_constant) uniform Push { uint n; uint per_group; } pc;
+shared uint partial[16];
+void main() {
+  uint g = gl_WorkGroupID.x;
+  uint t = gl_LocalInvocationID.x;
+  uint lo = g * pc.per_group;
+  uint hi = min(lo + pc.per_group, pc.n);
+  uint acc = 0u;
+  if (lo + t < hi) {
+    acc = in0[lo + t];
+    for (uint r = lo + t + 16u; r < hi; r += 16u) acc += in0[r];
+  }
+  partial[t] = acc;
+  barrier();
+  if (t == 0u) {
+    uint s = 0u;
+    for (uint i = 0u; i < 16u; ++i) s += partial[i];
+    out1[g] = s;
+  }
+}
+)";
+
+class AddressBindingTest : public DeviceTest {
+ protected:
+  StatusOr<std::shared_ptr<const Pipeline>> Build(const std::string& glsl, std::set<uint32_t> addressed) {
+    VKHLO_ASSIGN_OR_RETURN(codegen::AddressedGlsl rewritten, codegen::BindThroughAddresses(glsl, addressed));
+    codegen::GlslCompiler compiler("");
+    VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<const codegen::SpirvWords> spirv,
+                           compiler.Compile(rewritten.glsl, {.name = "strided"}));
+    ComputePipelineDesc desc;
+    desc.name = addressed.empty() ? "strided" : "strided.addressed";
+    desc.spirv = *spirv;
+    desc.address_bindings.assign(rewritten.rewritten.begin(), rewritten.rewritten.end());
+    return dev().pipelines().GetOrCreate(desc);
+  }
+
+  // The per-group sums of `words` through a pipeline.
+  std::vector<uint32_t> Sums(const Pipeline& pipeline, const std::vector<uint32_t>& words, uint32_t groups) {
+    auto in = dev().allocator().Allocate(words.size() * 4);
+    EXPECT_TRUE(in.ok());
+    auto out = dev().allocator().Allocate(groups * 4);
+    EXPECT_TRUE(out.ok());
+    EXPECT_OK(dev().transfers().Upload(*in, 0, std::as_bytes(std::span(words))));
+    auto list = CommandList::Begin(dev());
+    EXPECT_TRUE(list.ok());
+    const uint32_t n = static_cast<uint32_t>(words.size());
+    const uint32_t push[2] = {n, (n + groups - 1) / groups};
+    EXPECT_OK(list->Dispatch(pipeline, {{in->view(0, words.size() * 4), Access::kRead}, {out->view(), Access::kReadWrite}},
+                             AsBytes(push), {groups, 1, 1}));
+    auto done = list->Submit();
+    EXPECT_TRUE(done.ok());
+    EXPECT_OK(done->Wait());
+    std::vector<uint32_t> sums(groups);
+    EXPECT_OK(dev().transfers().Download(*out, 0, std::as_writable_bytes(std::span(sums))));
+    return sums;
+  }
+};
+
+TEST_F(AddressBindingTest, StridedLoopReadsLikeAPlainBinding) {
+  if (!dev().capabilities().features.buffer_device_address) GTEST_SKIP() << "no bufferDeviceAddress";
+  ASSERT_OK_AND_ASSIGN(auto plain, Build(kStrided, {}));
+  ASSERT_OK_AND_ASSIGN(auto addressed, Build(kStrided, {0}));
+  EXPECT_TRUE(addressed->bindings()[0].device_address);
+  EXPECT_FALSE(addressed->bindings()[1].device_address);
+  for (uint32_t n : {1000u, 1048577u * 4 + 3}) {
+    std::vector<uint32_t> words(n);
+    std::iota(words.begin(), words.end(), 1u);
+    EXPECT_EQ(Sums(*addressed, words, 4), Sums(*plain, words, 4)) << n;
+  }
+}
+
+TEST_F(AddressBindingTest, SlotsAreReusedPerAddress) {
+  if (!dev().capabilities().features.buffer_device_address) GTEST_SKIP() << "no bufferDeviceAddress";
+  ASSERT_OK_AND_ASSIGN(Buffer a, dev().allocator().Allocate(4096));
+  ASSERT_OK_AND_ASSIGN(Buffer b, dev().allocator().Allocate(4096));
+  ASSERT_OK_AND_ASSIGN(BufferView sa, dev().addresses().Slot(a.view()));
+  ASSERT_OK_AND_ASSIGN(BufferView sb, dev().addresses().Slot(b.view()));
+  ASSERT_OK_AND_ASSIGN(BufferView sa2, dev().addresses().Slot(a.view()));
+  EXPECT_EQ(sa.buffer, sa2.buffer);
+  EXPECT_EQ(sa.offset, sa2.offset);
+  EXPECT_NE(sa.offset, sb.offset);
+  ASSERT_OK_AND_ASSIGN(uint64_t address, dev().addresses().AddressOf(a.view(16, 16)));
+  ASSERT_OK_AND_ASSIGN(uint64_t base, dev().addresses().AddressOf(a.view()));
+  EXPECT_EQ(address, base + 16);
+}
+
+TEST_F(AddressBindingTest, WithoutTheFeatureAddressesAreRefused) {
+  if (dev().capabilities().features.buffer_device_address) GTEST_SKIP() << "the device has bufferDeviceAddress";
+  ASSERT_OK_AND_ASSIGN(Buffer a, dev().allocator().Allocate(4096));
+  auto slot = dev().addresses().Slot(a.view());
+  ASSERT_FALSE(slot.ok());
+  EXPECT_NE(slot.status().message().find("lacks bufferDeviceAddress"), std::string::npos) << slot.status().ToString();
+  auto pipeline = Build(kStrided, {0});
+  ASSERT_FALSE(pipeline.ok());
+  EXPECT_NE(pipeline.status().message().find("bufferDeviceAddress"), std::string::npos) << pipeline.status().ToString();
+}
+
+}  // namespace
+}  // namespace vkhlo::device
+
