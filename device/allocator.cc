@@ -37,9 +37,8 @@ constexpr VkBufferUsageFlags kUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
 // reached through its address: kernels bind views beyond maxStorageBufferRange that way
 // (address_table.h), which needs the usage bit on the buffer and the flag on its memory.
 VkBufferUsageFlags UsageFor(const Device& device) {
-  return kUsage | (device.capabilities().features.buffer_device_address
-                       ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT
-                       : VkBufferUsageFlags{0});
+  const VkBufferUsageFlags address = VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+  return kUsage | (device.capabilities().features.buffer_device_address ? address : VkBufferUsageFlags{0});
 }
 
 uint64_t RoundUp(uint64_t value, uint64_t alignment) {
