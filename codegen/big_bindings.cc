@@ -250,4 +250,433 @@ StatusOr<AddressedGlsl> BindThroughAddresses(std::string_view glsl, const std::s
   return out;
 }
 
+namespace {
+
+uint32_t ElementBytes(std::string_view type) {
+  static const std::map<std::string_view, uint32_t> kBytes = {
+      {"uint8_t", 1},  {"int8_t", 1},   {"float16_t", 2}, {"uint16_t", 2}, {"int16_t", 2},  {"u8vec2", 2},
+      {"i8vec2", 2},   {"u8vec4", 4},   {"i8vec4", 4},    {"f16vec2", 4},  {"u16vec2", 4},  {"i16vec2", 4},
+      {"uint", 4},     {"int", 4},      {"float", 4},     {"bool", 4},     {"f16vec4", 8},  {"u16vec4", 8},
+      {"i16vec4", 8},  {"vec2", 8},     {"uvec2", 8},     {"ivec2", 8},    {"double", 8},   {"uint64_t", 8},
+      {"int64_t", 8},  {"vec4", 16},    {"uvec4", 16},    {"ivec4", 16},   {"dvec2", 16},   {"u64vec2", 16},
+      {"i64vec2", 16},
+  };
+  auto it = kBytes.find(type);
+  return it == kBytes.end() ? 0 : it->second;
+}
+
+// One array reached through windows.
+struct WindowedArray {
+  std::string instance;  // the block's instance name ("" when members are global)
+  std::string member, type;
+  uint32_t element_bytes = 0;
+  const WindowedBinding* windows = nullptr;
+  bool read = false;
+  std::set<std::string> atomics;
+  // Element index where window k starts.
+  uint64_t Start(size_t k) const { return k * windows->window_bytes / element_bytes; }
+  std::string Window(size_t k) const { return fmt::format("{}_w{}", member, k); }
+};
+
+size_t SkipSpace(std::string_view t, size_t i) {
+  while (i < t.size() && std::isspace(static_cast<unsigned char>(t[i]))) ++i;
+  return i;
+}
+
+// The index of the bracket closing the one at `open`, or npos.
+size_t Matching(std::string_view t, size_t open) {
+  int depth = 0;
+  for (size_t i = open; i < t.size(); ++i) {
+    char c = t[i];
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') {
+      if (--depth == 0) return i;
+      if (depth < 0) return std::string_view::npos;
+    }
+  }
+  return std::string_view::npos;
+}
+
+class WindowRewriter {
+ public:
+  explicit WindowRewriter(std::map<std::string, WindowedArray>& arrays) : arrays_(arrays) {}
+
+  // Rewrites every access in `t`. `statements`: `t` is a sequence of statements (else an
+  // expression, where a write is an error).
+  StatusOr<std::string> Rewrite(std::string_view t, bool statements) {
+    std::string out;
+    size_t i = 0;
+    while (i < t.size()) {
+      char c = t[i];
+      if (c == '/' && i + 1 < t.size() && t[i + 1] == '/') {
+        size_t eol = t.find('\n', i);
+        eol = eol == std::string_view::npos ? t.size() : eol;
+        out.append(t.substr(i, eol - i));
+        i = eol;
+        continue;
+      }
+      if (c == '/' && i + 1 < t.size() && t[i + 1] == '*') {
+        size_t end = t.find("*/", i + 2);
+        end = end == std::string_view::npos ? t.size() : end + 2;
+        out.append(t.substr(i, end - i));
+        i = end;
+        continue;
+      }
+      // `#define alias name`: accesses through the alias are rewritten as the array's (the
+      // line itself stays: any use left would name an undeclared array, a compile error).
+      if (c == '#' && SkipSpace(t, t.rfind('\n', i) == std::string_view::npos ? 0 : t.rfind('\n', i) + 1) == i) {
+        size_t eol = t.find('\n', i);
+        eol = eol == std::string_view::npos ? t.size() : eol;
+        std::string_view line = t.substr(i + 1, eol - i - 1);
+        std::vector<std::string> words;
+        for (size_t w = 0; w < line.size();) {
+          if (std::isspace(static_cast<unsigned char>(line[w]))) {
+            ++w;
+            continue;
+          }
+          size_t e = w;
+          while (e < line.size() && !std::isspace(static_cast<unsigned char>(line[e]))) ++e;
+          words.emplace_back(line.substr(w, e - w));
+          w = e;
+        }
+        if (words.size() == 3 && words[0] == "define" && Find(words[2]) != nullptr) {
+          aliases_[words[1]] = Key(words[2]);
+          out.append(t.substr(i, eol - i));
+          i = eol;
+          continue;
+        }
+      }
+      if (!IsIdent(c) || (i > 0 && IsIdent(t[i - 1])) || std::isdigit(static_cast<unsigned char>(c))) {
+        out += c;
+        ++i;
+        continue;
+      }
+      size_t end = i;
+      while (end < t.size() && IsIdent(t[end])) ++end;
+      std::string ident(t.substr(i, end - i));
+      if (ident.rfind("atomic", 0) == 0) {
+        size_t open = SkipSpace(t, end);
+        if (open < t.size() && t[open] == '(') {
+          size_t arg = SkipSpace(t, open + 1);
+          size_t arg_end = arg;
+          while (arg_end < t.size() && IsIdent(t[arg_end])) ++arg_end;
+          if (arg_end > arg && Find(std::string(t.substr(arg, arg_end - arg))) != nullptr) {
+            VKHLO_ASSIGN_OR_RETURN(i, Atomic(t, i, ident, arg, arg_end - arg, out));
+            continue;
+          }
+        }
+      }
+      WindowedArray* found = Find(ident);
+      if (found == nullptr || (i > 0 && t[i - 1] == '.')) {
+        out.append(ident);
+        i = end;
+        continue;
+      }
+      VKHLO_ASSIGN_OR_RETURN(i, Access(t, i, ident.size(), *found, statements, out));
+    }
+    return out;
+  }
+
+ private:
+  struct Parsed {
+    size_t index_begin = 0, index_end = 0;  // the index expression, without brackets
+    size_t suffix_begin = 0, suffix_end = 0;
+  };
+
+  // The array `name` (or an alias of it) names; nullptr if none.
+  WindowedArray* Find(const std::string& name) {
+    auto alias = aliases_.find(name);
+    auto it = arrays_.find(alias == aliases_.end() ? name : alias->second);
+    return it == arrays_.end() ? nullptr : &it->second;
+  }
+  std::string Key(const std::string& name) const {
+    auto alias = aliases_.find(name);
+    return alias == aliases_.end() ? name : alias->second;
+  }
+
+  // Parses `name[e]suffix` (or `inst.member[e]suffix`) starting at `at`, the name (or an alias)
+  // `name_size` characters.
+  StatusOr<Parsed> Parse(std::string_view t, size_t at, size_t name_size, const WindowedArray& a) {
+    size_t i = at + name_size;
+    if (!a.instance.empty()) {
+      i = SkipSpace(t, i);
+      if (i >= t.size() || t[i] != '.') return Unsafe(a, t, at);
+      i = SkipSpace(t, i + 1);
+      if (t.substr(i, a.member.size()) != a.member || (i + a.member.size() < t.size() && IsIdent(t[i + a.member.size()]))) {
+        return Unsafe(a, t, at);
+      }
+      i += a.member.size();
+    }
+    i = SkipSpace(t, i);
+    if (i >= t.size() || t[i] != '[') return Unsafe(a, t, at);
+    size_t close = Matching(t, i);
+    if (close == std::string_view::npos) return Unsafe(a, t, at);
+    Parsed p;
+    p.index_begin = i + 1;
+    p.index_end = close;
+    p.suffix_begin = close + 1;
+    size_t s = close + 1;
+    while (true) {
+      size_t n = SkipSpace(t, s);
+      if (n < t.size() && t[n] == '.' && n + 1 < t.size() && !std::isdigit(static_cast<unsigned char>(t[n + 1]))) {
+        size_t w = SkipSpace(t, n + 1);
+        size_t e = w;
+        while (e < t.size() && IsIdent(t[e])) ++e;
+        if (e == w) break;
+        s = e;
+      } else if (n < t.size() && t[n] == '[') {
+        size_t m = Matching(t, n);
+        if (m == std::string_view::npos) return Unsafe(a, t, at);
+        s = m + 1;
+      } else {
+        break;
+      }
+    }
+    p.suffix_end = s;
+    return p;
+  }
+
+  Status Unsafe(const WindowedArray& a, std::string_view t, size_t at, std::string_view why = "") {
+    size_t eol = t.find('\n', at);
+    std::string_view line = Trim(t.substr(at, std::min<size_t>(eol == std::string_view::npos ? t.size() : eol, at + 80) - at));
+    return InvalidArgumentError(fmt::format(
+        "array '{}' (binding {}, reached through {} descriptors) is used in a way the rewrite cannot follow{}: '{}'",
+        a.member, a.windows->binding, a.windows->window_bindings.size(), why.empty() ? "" : fmt::format(" ({})", why),
+        line));
+  }
+
+  StatusOr<size_t> Access(std::string_view t, size_t at, size_t name_size, WindowedArray& a, bool statements,
+                          std::string& out) {
+    VKHLO_ASSIGN_OR_RETURN(Parsed p, Parse(t, at, name_size, a));
+    VKHLO_ASSIGN_OR_RETURN(std::string index, Rewrite(t.substr(p.index_begin, p.index_end - p.index_begin), false));
+    VKHLO_ASSIGN_OR_RETURN(std::string suffix, Rewrite(t.substr(p.suffix_begin, p.suffix_end - p.suffix_begin), false));
+    size_t q = SkipSpace(t, p.suffix_end);
+    std::string_view rest = t.substr(q);
+    static const char* kOps[] = {"<<=", ">>=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^="};
+    std::string op;
+    for (const char* o : kOps) {
+      if (rest.rfind(o, 0) == 0) {
+        op = o;
+        break;
+      }
+    }
+    if (op.empty() && !rest.empty() && rest[0] == '=' && (rest.size() < 2 || rest[1] != '=')) op = "=";
+    if (rest.rfind("++", 0) == 0 || rest.rfind("--", 0) == 0) return Unsafe(a, t, at, "increment");
+    // What precedes the access.
+    size_t b = at;
+    while (b > 0 && std::isspace(static_cast<unsigned char>(t[b - 1]))) --b;
+    if (b >= 2 && (t.substr(b - 2, 2) == "++" || t.substr(b - 2, 2) == "--")) return Unsafe(a, t, at, "increment");
+    if (op.empty()) {
+      a.read = true;
+      out += fmt::format("{}_at(uint({})){}", a.member, index, suffix);
+      return p.suffix_end;
+    }
+    // A write: a whole expression statement.
+    const bool statement_start = b == 0 || t[b - 1] == ';' || t[b - 1] == '{' || t[b - 1] == '}' || t[b - 1] == ')' ||
+                                 (b >= 4 && t.substr(b - 4, 4) == "else" && (b == 4 || !IsIdent(t[b - 5])));
+    if (!statements || !statement_start) return Unsafe(a, t, at, "an assignment inside an expression");
+    size_t line = t.rfind('\n', at);
+    size_t first = SkipSpace(t, line == std::string_view::npos ? 0 : line + 1);
+    if (first < t.size() && t[first] == '#') return Unsafe(a, t, at, "an assignment in a preprocessor line");
+    size_t v = q + op.size();
+    int depth = 0;
+    size_t semi = std::string_view::npos;
+    for (size_t k = v; k < t.size(); ++k) {
+      char c = t[k];
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      if (c == ')' || c == ']' || c == '}') {
+        if (--depth < 0) break;
+      }
+      if (depth == 0 && c == ',') break;
+      if (depth == 0 && c == ';') {
+        semi = k;
+        break;
+      }
+    }
+    if (semi == std::string_view::npos) return Unsafe(a, t, at, "not a statement of its own");
+    VKHLO_ASSIGN_OR_RETURN(std::string value, Rewrite(Trim(t.substr(v, semi - v)), false));
+    const size_t windows = a.windows->window_bindings.size();
+    std::string s = fmt::format("{{ uint vkhlo_i = uint({}); ", index);
+    for (size_t k = 0; k < windows; ++k) {
+      std::string target = k == 0 ? fmt::format("{}[vkhlo_i]", a.Window(0))
+                                  : fmt::format("{}[vkhlo_i - {}u]", a.Window(k), a.Start(k));
+      std::string assign = fmt::format("{}{} {} ({});", target, suffix, op, value);
+      if (k + 1 < windows) {
+        s += fmt::format("{}if (vkhlo_i < {}u) {} ", k == 0 ? "" : "else ", a.Start(k + 1), assign);
+      } else {
+        s += fmt::format("{}{} ", k == 0 ? "" : "else ", assign);
+      }
+    }
+    s += "}";
+    out += s;
+    return semi + 1;
+  }
+
+  // `atomicXxx(name[e], ...` -> `name_atomicXxx(uint(e), ...`: the rest of the call is left to
+  // the scan.
+  StatusOr<size_t> Atomic(std::string_view t, size_t at, const std::string& function, size_t arg, size_t name_size,
+                          std::string& out) {
+    WindowedArray& a = *Find(std::string(t.substr(arg, name_size)));
+    static const std::set<std::string> kSupported = {"atomicAdd", "atomicMin", "atomicMax", "atomicAnd",
+                                                     "atomicOr",  "atomicXor", "atomicExchange", "atomicCompSwap"};
+    if (!kSupported.count(function)) return Unsafe(a, t, at, function + " is not rewritten");
+    VKHLO_ASSIGN_OR_RETURN(Parsed p, Parse(t, arg, name_size, a));
+    if (p.suffix_end != p.suffix_begin) return Unsafe(a, t, at, "an atomic on a component");
+    size_t comma = SkipSpace(t, p.suffix_end);
+    if (comma >= t.size() || t[comma] != ',') return Unsafe(a, t, at, "an atomic on a component");
+    VKHLO_ASSIGN_OR_RETURN(std::string index, Rewrite(t.substr(p.index_begin, p.index_end - p.index_begin), false));
+    a.atomics.insert(function);
+    out += fmt::format("{}_{}(uint({}),", a.member, function, index);
+    return comma + 1;
+  }
+
+  std::map<std::string, WindowedArray>& arrays_;
+  std::map<std::string, std::string> aliases_;  // `#define alias name`
+};
+
+// The declarations of one storage block's windows, with the functions its accesses call.
+std::string WindowDecls(const BlockDecl& d, const WindowedArray& a) {
+  std::string text;
+  const size_t windows = a.windows->window_bindings.size();
+  const std::string quals = d.qualifiers.empty() ? "" : d.qualifiers + " ";
+  for (size_t k = 0; k < windows; ++k) {
+    text += fmt::format("layout(set = 0, binding = {}, {}) {}buffer {}_w{} {{ {} {}[]; }};\n",
+                        a.windows->window_bindings[k], d.packing, quals, d.name, k, a.type, a.Window(k));
+  }
+  if (a.read) {
+    text += fmt::format("{} {}_at(uint i) {{ return ", a.type, a.member);
+    for (size_t k = 0; k + 1 < windows; ++k) {
+      text += fmt::format("i < {}u ? {}[i{}] : ", a.Start(k + 1), a.Window(k),
+                          k == 0 ? std::string() : fmt::format(" - {}u", a.Start(k)));
+    }
+    text += fmt::format("{}[i - {}u]; }}\n", a.Window(windows - 1), a.Start(windows - 1));
+  }
+  for (const std::string& f : a.atomics) {
+    const bool swap = f == "atomicCompSwap";
+    text += fmt::format("{0} {1}_{2}(uint i, {0} v{3}) {{ ", a.type, a.member, f, swap ? fmt::format(", {} w", a.type) : "");
+    for (size_t k = 0; k < windows; ++k) {
+      std::string call = fmt::format("return {}({}[i{}], v{});", f, a.Window(k),
+                                     k == 0 ? std::string() : fmt::format(" - {}u", a.Start(k)), swap ? ", w" : "");
+      text += k + 1 < windows ? fmt::format("if (i < {}u) {} ", a.Start(k + 1), call) : call + " }\n";
+    }
+  }
+  return text;
+}
+
+}  // namespace
+
+StatusOr<WindowedGlsl> BindThroughWindows(std::string_view glsl, const std::map<uint32_t, uint64_t>& bytes,
+                                          uint64_t window_bytes) {
+  WindowedGlsl out;
+  if (window_bytes == 0 || window_bytes % 16 != 0) {
+    return InvalidArgumentError(fmt::format("windows of {} bytes (must be a positive multiple of 16)", window_bytes));
+  }
+  std::vector<BlockDecl> decls;  // those to rewrite, in text order
+  uint32_t next_binding = 0;
+  size_t pos = 0;
+  while ((pos = glsl.find("layout", pos)) != std::string_view::npos) {
+    size_t line = pos;
+    while (line > 0 && (glsl[line - 1] == ' ' || glsl[line - 1] == '\t')) --line;
+    const bool at_line_start = line == 0 || glsl[line - 1] == '\n';
+    if (!at_line_start || (pos + 6 < glsl.size() && IsIdent(glsl[pos + 6]))) {
+      pos += 6;
+      continue;
+    }
+    VKHLO_ASSIGN_OR_RETURN(std::optional<BlockDecl> decl, ParseDecl(glsl, pos));
+    if (!decl || !decl->has_binding || decl->set != 0) {
+      pos += 6;
+      continue;
+    }
+    next_binding = std::max(next_binding, decl->binding + 1);
+    pos = decl->end;
+    if (!bytes.count(decl->binding)) continue;
+    if (decl->texel) {
+      out.texel.insert(decl->binding);
+      continue;
+    }
+    decls.push_back(std::move(*decl));
+  }
+  // Window bindings, in order of binding.
+  std::map<uint32_t, WindowedBinding> windows;
+  for (const BlockDecl& d : decls) windows[d.binding].binding = d.binding;
+  for (auto& [b, w] : windows) {
+    w.window_bytes = window_bytes;
+    const uint64_t k = std::max<uint64_t>(1, (bytes.at(b) + window_bytes - 1) / window_bytes);
+    w.window_bindings.push_back(b);
+    for (uint64_t j = 1; j < k; ++j) w.window_bindings.push_back(next_binding++);
+  }
+  std::map<std::string, WindowedArray> arrays;
+  std::vector<std::string> keys;  // per decl
+  for (const BlockDecl& d : decls) {
+    auto members = Members(d);
+    if (!members.ok()) return members.status().WithContext(fmt::format("binding {} through several descriptors", d.binding));
+    std::string_view body = Trim(d.body);
+    if (members->size() != 1 || body.find('[') == std::string_view::npos ||
+        !Trim(body.substr(body.find('[') + 1, body.find(']') - body.find('[') - 1)).empty()) {
+      return InvalidArgumentError(fmt::format(
+          "binding {} through several descriptors: block '{}' is not one runtime array ('{}')", d.binding, d.name, body));
+    }
+    WindowedArray a;
+    a.instance = d.instance;
+    a.member = (*members)[0].name;
+    a.type = (*members)[0].type;
+    a.element_bytes = ElementBytes(a.type);
+    a.windows = &windows.at(d.binding);
+    if (a.element_bytes == 0) {
+      return InvalidArgumentError(fmt::format("binding {} through several descriptors: elements of type '{}' are not supported",
+                                              d.binding, a.type));
+    }
+    std::string key = a.instance.empty() ? a.member : a.instance;
+    if (arrays.count(key) || arrays.count(a.member)) {
+      return InvalidArgumentError(fmt::format("binding {} through several descriptors: '{}' declared twice", d.binding, key));
+    }
+    keys.push_back(key);
+    arrays.emplace(key, std::move(a));
+  }
+  // Declarations out (markers in), accesses rewritten, declarations in.
+  std::string marked;
+  size_t copied = 0;
+  for (size_t n = 0; n < decls.size(); ++n) {
+    marked.append(glsl.substr(copied, decls[n].begin - copied));
+    marked += fmt::format("@@vkhlo_windows_{}@@", n);
+    copied = decls[n].end;
+  }
+  marked.append(glsl.substr(copied));
+  if (decls.empty()) {
+    out.glsl = std::move(marked);
+    return out;
+  }
+  WindowRewriter rewriter(arrays);
+  VKHLO_ASSIGN_OR_RETURN(std::string result, rewriter.Rewrite(marked, true));
+  for (size_t n = 0; n < decls.size(); ++n) {
+    const std::string marker = fmt::format("@@vkhlo_windows_{}@@", n);
+    size_t at = result.find(marker);
+    if (at == std::string::npos) return InternalError("a window marker went missing");
+    std::string text = WindowDecls(decls[n], arrays.at(keys[n]));
+    if (!text.empty() && text.back() == '\n' && at + marker.size() < result.size() && result[at + marker.size()] == '\n') {
+      text.pop_back();
+    }
+    result.replace(at, marker.size(), text);
+  }
+  // Keep every window in the interface: an access whose index the optimizer folds (a kernel
+  // touching each binding at index 0) would leave the other windows unused, and the pipeline
+  // expects each window binding. The condition never holds but is not known at compile time.
+  std::string touch;
+  std::set<uint32_t> touched;
+  for (size_t n = 0; n < decls.size(); ++n) {
+    const WindowedArray& a = arrays.at(keys[n]);
+    if (!touched.insert(a.windows->binding).second) continue;
+    for (size_t k = 0; k < a.windows->window_bindings.size(); ++k) {
+      touch += fmt::format("{}{}.length()", touch.empty() ? "" : " + ", a.Window(k));
+    }
+  }
+  size_t main_at = result.find("void main()");
+  size_t open = main_at == std::string::npos ? std::string::npos : result.find('{', main_at);
+  if (open == std::string::npos) return InvalidArgumentError("a kernel without 'void main()'");
+  result.insert(open + 1, fmt::format("\n  if (gl_NumWorkGroups.x == 0u && ({}) == 12345) return;", touch));
+  for (auto& [b, w] : windows) out.windowed.push_back(w);
+  out.glsl = std::move(result);
+  return out;
+}
+
 }  // namespace vkhlo::codegen

@@ -30,9 +30,11 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "vkhlo/status.h"
 
@@ -47,5 +49,40 @@ struct AddressedGlsl {
 // Rewrites every storage block at one of `bindings` (set 0). A binding the shader does not
 // declare is ignored. Errors: a block of an unexpected form at one of them; no `void main()`.
 StatusOr<AddressedGlsl> BindThroughAddresses(std::string_view glsl, const std::set<uint32_t>& bindings);
+
+// Bindings larger than maxStorageBufferRange on devices WITHOUT bufferDeviceAddress: several
+// descriptors ("windows") of the same buffer. Binding b of B bytes becomes K = ceil(B / S)
+// windows; window k covers bytes [k*S, min((k+1)*S, B)) and is bound at binding
+// window_bindings[k] (window 0 at b itself, the others at new numbers after the kernel's
+// highest binding, in order of b). S is a multiple of 16 (and of the caller's offset
+// alignment), so an element of 1, 2, 4, 8 or 16 bytes never straddles two windows. Every
+// storage block at b (each view: `uint in0[]`, `uvec4 in0v[]`) is declared once per window
+// (`Buffer0_w1 { uint in0_w1[]; }`) and every access of its array is rewritten so that each
+// descriptor is indexed by a constant (no dynamic descriptor indexing):
+//
+//   reads        in0[e]              -> in0_at(uint(e))   (i < L1 ? in0_w0[i] : in0_w1[i - L1])
+//   writes       in0[e].x += v;      -> { uint vkhlo_i = uint(e); if (vkhlo_i < L1) in0_w0[vkhlo_i].x += (v);
+//                                         else in0_w1[vkhlo_i - L1].x += (v); }
+//   atomics      atomicAdd(in0[e], v) -> in0_atomicAdd(uint(e), v)   (a generated wrapper)
+//
+// Anything else that names such an array (`in0.length()`, passing it to a function,
+// `in0[i]++`, an assignment inside an expression or a preprocessor line) is an error: the
+// rewrite never emits code it cannot vouch for.
+struct WindowedBinding {
+  uint32_t binding = 0;
+  uint64_t window_bytes = 0;               // S
+  std::vector<uint32_t> window_bindings;   // K entries, [0] == binding
+};
+
+struct WindowedGlsl {
+  std::string glsl;
+  std::vector<WindowedBinding> windowed;   // sorted by binding; only bindings the shader declares
+  std::set<uint32_t> texel;                // asked for, but declared as texel buffers (left alone)
+};
+
+// `bytes` maps each binding to rewrite to its size; `window_bytes` (S) must be a positive
+// multiple of 16.
+StatusOr<WindowedGlsl> BindThroughWindows(std::string_view glsl, const std::map<uint32_t, uint64_t>& bytes,
+                                          uint64_t window_bytes);
 
 }  // namespace vkhlo::codegen

@@ -101,6 +101,7 @@ CommandList::CommandList(CommandList&& other) noexcept
       timestamps_(std::move(other.timestamps_)),
       dispatches_(other.dispatches_),
       address_bindings_(other.address_bindings_),
+      windowed_bindings_(other.windowed_bindings_),
       barriers_(other.barriers_),
       wrote_anything_(other.wrote_anything_) {
   other.command_buffer_ = VK_NULL_HANDLE;
@@ -225,11 +226,51 @@ Status CommandList::Dispatch(const Pipeline& pipeline, std::span<const Binding> 
   const DeviceLimits& limits = device_->capabilities().limits;
   std::vector<BufferView> views;
   std::vector<PendingAccess> accesses;
+  // Windows beyond the first of windowed bindings, bound after the caller's bindings.
+  std::vector<std::pair<uint32_t, BufferView>> extra_windows;
   for (size_t i = 0; i < bindings.size(); ++i) {
     const BufferView& v = bindings[i].view;
     VKHLO_RETURN_IF_ERROR(CheckView(v, fmt::format("dispatch of '{}', binding {}", name, i)));
     Access a = bindings[i].access;
     accesses.push_back({v, a != Access::kWrite, a != Access::kRead});
+    // A windowed binding (codegen/big_bindings.h BindThroughWindows): window k is the view's
+    // bytes [k*S, min((k+1)*S, size)); windows past the end (a smaller view) get its first bytes.
+    const WindowedBinding* windowed = nullptr;
+    for (const WindowedBinding& w : pipeline.windowed()) {
+      if (w.binding == i) windowed = &w;
+    }
+    if (windowed != nullptr) {
+      const uint64_t s = windowed->window_bytes;
+      if (v.offset % limits.min_storage_buffer_offset_alignment != 0 || s % limits.min_storage_buffer_offset_alignment != 0 ||
+          s > limits.max_storage_buffer_range) {
+        return InvalidArgumentError(fmt::format(
+            "dispatch of '{}', binding {}: windows of {} bytes from offset {} do not fit maxStorageBufferRange = {} "
+            "and minStorageBufferOffsetAlignment = {}", name, i, s, v.offset, limits.max_storage_buffer_range,
+            limits.min_storage_buffer_offset_alignment));
+      }
+      const size_t k_count = windowed->window_bindings.size();
+      if ((v.size + s - 1) / s > k_count) {
+        return InvalidArgumentError(fmt::format(
+            "dispatch of '{}', binding {}: a view of {} bytes needs more than the shader's {} windows of {} bytes", name,
+            i, v.size, k_count, s));
+      }
+      for (size_t k = 0; k < k_count; ++k) {
+        BufferView w = v;
+        if (k * s < v.size) {
+          w.offset = v.offset + k * s;
+          w.size = std::min<uint64_t>(s, v.size - k * s);
+        } else {
+          w.size = std::min<uint64_t>(v.size, 16);
+        }
+        if (k == 0) {
+          views.push_back(w);
+        } else {
+          extra_windows.emplace_back(windowed->window_bindings[k], w);
+        }
+      }
+      windowed_bindings_++;
+      continue;
+    }
     // A binding the shader reaches by address is bound as a slot holding the view's address
     // (any size); barriers still cover the view itself.
     if (pipeline.bindings()[i].device_address) {
@@ -261,6 +302,13 @@ Status CommandList::Dispatch(const Pipeline& pipeline, std::span<const Binding> 
           limits.min_storage_buffer_offset_alignment));
     }
     views.push_back(v);
+  }
+  if (!extra_windows.empty()) {
+    views.resize(pipeline.bindings().size());
+    for (const auto& [b, w] : extra_windows) {
+      if (b >= views.size()) return InternalError(fmt::format("dispatch of '{}': window at binding {}", name, b));
+      views[b] = w;
+    }
   }
   if (grid.x == 0 || grid.y == 0 || grid.z == 0) return OkStatus();  // nothing to run
 

@@ -122,6 +122,8 @@ class CommandList {
   uint32_t dispatch_count() const { return dispatches_; }  // vkCmdDispatch calls recorded
   // Bindings recorded through device addresses (ShaderBinding::device_address), all dispatches.
   uint64_t address_binding_count() const { return address_bindings_; }
+  // Bindings recorded through several descriptors (WindowedBinding), all dispatches.
+  uint64_t windowed_binding_count() const { return windowed_bindings_; }
   uint32_t barrier_count() const { return barriers_; }     // dependency barriers recorded
 
  private:
@@ -146,6 +148,7 @@ class CommandList {
   std::unique_ptr<Submission::TimestampQueries> timestamps_;
   uint32_t dispatches_ = 0;
   uint64_t address_bindings_ = 0;
+  uint64_t windowed_bindings_ = 0;
   uint32_t barriers_ = 0;
   bool wrote_anything_ = false;
 };

@@ -51,6 +51,10 @@ std::string ContentKey(const ComputePipelineDesc& desc) {
   if (desc.workgroup_base_offset) key += fmt::format(":base@{}", *desc.workgroup_base_offset);
   if (desc.required_subgroup_size) key += fmt::format(":sg{}", desc.required_subgroup_size);
   for (uint32_t b : desc.address_bindings) key += fmt::format(":addr{}", b);
+  for (const WindowedBinding& w : desc.window_bindings) {
+    key += fmt::format(":win{}/{}", w.binding, w.window_bytes);
+    for (uint32_t b : w.window_bindings) key += fmt::format(",{}", b);
+  }
   return key;
 }
 
@@ -303,20 +307,42 @@ StatusOr<std::shared_ptr<const Pipeline>> PipelineCache::CreatePipeline(const Co
     }
     p->bindings_[b].device_address = true;
   }
+  // Extra windows are bound by the command list, not passed by the caller: they must be the
+  // last bindings.
+  uint32_t extra = 0;
+  for (const WindowedBinding& w : desc.window_bindings) extra += static_cast<uint32_t>(w.window_bindings.size()) - 1;
+  if (extra > p->binding_count_) {
+    return InvalidArgumentError(fmt::format("pipeline '{}': more windows than bindings", name));
+  }
+  p->binding_count_ -= extra;
+  for (const WindowedBinding& w : desc.window_bindings) {
+    for (size_t k = 0; k < w.window_bindings.size(); ++k) {
+      uint32_t b = w.window_bindings[k];
+      if (b >= p->bindings_.size() || p->bindings_[b].kind != BindingKind::kStorageBuffer ||
+          (k == 0 ? b >= p->binding_count_ : b < p->binding_count_) || w.window_bytes == 0) {
+        return InvalidArgumentError(fmt::format(
+            "pipeline '{}': window {} of binding {} (binding {}) is not a storage buffer the shader declares where expected",
+            name, k, w.binding, b));
+      }
+    }
+  }
+  p->windowed_ = desc.window_bindings;
+  std::sort(p->windowed_.begin(), p->windowed_.end(),
+            [](const WindowedBinding& a, const WindowedBinding& b) { return a.binding < b.binding; });
   p->push_constant_bytes_ = (shader->push_constant_bytes + 3) / 4 * 4;
   p->workgroup_size_ = shader->workgroup_size;
   p->shared_memory_bytes_ = shader->shared_memory_bytes;
   p->workgroup_base_offset_ = desc.workgroup_base_offset;
 
-  std::vector<VkDescriptorSetLayoutBinding> bindings(p->binding_count_);
-  for (uint32_t i = 0; i < p->binding_count_; ++i) {
+  std::vector<VkDescriptorSetLayoutBinding> bindings(static_cast<uint32_t>(p->bindings_.size()));
+  for (uint32_t i = 0; i < static_cast<uint32_t>(p->bindings_.size()); ++i) {
     VkDescriptorType type = p->bindings_[i].kind == BindingKind::kStorageTexelBuffer
                                 ? VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER
                                 : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     bindings[i] = {i, type, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
   }
   VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  set_info.bindingCount = p->binding_count_;
+  set_info.bindingCount = static_cast<uint32_t>(p->bindings_.size());
   set_info.pBindings = bindings.data();
   VKHLO_DEVICE_RETURN_IF_ERROR(device_, vkCreateDescriptorSetLayout(dev, &set_info, nullptr, &p->set_layout_));
 

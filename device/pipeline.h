@@ -37,6 +37,16 @@ SpecializationValue SpecInt(uint32_t id, int32_t value);
 SpecializationValue SpecFloat(uint32_t id, float value);
 SpecializationValue SpecBool(uint32_t id, bool value);
 
+// A binding the shader reaches through several descriptors of the caller's one view
+// (codegen/big_bindings.h BindThroughWindows): window k covers bytes [k*S, min((k+1)*S, size))
+// of the view and is bound at window_bindings[k] (window_bindings[0] == binding; the others are
+// numbered after the caller's bindings and are not passed by the caller).
+struct WindowedBinding {
+  uint32_t binding = 0;
+  uint64_t window_bytes = 0;
+  std::vector<uint32_t> window_bindings;
+};
+
 struct ComputePipelineDesc {
   std::string name;                       // for messages and profiling (e.g. "util/fill_u32")
   std::span<const uint32_t> spirv;        // must stay valid during creation only
@@ -46,6 +56,7 @@ struct ComputePipelineDesc {
   // Bindings through which the shader reaches the caller's view by its device address
   // (codegen/big_bindings.h; ShaderBinding::device_address). Needs bufferDeviceAddress.
   std::vector<uint32_t> address_bindings;
+  std::vector<WindowedBinding> window_bindings;
 };
 
 class Pipeline {
@@ -54,7 +65,10 @@ class Pipeline {
   VkPipeline handle() const { return pipeline_; }
   VkPipelineLayout layout() const { return layout_; }
   VkDescriptorSetLayout set_layout() const { return set_layout_; }
+  // The bindings the caller passes (the shader's, less the extra windows of windowed bindings).
   uint32_t binding_count() const { return binding_count_; }
+  // Windowed bindings (ComputePipelineDesc::window_bindings), sorted by binding.
+  std::span<const WindowedBinding> windowed() const { return windowed_; }
   // Binding i's kind and, for texel buffers, format (as reflected; bindings()[i].binding == i).
   std::span<const ShaderBinding> bindings() const { return bindings_; }
   uint32_t push_constant_bytes() const { return push_constant_bytes_; }
@@ -78,7 +92,8 @@ class Pipeline {
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
   uint32_t binding_count_ = 0;
-  std::vector<ShaderBinding> bindings_;
+  std::vector<ShaderBinding> bindings_;  // all the shader's, extra windows included
+  std::vector<WindowedBinding> windowed_;
   uint32_t push_constant_bytes_ = 0;
   std::array<uint32_t, 3> workgroup_size_ = {1, 1, 1};
   uint64_t shared_memory_bytes_ = 0;

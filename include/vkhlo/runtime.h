@@ -129,6 +129,8 @@ struct ExecutionStats {
   // Bindings of tensors beyond maxStorageBufferRange reached through buffer device addresses
   // (one per binding per dispatch; 0 when every tensor fits a descriptor).
   uint64_t address_bindings = 0;
+  // ... and, on devices without bufferDeviceAddress, through several descriptors ("windows").
+  uint64_t windowed_bindings = 0;
 };
 
 // One compiled kernel (a dispatch of a device kernel counts apart): its SPIR-V size and what
@@ -152,6 +154,8 @@ struct CompileStats {
   uint64_t constant_bytes = 0;    // constants uploaded once
   // Kernels (dispatches) that reach a tensor beyond maxStorageBufferRange by its device address.
   uint64_t address_bound_kernels = 0;
+  // ... and through several descriptors (windows), on devices without bufferDeviceAddress.
+  uint64_t windowed_kernels = 0;
   std::vector<KernelCompileStats> per_kernel;  // every kernel compiled, in order
 };
 

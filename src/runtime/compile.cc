@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
+#include <numeric>
 #include <set>
 #include <unordered_set>
 #include <sstream>
@@ -348,6 +350,7 @@ class Compiler {
     CompiledKernel kernel;  // no pipelines yet
     std::vector<std::string> names, glsl;
     std::vector<std::vector<uint32_t>> address_bindings;  // per module (codegen/big_bindings.h)
+    std::vector<std::vector<device::WindowedBinding>> window_bindings;  // per module
     std::vector<std::shared_ptr<const codegen::SpirvWords>> spirv;  // filled by CompileGlslAll
     std::vector<codegen::GlslCompiler::JobTiming> timings;
   };
@@ -365,7 +368,7 @@ class Compiler {
     bound.insert(bound.end(), fusion.outputs.begin(), fusion.outputs.end());
     std::vector<uint64_t> bytes;
     for (const ir::Value* v : bound) bytes.push_back(BufferBytes(v->type()));
-    VKHLO_ASSIGN_OR_RETURN(std::set<uint32_t> big, BigBindings(fusion.name, bytes, [&](size_t i) { return bound[i]->type().ToString(); }));
+    VKHLO_ASSIGN_OR_RETURN(BigMap big, BigBindings(fusion.name, bytes, [&](size_t i) { return bound[i]->type().ToString(); }));
     EmittedKernel e;
     // A zero-size index space is never dispatched: its outputs are empty buffers.
     if (source.workgroups != 0) {
@@ -417,7 +420,7 @@ class Compiler {
         const codegen::KernelBuffer& b = dispatch.bindings[i];
         return b.kind == codegen::KernelBuffer::Kind::kScratch ? fmt::format("a scratch buffer") : b.value->type().ToString();
       };
-      VKHLO_ASSIGN_OR_RETURN(std::set<uint32_t> big, BigBindings(dispatch.name, bytes, what));
+      VKHLO_ASSIGN_OR_RETURN(BigMap big, BigBindings(dispatch.name, bytes, what));
       e.names.push_back(dispatch.name);
       e.glsl.push_back(dispatch.glsl);
       VKHLO_RETURN_IF_ERROR(BindThroughAddresses(e, big));
@@ -487,6 +490,7 @@ class Compiler {
       desc.workgroup_base_offset = 0;
       desc.required_subgroup_size = subgroup_size;
       desc.address_bindings = e.address_bindings[m - 1];
+      desc.window_bindings = e.window_bindings[m - 1];
       auto start = Clock::now();
       VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<const device::Pipeline> pipeline,
                              exe_.client->device->pipelines().GetOrCreate(desc));
@@ -541,27 +545,63 @@ class Compiler {
   // The bindings of a kernel whose bytes exceed maxStorageBufferRange: on a device with
   // bufferDeviceAddress they are reached by address (codegen/big_bindings.h); without it they
   // are an error naming the tensor, its size and the missing feature.
-  StatusOr<std::set<uint32_t>> BigBindings(const std::string& kernel, const std::vector<uint64_t>& bytes,
-                                           const std::function<std::string(size_t)>& what) {
+  // (binding -> bytes) of a kernel's bindings beyond maxStorageBufferRange.
+  using BigMap = std::map<uint32_t, uint64_t>;
+
+  // The bindings of a kernel whose bytes exceed maxStorageBufferRange: on a device with
+  // bufferDeviceAddress they are reached by address, else through several descriptors
+  // (codegen/big_bindings.h). The window scheme needs maxPerStageDescriptorStorageBuffers to
+  // hold every window: else an error naming the kernel and the tensor.
+  StatusOr<BigMap> BigBindings(const std::string& kernel, const std::vector<uint64_t>& bytes,
+                               const std::function<std::string(size_t)>& what) {
     const codegen::TargetInfo& target = exe_.client->target;
-    std::set<uint32_t> big;
+    BigMap big;
+    uint64_t descriptors = bytes.size();
     for (size_t i = 0; i < bytes.size(); ++i) {
       if (bytes[i] <= target.max_storage_buffer_range) continue;
+      big[static_cast<uint32_t>(i)] = bytes[i];
       if (!target.buffer_device_address) {
-        return ResourceExhaustedError(fmt::format(
-            "kernel '{}' binds {} ({} bytes), more than the device's maxStorageBufferRange = {}, and device '{}' "
-            "(profile {}) lacks bufferDeviceAddress, through which vkhlo binds larger tensors",
-            kernel, what(i), bytes[i], target.max_storage_buffer_range, target.device_name, target.profile));
+        const uint64_t windows = (bytes[i] + WindowBytes() - 1) / WindowBytes();
+        descriptors += windows - 1;
+        if (descriptors > target.max_storage_buffers_per_stage) {
+          return ResourceExhaustedError(fmt::format(
+              "kernel '{}' binds {} ({} bytes), more than the device's maxStorageBufferRange = {}; device '{}' "
+              "(profile {}) lacks bufferDeviceAddress, and binding it through {} descriptors needs {} storage "
+              "buffers in all, more than maxPerStageDescriptorStorageBuffers = {}",
+              kernel, what(i), bytes[i], target.max_storage_buffer_range, target.device_name, target.profile, windows,
+              descriptors, target.max_storage_buffers_per_stage));
+        }
       }
-      big.insert(static_cast<uint32_t>(i));
     }
     return big;
   }
 
-  // Rewrites the last module of `e` so that its `big` bindings are reached by address.
-  Status BindThroughAddresses(EmittedKernel& e, const std::set<uint32_t>& big) {
+  // S of codegen::BindThroughWindows: the largest multiple of 16 and of
+  // minStorageBufferOffsetAlignment within maxStorageBufferRange.
+  uint64_t WindowBytes() const {
+    const codegen::TargetInfo& target = exe_.client->target;
+    const uint64_t align = std::lcm<uint64_t>(16, std::max<uint64_t>(1, target.min_storage_buffer_offset_alignment));
+    return std::max<uint64_t>(align, target.max_storage_buffer_range / align * align);
+  }
+
+  // Rewrites the last module of `e` so that its `big` bindings are reached by address (or,
+  // without bufferDeviceAddress, through windows).
+  Status BindThroughAddresses(EmittedKernel& e, const BigMap& big_bytes) {
     e.address_bindings.emplace_back();
-    if (big.empty()) return OkStatus();
+    e.window_bindings.emplace_back();
+    if (big_bytes.empty()) return OkStatus();
+    if (!exe_.client->target.buffer_device_address) {
+      auto out = codegen::BindThroughWindows(e.glsl.back(), big_bytes, WindowBytes());
+      if (!out.ok()) return out.status().WithContext(fmt::format("kernel '{}'", e.names.back()));
+      e.glsl.back() = std::move(out->glsl);
+      for (const codegen::WindowedBinding& w : out->windowed) {
+        e.window_bindings.back().push_back({w.binding, w.window_bytes, w.window_bindings});
+      }
+      if (!out->windowed.empty()) exe_.compile_stats.windowed_kernels++;
+      return OkStatus();
+    }
+    std::set<uint32_t> big;
+    for (const auto& [b, n] : big_bytes) big.insert(b);
     auto out = codegen::BindThroughAddresses(e.glsl.back(), big);
     if (!out.ok()) return out.status().WithContext(fmt::format("kernel '{}'", e.names.back()));
     e.glsl.back() = std::move(out->glsl);

@@ -210,6 +210,7 @@ Status Execution::RunKernel(const BlockProgram& program, const CompiledKernel& k
                                        {static_cast<uint32_t>(std::min<uint64_t>(source.workgroups, UINT32_MAX)), 1, 1}));
   stats_.kernels_dispatched++;
   stats_.address_bindings += AddressBindings(*kernel.pipeline);
+  stats_.windowed_bindings += kernel.pipeline->windowed().size();
   stats_.bytes_read += read;
   stats_.bytes_written += written;
   Retire(keep);
@@ -266,6 +267,7 @@ Status Execution::RecordDeviceKernel(const CompiledKernel& kernel, const std::ve
                                          {dispatch.grid[0], dispatch.grid[1], dispatch.grid[2]}));
     stats_.kernels_dispatched++;
     stats_.address_bindings += AddressBindings(*pipeline);
+    stats_.windowed_bindings += pipeline->windowed().size();
     dispatched = true;
     if (profiler_ != nullptr) {
       // A kernel of one dispatch moves what the kernel does (in-place outputs count what they

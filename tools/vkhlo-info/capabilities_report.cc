@@ -13,7 +13,7 @@ std::string Yes(bool b) { return b ? "yes" : "no"; }
 std::string BigTensorBinding(const device::DeviceCapabilities& c) {
   return c.features.buffer_device_address
              ? "buffer device address"
-             : "not supported: no bufferDeviceAddress (such a tensor is a compile error)";
+             : "several descriptors (windows): no bufferDeviceAddress";
 }
 
 std::string Size(uint64_t bytes) {
