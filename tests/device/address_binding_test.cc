@@ -1,9 +1,11 @@
 // Bindings reached through device addresses (issue 25): a pipeline's address bindings get an
 // AddressTable slot holding the view's address; views beyond maxStorageBufferRange are accepted
 // there and refused elsewhere; slots are reused per address; reads, writes and loops over the
-// view give what a plain binding gives.
+// view give what a plain binding gives. Windows (several descriptors of one view, the path
+// without bufferDeviceAddress) are cut by the command list and read and write alike.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <numeric>
 
@@ -123,6 +125,47 @@ TEST_F(AddressBindingTest, SlotsAreReusedPerAddress) {
   ASSERT_OK_AND_ASSIGN(uint64_t address, dev().addresses().AddressOf(a.view(16, 16)));
   ASSERT_OK_AND_ASSIGN(uint64_t base, dev().addresses().AddressOf(a.view()));
   EXPECT_EQ(address, base + 16);
+}
+
+// Several descriptors ("windows", codegen::BindThroughWindows), the path without
+// bufferDeviceAddress, on every device: small windows, so that a few KiB span several.
+TEST_F(AddressBindingTest, WindowsReadAndWriteLikeAPlainBinding) {
+  const uint64_t align = std::max<uint64_t>(16, dev().capabilities().limits.min_storage_buffer_offset_alignment);
+  const uint64_t s = 4 * align;  // window bytes
+  const uint32_t n = static_cast<uint32_t>(s / 4 * 3 + 5), groups = static_cast<uint32_t>(s / 4 + 7);
+  ASSERT_OK_AND_ASSIGN(auto plain, Build(kStrided, {}));
+  // in0: 4 windows; out1: 2.
+  ASSERT_OK_AND_ASSIGN(codegen::WindowedGlsl rewritten,
+                       codegen::BindThroughWindows(kStrided, {{0, uint64_t{n} * 4}, {1, uint64_t{groups} * 4}}, s));
+  ASSERT_EQ(rewritten.windowed.size(), 2u);
+  EXPECT_EQ(rewritten.windowed[0].window_bindings, (std::vector<uint32_t>{0, 2, 3, 4}));
+  EXPECT_EQ(rewritten.windowed[1].window_bindings, (std::vector<uint32_t>{1, 5}));
+  codegen::GlslCompiler compiler("");
+  ASSERT_OK_AND_ASSIGN(std::shared_ptr<const codegen::SpirvWords> spirv,
+                       compiler.Compile(rewritten.glsl, {.name = "strided.windows"}));
+  ComputePipelineDesc desc;
+  desc.name = "strided.windows";
+  desc.spirv = *spirv;
+  for (const codegen::WindowedBinding& w : rewritten.windowed) {
+    desc.window_bindings.push_back({w.binding, w.window_bytes, w.window_bindings});
+  }
+  ASSERT_OK_AND_ASSIGN(auto windowed, dev().pipelines().GetOrCreate(desc));
+  EXPECT_EQ(windowed->binding_count(), 2u);  // the caller's
+  EXPECT_EQ(windowed->bindings().size(), 6u);
+  ASSERT_EQ(windowed->windowed().size(), 2u);
+  std::vector<uint32_t> words(n);
+  std::iota(words.begin(), words.end(), 1u);
+  EXPECT_EQ(Sums(*windowed, words, groups), Sums(*plain, words, groups));
+  // A view needing more windows than the shader declares is refused.
+  ASSERT_OK_AND_ASSIGN(Buffer big, dev().allocator().Allocate(s * 5));
+  ASSERT_OK_AND_ASSIGN(Buffer out, dev().allocator().Allocate(groups * 4));
+  ASSERT_OK_AND_ASSIGN(CommandList list, CommandList::Begin(dev()));
+  const uint32_t push[2] = {n, 1};
+  Status refused = list.Dispatch(*windowed, {{big.view(), Access::kRead}, {out.view(), Access::kReadWrite}},
+                                 AsBytes(push), {1, 1, 1});
+  EXPECT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find("windows"), std::string::npos) << refused.ToString();
+  EXPECT_EQ(list.windowed_binding_count(), 0u);
 }
 
 }  // namespace
