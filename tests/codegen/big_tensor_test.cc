@@ -338,6 +338,31 @@ func.func @main(%x: tensor<8193x4097xf32>, %k: tensor<3x3x1x1xf32>) -> (tensor<4
   for (int i = 0; i < 4; ++i) EXPECT_NEAR(sums[i], want[i], 1e-4 * want[i]) << i;
 }
 
+// Through windows every big binding takes ceil(bytes / S) descriptors: a fusion of 17 big
+// inputs (18 bindings, 36 windows) exceeds the mobile profile's
+// maxPerStageDescriptorStorageBuffers = 32, a clear compile error naming the counts. By address
+// (one descriptor each) it compiles. Compiled only: nothing is allocated.
+TEST(BigTensorTest, WindowsBeyondTheDescriptorLimitAreAClearError) {
+  std::string params, body = fmt::format("  %s0 = stablehlo.add %a0, %a1 : tensor<{}xf32>\n", kBig);
+  for (int i = 0; i < 17; ++i) params += fmt::format("{}%a{}: tensor<{}xf32>", i ? ", " : "", i, kBig);
+  for (int i = 2; i < 17; ++i) {
+    body += fmt::format("  %s{} = stablehlo.add %s{}, %a{} : tensor<{}xf32>\n", i - 1, i - 2, i, kBig);
+  }
+  const std::string program = fmt::format("func.func @main({}) -> tensor<{}xf32> {{\n{}  func.return %s15 : tensor<{}xf32>\n}}\n",
+                                          params, kBig, body, kBig);
+  auto exe = testing::SharedClient().Compile(program);
+  const uint32_t limit = testing::SharedClient().state()->target.max_storage_buffers_per_stage;
+  if (HasAddresses() || limit >= 36) {
+    EXPECT_TRUE(exe.ok()) << exe.status().ToString();
+    return;
+  }
+  ASSERT_FALSE(exe.ok());
+  const std::string& m = exe.status().message();
+  EXPECT_NE(m.find("maxPerStageDescriptorStorageBuffers = " + std::to_string(limit)), std::string::npos) << m;
+  EXPECT_NE(m.find("lacks bufferDeviceAddress"), std::string::npos) << m;
+  EXPECT_NE(m.find("2 descriptors"), std::string::npos) << m;
+}
+
 // VkFFT binds buffers through descriptors: an FFT beyond the range is a clear compile error on
 // every device (not a wrong result, not a failure at run time).
 TEST(BigTensorTest, FftBeyondTheRangeIsAClearError) {
