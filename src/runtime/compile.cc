@@ -542,9 +542,6 @@ class Compiler {
     return OkStatus();
   }
 
-  // The bindings of a kernel whose bytes exceed maxStorageBufferRange: on a device with
-  // bufferDeviceAddress they are reached by address (codegen/big_bindings.h); without it they
-  // are an error naming the tensor, its size and the missing feature.
   // (binding -> bytes) of a kernel's bindings beyond maxStorageBufferRange.
   using BigMap = std::map<uint32_t, uint64_t>;
 
