@@ -237,7 +237,9 @@ TEST(BigWindows, UnsafeUsesAreErrors) {
                            "  f(a);\n", "  a [0].x = atomicOr(a[1].x, 1u);\n"}) {
     auto out = BindThroughWindows(head + body + "}\n", {{0, 100}}, 64);
     EXPECT_FALSE(out.ok()) << body << "\n" << out->glsl;
-    if (!out.ok()) EXPECT_NE(out.status().message().find("'a'"), std::string::npos) << out.status().ToString();
+    if (!out.ok()) {
+      EXPECT_NE(out.status().message().find("'a'"), std::string::npos) << out.status().ToString();
+    }
   }
   // Blocks of another form.
   EXPECT_FALSE(BindThroughWindows("#version 450\nlayout(set = 0, binding = 0) buffer B { uint n; uint a[]; };\n", {{0, 100}}, 64).ok());
