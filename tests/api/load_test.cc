@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include <fstream>
 #include <thread>
 
@@ -97,6 +99,53 @@ TEST(DeviceMemoryTest, AllocatingUntilFullIsAClearErrorAndNothingLeaks) {
     EXPECT_EQ(Memory(client).bytes_in_use, before.bytes_in_use) << "round " << round;
     ExpectClientWorks(client);
   }
+}
+
+// Tensors beyond maxStorageBufferRange (bound by address or through windows) and the client's
+// memory: a program whose signature cannot fit is refused at compile time with the sizes; one
+// whose result does not fit beside what the caller holds fails at run time, every time, leaks
+// nothing, and runs once the memory is free.
+TEST(DeviceMemoryTest, TensorsBeyondTheRangeAndTheMemoryAreClearErrors) {
+  const Client client = MakeClient(256ull << 20);
+  const device::AllocatorStats before = Memory(client);
+  for (int round = 0; round < 3; ++round) {
+    auto too_big = client.Compile(R"(func.func @main() -> tensor<134217728xf32> {
+  %0 = stablehlo.iota dim = 0 : tensor<134217728xf32>
+  func.return %0 : tensor<134217728xf32>
+})");
+    ASSERT_FALSE(too_big.ok());
+    EXPECT_EQ(too_big.status().code(), StatusCode::kResourceExhausted) << too_big.status().ToString();
+    EXPECT_NE(too_big.status().message().find("needs 536870912 bytes"), std::string::npos) << too_big.status().ToString();
+  }
+  // 40000000 f32 = 160 MB, beyond the 128 MiB range of lavapipe and of the mobile profile.
+  auto fill = client.Compile(R"(func.func @main() -> tensor<40000000xf32> {
+  %0 = stablehlo.iota dim = 0 : tensor<40000000xf32>
+  %1 = stablehlo.add %0, %0 : tensor<40000000xf32>
+  func.return %1 : tensor<40000000xf32>
+})");
+  ASSERT_TRUE(fill.ok()) << fill.status().ToString();
+  {
+    const std::vector<uint8_t> zeros(128u << 20);
+    auto held = client.BufferFromHost(TensorType{"f32", {32 << 20}}, zeros);
+    ASSERT_TRUE(held.ok()) << held.status().ToString();
+    for (int round = 0; round < 3; ++round) {
+      auto result = fill->Execute(std::vector<Buffer>{});
+      ASSERT_FALSE(result.ok());
+      EXPECT_EQ(result.status().code(), StatusCode::kResourceExhausted) << result.status().ToString();
+      EXPECT_NE(result.status().message().find("out of device memory"), std::string::npos) << result.status().ToString();
+    }
+  }
+  EXPECT_EQ(Memory(client).live_buffers, before.live_buffers);
+  EXPECT_EQ(Memory(client).bytes_in_use, before.bytes_in_use);
+  auto result = fill->Execute(std::vector<Buffer>{});
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  auto bytes = (*result)[0].ToHost();
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  ASSERT_EQ(bytes->size(), 160000000u);
+  float last = 0;
+  std::memcpy(&last, bytes->data() + bytes->size() - 4, 4);
+  EXPECT_EQ(last, 2.0f * 39999999.0f);
+  ExpectClientWorks(client);
 }
 
 TEST(DeviceMemoryTest, ClientOptionsAndTheEnvironmentSetTheLimits) {
