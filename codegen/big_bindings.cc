@@ -48,6 +48,19 @@ struct BlockDecl {
   std::string name, body, instance;
 };
 
+// The position of the next "layout" at or after `pos` that starts a line (a declaration; not a
+// comment's word nor part of an identifier), or npos.
+size_t NextLayoutLine(std::string_view glsl, size_t pos) {
+  while ((pos = glsl.find("layout", pos)) != std::string_view::npos) {
+    size_t line = pos;
+    while (line > 0 && (glsl[line - 1] == ' ' || glsl[line - 1] == '\t')) --line;
+    const bool at_line_start = line == 0 || glsl[line - 1] == '\n';
+    if (at_line_start && !(pos + 6 < glsl.size() && IsIdent(glsl[pos + 6]))) return pos;
+    pos += 6;
+  }
+  return std::string_view::npos;
+}
+
 // Parses a declaration starting at `pos` (the 'l' of "layout"); nullopt if it is not one of
 // the two kinds above (push constants, local_size, shared, ...).
 StatusOr<std::optional<BlockDecl>> ParseDecl(std::string_view text, size_t pos) {
@@ -171,15 +184,7 @@ StatusOr<AddressedGlsl> BindThroughAddresses(std::string_view glsl, const std::s
   size_t copied = 0;
   std::set<uint32_t> addressed;  // bindings whose address block is declared
   size_t pos = 0;
-  while ((pos = glsl.find("layout", pos)) != std::string_view::npos) {
-    // Only declarations that start a line (not comments, not identifiers containing "layout").
-    size_t line = pos;
-    while (line > 0 && (glsl[line - 1] == ' ' || glsl[line - 1] == '\t')) --line;
-    const bool at_line_start = line == 0 || glsl[line - 1] == '\n';
-    if (!at_line_start || (pos + 6 < glsl.size() && IsIdent(glsl[pos + 6]))) {
-      pos += 6;
-      continue;
-    }
+  while ((pos = NextLayoutLine(glsl, pos)) != std::string_view::npos) {
     VKHLO_ASSIGN_OR_RETURN(std::optional<BlockDecl> decl, ParseDecl(glsl, pos));
     if (!decl || !decl->has_binding || decl->set != 0 || !bindings.count(decl->binding)) {
       pos += 6;
@@ -574,14 +579,7 @@ StatusOr<WindowedGlsl> BindThroughWindows(std::string_view glsl, const std::map<
   std::vector<BlockDecl> decls;  // those to rewrite, in text order
   uint32_t next_binding = 0;
   size_t pos = 0;
-  while ((pos = glsl.find("layout", pos)) != std::string_view::npos) {
-    size_t line = pos;
-    while (line > 0 && (glsl[line - 1] == ' ' || glsl[line - 1] == '\t')) --line;
-    const bool at_line_start = line == 0 || glsl[line - 1] == '\n';
-    if (!at_line_start || (pos + 6 < glsl.size() && IsIdent(glsl[pos + 6]))) {
-      pos += 6;
-      continue;
-    }
+  while ((pos = NextLayoutLine(glsl, pos)) != std::string_view::npos) {
     VKHLO_ASSIGN_OR_RETURN(std::optional<BlockDecl> decl, ParseDecl(glsl, pos));
     if (!decl || !decl->has_binding || decl->set != 0) {
       pos += 6;

@@ -257,17 +257,16 @@ StatusOr<std::string> ConvertPair(const std::string& code, AccKind from, AccKind
       case AccKind::kI32: return fmt::format("int(({}).x)", code);
       case AccKind::kBool: return fmt::format("int(hlo_e64_nonzero({}))", code);
       case AccKind::kF32:
-        include("hlo_convert_f32.glsl");
-        return fmt::format("hlo_f32_from_{}64_({})", sign, code);
       case AccKind::kF64:
-        include("hlo_convert_f64.glsl");
-        return fmt::format("hlo_f64_from_{}64_({})", sign, code);
       case AccKind::kC64:
-        include("hlo_convert_f32.glsl");
-        return fmt::format("vec2(hlo_f32_from_{}64_({}), 0)", sign, code);
-      case AccKind::kC128:
-        include("hlo_convert_f64.glsl");
-        return fmt::format("dvec2(hlo_f64_from_{}64_({}), 0)", sign, code);
+      case AccKind::kC128: {
+        // Rounded once to nearest even on the bits; a complex result takes it as its real part.
+        const bool wide = to == AccKind::kF64 || to == AccKind::kC128;
+        include(wide ? "hlo_convert_f64.glsl" : "hlo_convert_f32.glsl");
+        const std::string real = fmt::format("hlo_{}_from_{}64_({})", wide ? "f64" : "f32", sign, code);
+        if (to == AccKind::kF32 || to == AccKind::kF64) return real;
+        return fmt::format("{}({}, 0)", wide ? "dvec2" : "vec2", real);
+      }
       default: break;
     }
   }
