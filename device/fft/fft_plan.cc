@@ -40,7 +40,23 @@ bool Overlap(const BufferView& a, uint64_t a_bytes, const BufferView& b, uint64_
   return a.buffer == b.buffer && a.offset < b.offset + b_bytes && b.offset < a.offset + a_bytes;
 }
 
+// Makes every earlier write available and visible to every later access, whichever VkBuffer
+// names the memory.
+void GlobalBarrier(VkCommandBuffer command_buffer) {
+  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                          VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  const VkPipelineStageFlags stages =
+      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+  vkCmdPipelineBarrier(command_buffer, stages, stages, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+}
+
 }  // namespace
+
+FftTensor TensorOf(const Buffer& buffer, uint64_t bytes) {
+  return FftTensor{buffer.view(0, bytes), buffer.memory()};
+}
 
 FftPlan::FftPlan(FftPlanCache& cache, FftDescriptor descriptor)
     : cache_(cache), descriptor_(std::move(descriptor)) {}
@@ -86,8 +102,9 @@ Status FftPlan::Init() {
 
 void FftPlan::Forget(VkBuffer buffer) {
   for (auto it = applications_.begin(); it != applications_.end();) {
-    const auto& [in, in_bytes, out, out_bytes, in_place] = it->first;
-    if (in == buffer || out == buffer) {
+    const auto& [in, in_bytes, out, out_bytes, scratch, scratch_bytes, in_place, batch] =
+        it->first;
+    if (in == buffer || out == buffer || scratch == buffer) {
       it = applications_.erase(it);
       cache_.stats_.live_applications--;
     } else {
@@ -96,41 +113,16 @@ void FftPlan::Forget(VkBuffer buffer) {
   }
 }
 
-StatusOr<FftPlan::Application*> FftPlan::GetApplication(const BufferView& input,
-                                                        const BufferView& output, bool in_place) {
+StatusOr<FftPlan::Application*> FftPlan::GetApplication(const VkfftBindings& bindings,
+                                                        uint64_t batch, bool in_place) {
   Device& device = cache_.device();
-  const DeviceLimits& limits = device.capabilities().limits;
-  // VkFFT binds each VkBuffer from its start; the bound range is the whole block, capped at
-  // maxStorageBufferRange, and must reach past the tensor.
-  auto bound_bytes = [&](const BufferView& view, uint64_t bytes,
-                         std::string_view what) -> StatusOr<uint64_t> {
-    std::optional<uint64_t> block = device.allocator().VkBufferBytes(view.buffer);
-    if (!block) {
-      return InvalidArgumentError(fmt::format(
-          "{}: the {} is not a buffer of this device's allocator", descriptor_.ToString(), what));
-    }
-    uint64_t range = std::min(*block, limits.max_storage_buffer_range);
-    if (view.offset + bytes > range) {
-      return InvalidArgumentError(fmt::format(
-          "{}: the {} ends at byte {} of its VkBuffer, beyond maxStorageBufferRange = {}",
-          descriptor_.ToString(), what, view.offset + bytes, limits.max_storage_buffer_range));
-    }
-    return range;
-  };
-  VKHLO_ASSIGN_OR_RETURN(uint64_t in_range, bound_bytes(input, vkfft_.input_bytes(), "input"));
-  VKHLO_ASSIGN_OR_RETURN(uint64_t out_range, bound_bytes(output, vkfft_.output_bytes(), "output"));
-  ApplicationKey key{input.buffer, in_range, output.buffer, out_range, in_place};
+  ApplicationKey key{bindings.input.buffer,   bindings.input.bytes, bindings.output.buffer,
+                     bindings.output.bytes,   bindings.scratch.buffer, bindings.scratch.bytes,
+                     in_place,                batch};
   if (auto it = applications_.find(key); it != applications_.end()) return it->second.get();
 
-  VkfftBindings bindings;
-  bindings.input = {input.buffer, in_range};
-  bindings.output = {output.buffer, out_range};
-  if (scratch_ && vkfft_.kind == FftKind::kIrfft) {
-    const BufferView s = scratch_.view();
-    VKHLO_ASSIGN_OR_RETURN(uint64_t s_range, bound_bytes(s, scratch_.size(), "scratch buffer"));
-    bindings.scratch = {s.buffer, s_range};
-  }
-  auto binary_key = std::make_tuple(in_range, out_range, in_place);
+  auto binary_key = std::make_tuple(bindings.input.bytes, bindings.output.bytes,
+                                    bindings.scratch.bytes, in_place, batch);
   auto binary_it = binaries_.find(binary_key);
   const std::vector<uint32_t>* binary = binary_it == binaries_.end() ? nullptr : &binary_it->second;
 
@@ -139,8 +131,9 @@ StatusOr<FftPlan::Application*> FftPlan::GetApplication(const BufferView& input,
   context.device = device.handle();
   context.command_pool = cache_.command_pool_;
   context.fence = cache_.fence_;
-  context.limits = &limits;
-  const VkfftLayout layout = LayoutOf(vkfft_, in_place);
+  context.limits = &device.capabilities().limits;
+  VkfftLayout layout = LayoutOf(vkfft_, in_place);
+  layout.batch = batch;
   std::unique_ptr<VkfftApp> app;
   Status status = device.queue().WithExclusiveQueue([&](VkQueue queue) -> Status {
     context.queue = queue;
@@ -165,27 +158,117 @@ StatusOr<FftPlan::Application*> FftPlan::GetApplication(const BufferView& input,
   return raw;
 }
 
-Status FftPlan::RecordVkfft(CommandList& list, const BufferView& input,
-                            const BufferView& output) {
-  const bool in_place = input.buffer == output.buffer && input.offset == output.offset;
-  VKHLO_ASSIGN_OR_RETURN(Application * application, GetApplication(input, output, in_place));
-  const uint64_t in_bytes = vkfft_.input_bytes(), out_bytes = vkfft_.output_bytes();
-  std::vector<Binding> accesses;
-  if (in_place) {
-    accesses.push_back({BufferView{input.buffer, input.offset, in_bytes}, Access::kReadWrite});
-  } else {
-    accesses.push_back({BufferView{input.buffer, input.offset, in_bytes}, Access::kRead});
-    accesses.push_back({BufferView{output.buffer, output.offset, out_bytes}, Access::kWrite});
-  }
-  for (const BufferView& v : application->internal_writes) accesses.push_back({v, Access::kReadWrite});
+Status FftPlan::RecordVkfft(CommandList& list, const FftTensor& input, const FftTensor& output) {
+  Device& device = cache_.device();
+  const uint64_t range = device.capabilities().limits.max_storage_buffer_range;
+  const bool in_place = input.view.buffer == output.view.buffer &&
+                        input.view.offset == output.view.offset;
   const bool uses_scratch = vkfft_.kind == FftKind::kIrfft;
-  if (uses_scratch) accesses.push_back({scratch_.view(), Access::kReadWrite});
-  const uint64_t scratch_offset = uses_scratch ? scratch_.view().offset : 0;
-  return list.RecordExternal(
-      "fft " + vkfft_.ToString(), accesses, [&](VkCommandBuffer command_buffer) {
-        return application->app->Append(command_buffer, input.offset, output.offset,
-                                        scratch_offset);
-      });
+  const uint64_t batch = vkfft_.batch;
+
+  // The sides VkFFT binds. Each is bound from its VkBuffer's start, over the whole block capped
+  // at the range, when it ends within that; otherwise through windows (fft_split.h).
+  struct Side {
+    std::string_view what;
+    FftTensor tensor;
+    uint64_t bytes = 0;
+    uint64_t block = 0;  // bytes of the VkBuffer
+    bool windowed = false;
+  };
+  std::vector<Side> sides = {{"input", input, vkfft_.input_bytes()},
+                             {"output", output, vkfft_.output_bytes()}};
+  if (uses_scratch) {
+    sides.push_back({"scratch buffer", FftTensor{scratch_.view(), scratch_.memory()},
+                     vkfft_.complex_elements() * vkfft_.complex_bytes()});
+  }
+  std::vector<SplitSide> split_sides;
+  bool any_windowed = false;
+  for (Side& side : sides) {
+    std::optional<uint64_t> block = device.allocator().VkBufferBytes(side.tensor.view.buffer);
+    if (!block) {
+      return InvalidArgumentError(fmt::format(
+          "{}: the {} is not a buffer of this device's allocator", descriptor_.ToString(),
+          side.what));
+    }
+    side.block = *block;
+    side.windowed = side.tensor.view.offset + side.bytes > std::min(*block, range);
+    if (side.windowed && side.tensor.memory == VK_NULL_HANDLE) {
+      return InvalidArgumentError(fmt::format(
+          "{}: the {} ends at byte {} of its VkBuffer, beyond maxStorageBufferRange = {}, and "
+          "its memory was not given (record it as an FftTensor)",
+          descriptor_.ToString(), side.what, side.tensor.view.offset + side.bytes, range));
+    }
+    any_windowed |= side.windowed;
+    split_sides.push_back({side.bytes / batch, side.windowed});
+  }
+
+  const uint64_t alignment = cache_.windows_.Alignment();
+  const uint64_t window_bytes = WindowBytes(range, alignment);
+  BatchSplit split{batch, 1};
+  if (any_windowed) {
+    VKHLO_ASSIGN_OR_RETURN(split, PlanBatchSplit(vkfft_, split_sides, window_bytes, alignment));
+  }
+
+  for (uint64_t launch = 0; launch < split.launches; ++launch) {
+    const uint64_t first = launch * split.per_launch;
+    const uint64_t count = std::min(split.per_launch, batch - first);
+    VkfftBinding bound[3];
+    uint64_t offsets[3] = {0, 0, 0};
+    std::vector<Binding> accesses;
+    for (size_t i = 0; i < sides.size(); ++i) {
+      const Side& side = sides[i];
+      const uint64_t per_transform = split_sides[i].bytes_per_transform;
+      const uint64_t start = side.tensor.view.offset + first * per_transform;
+      const BufferView run{side.tensor.view.buffer, start, count * per_transform};
+      if (side.windowed) {
+        // Aligned just below the run; the window ends at the block's end at the latest, and
+        // the run (at most window_bytes - alignment bytes) fits in it.
+        const uint64_t window_start = start / alignment * alignment;
+        const uint64_t window_size = std::min(window_bytes, side.block - window_start);
+        VKHLO_ASSIGN_OR_RETURN(
+            VkBuffer window, cache_.windows_.Get(side.tensor.view.buffer, side.tensor.memory,
+                                                 window_start, window_size));
+        bound[i] = {window, window_size};
+        offsets[i] = start - window_start;
+      } else {
+        bound[i] = {side.tensor.view.buffer, std::min(side.block, range)};
+        offsets[i] = start;
+      }
+      // Hazards are tracked on the tensors' own VkBuffers, whatever binds them.
+      if (i == 0 && in_place) {
+        accesses.push_back({run, Access::kReadWrite});
+      } else if (i == 1 && in_place) {
+        continue;
+      } else {
+        accesses.push_back({run, i == 0 ? Access::kRead : i == 1 ? Access::kWrite
+                                                                  : Access::kReadWrite});
+      }
+    }
+    VkfftBindings bindings;
+    bindings.input = bound[0];
+    bindings.output = bound[1];
+    if (uses_scratch) bindings.scratch = bound[2];
+    VKHLO_ASSIGN_OR_RETURN(Application * application,
+                           GetApplication(bindings, count, in_place));
+    for (const BufferView& v : application->internal_writes) {
+      accesses.push_back({v, Access::kReadWrite});
+    }
+    VKHLO_RETURN_IF_ERROR(list.RecordExternal(
+        "fft " + vkfft_.ToString(), accesses, [&](VkCommandBuffer command_buffer) -> Status {
+          // The command list's barriers name the tensors' VkBuffers; accesses through a window
+          // (another VkBuffer over the same memory) need global ones, before and after.
+          if (any_windowed) GlobalBarrier(command_buffer);
+          VKHLO_RETURN_IF_ERROR(
+              application->app->Append(command_buffer, offsets[0], offsets[1], offsets[2]));
+          if (any_windowed) GlobalBarrier(command_buffer);
+          return OkStatus();
+        }));
+  }
+  if (split.launches > 1 || any_windowed) {
+    cache_.stats_.split_records++;
+    cache_.stats_.split_launches += split.launches;
+  }
+  return OkStatus();
 }
 
 Status FftPlan::RecordConversion(CommandList& list, const BufferView& from, const BufferView& to,
@@ -217,6 +300,13 @@ Status FftPlan::RecordConversion(CommandList& list, const BufferView& from, cons
 }
 
 Status FftPlan::Record(CommandList& list, const BufferView& input, const BufferView& output) {
+  return Record(list, FftTensor{input}, FftTensor{output});
+}
+
+Status FftPlan::Record(CommandList& list, const FftTensor& input_tensor,
+                       const FftTensor& output_tensor) {
+  const BufferView& input = input_tensor.view;
+  const BufferView& output = output_tensor.view;
   std::lock_guard<std::mutex> lock(cache_.mutex_);
   cache_.ForgetDestroyedBuffersLocked();
   const FftDescriptor& d = descriptor_;
@@ -245,9 +335,18 @@ Status FftPlan::Record(CommandList& list, const BufferView& input, const BufferV
         fmt::format("{}: input and output overlap without being the same range", d.ToString()));
   }
 
+  if ((mode_ == Mode::kWidenThenFft || mode_ == Mode::kIfftThenNarrow) &&
+      std::max(d.complex_elements() * d.complex_bytes(), d.real_elements() * d.real_bytes()) >
+          cache_.device().capabilities().limits.max_storage_buffer_range) {
+    return FailedPreconditionError(fmt::format(
+        "{}: a real innermost length of 1 beyond maxStorageBufferRange = {} is not supported (its "
+        "real <-> complex conversion binds whole tensors)",
+        d.ToString(), cache_.device().capabilities().limits.max_storage_buffer_range));
+  }
+  const FftTensor scratch{scratch_ ? scratch_.view() : BufferView{}, scratch_.memory()};
   switch (mode_) {
     case Mode::kVkfft:
-      VKHLO_RETURN_IF_ERROR(RecordVkfft(list, input, output));
+      VKHLO_RETURN_IF_ERROR(RecordVkfft(list, input_tensor, output_tensor));
       break;
     case Mode::kCopy:
       if (!in_place) {
@@ -257,11 +356,11 @@ Status FftPlan::Record(CommandList& list, const BufferView& input, const BufferV
       break;
     case Mode::kWidenThenFft:
       VKHLO_RETURN_IF_ERROR(RecordConversion(list, input, output, /*to_complex=*/true));
-      if (has_vkfft_) VKHLO_RETURN_IF_ERROR(RecordVkfft(list, output, output));
+      if (has_vkfft_) VKHLO_RETURN_IF_ERROR(RecordVkfft(list, output_tensor, output_tensor));
       break;
     case Mode::kIfftThenNarrow:
       if (has_vkfft_) {
-        VKHLO_RETURN_IF_ERROR(RecordVkfft(list, input, scratch_.view()));
+        VKHLO_RETURN_IF_ERROR(RecordVkfft(list, input_tensor, scratch));
         VKHLO_RETURN_IF_ERROR(RecordConversion(list, scratch_.view(), output, false));
       } else {
         VKHLO_RETURN_IF_ERROR(RecordConversion(list, input, output, /*to_complex=*/false));
@@ -283,6 +382,8 @@ StatusOr<std::unique_ptr<FftPlanCache>> FftPlanCache::Create(Device& device) {
   VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
   VKHLO_DEVICE_RETURN_IF_ERROR(
       device, vkCreateFence(device.handle(), &fence_info, nullptr, &cache->fence_));
+  VKHLO_RETURN_IF_ERROR(
+      cache->windows_.Init(device.handle(), device.capabilities().limits.max_storage_buffer_range));
   FftPlanCache* raw = cache.get();
   cache->listener_id_ = device.allocator().AddBlockDestroyedListener([raw](VkBuffer buffer) {
     std::lock_guard<std::mutex> lock(raw->destroyed_mutex_);
@@ -307,7 +408,13 @@ void FftPlanCache::ForgetDestroyedBuffersLocked() {
     destroyed.swap(destroyed_buffers_);
   }
   for (VkBuffer buffer : destroyed) {
-    for (auto& [key, plan] : plans_) plan->Forget(buffer);
+    // Applications bound to the block or to windows over it go first, then the windows.
+    const std::vector<VkBuffer> windows = windows_.Take(buffer);
+    for (auto& [key, plan] : plans_) {
+      plan->Forget(buffer);
+      for (VkBuffer window : windows) plan->Forget(window);
+    }
+    windows_.Destroy(windows);
   }
 }
 
@@ -338,9 +445,17 @@ Status FftPlanCache::Record(CommandList& list, const FftDescriptor& descriptor,
   return plan->Record(list, input, output);
 }
 
+Status FftPlanCache::Record(CommandList& list, const FftDescriptor& descriptor,
+                            const FftTensor& input, const FftTensor& output) {
+  VKHLO_ASSIGN_OR_RETURN(FftPlan * plan, GetOrCreate(descriptor));
+  return plan->Record(list, input, output);
+}
+
 FftCacheStats FftPlanCache::stats() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return stats_;
+  FftCacheStats stats = stats_;
+  stats.live_windows = windows_.live();
+  return stats;
 }
 
 }  // namespace vkhlo::device::fft

@@ -24,6 +24,16 @@
 // innermost length of 1 (RFFT/IRFFT with fft_length [..., 1]) is a real<->complex conversion
 // (shaders/fft/real_complex.comp) around a complex FFT/IFFT of the remaining axes.
 //
+// Tensors beyond maxStorageBufferRange (fft_split.h): a transform whose input, output or
+// scratch ends past the range from its VkBuffer's start is recorded as several VkFFT launches,
+// each over a run of the batch, the sides that do not fit bound through windows (VkBuffers over
+// the tensor's memory, which the plan needs: pass an FftTensor with its VkDeviceMemory). Each
+// launch has its own application (the windows differ); launches of the same batch count and
+// bound sizes share the compiled kernels, so a split costs at most two glslang compiles. The
+// kernels are VkFFT's own, as below the range: the same results, launch by launch. A single
+// transform larger than the range is refused (FAILED_PRECONDITION, see SplitError); so is a
+// real innermost length of 1 beyond the range (the conversion kernel binds whole tensors).
+//
 // complex<f64> needs shaderFloat64 in the device's masked capabilities; otherwise creating the
 // plan fails with FAILED_PRECONDITION naming the device and its profile.
 #pragma once
@@ -38,6 +48,7 @@
 #include "device/buffer.h"
 #include "device/command_list.h"
 #include "device/fft/fft.h"
+#include "device/fft/fft_split.h"
 #include "device/pipeline.h"
 #include "vkhlo/status.h"
 
@@ -49,6 +60,7 @@ namespace vkhlo::device::fft {
 
 class FftPlanCache;
 class VkfftApp;
+struct VkfftBindings;
 
 struct FftCacheStats {
   uint64_t plans = 0;          // descriptors planned
@@ -56,7 +68,20 @@ struct FftCacheStats {
   uint64_t applications = 0;   // VkFFT applications created (compiled or loaded), ever
   uint64_t live_applications = 0;
   uint64_t records = 0;        // transforms recorded
+  uint64_t split_records = 0;  // of those, recorded as several launches (beyond the range)
+  uint64_t split_launches = 0; // VkFFT launches of split transforms
+  uint64_t live_windows = 0;   // VkBuffers over parts of blocks (fft_split.h)
 };
+
+// A tensor for a plan: its view, and the memory bound (at offset 0) to the view's VkBuffer, as
+// the allocator binds its blocks. The memory is needed only where the view ends beyond
+// maxStorageBufferRange: the plan then binds windows of it.
+struct FftTensor {
+  BufferView view;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+};
+// The first `bytes` of `buffer`.
+FftTensor TensorOf(const Buffer& buffer, uint64_t bytes);
 
 class FftPlan {
  public:
@@ -71,12 +96,16 @@ class FftPlan {
   // the element size. `input` and `output` are disjoint (the input is left unchanged), or, for
   // FFT and IFFT only, the same range (in place). An empty descriptor records nothing.
   Status Record(CommandList& list, const BufferView& input, const BufferView& output);
+  // The same, for tensors of any size (see the header comment).
+  Status Record(CommandList& list, const FftTensor& input, const FftTensor& output);
 
  private:
   friend class FftPlanCache;
   struct Application;
-  // (input VkBuffer, bound bytes, output VkBuffer, bound bytes, in place)
-  using ApplicationKey = std::tuple<VkBuffer, uint64_t, VkBuffer, uint64_t, bool>;
+  // (input VkBuffer, bound bytes, output VkBuffer, bound bytes, scratch VkBuffer, bound bytes,
+  // in place, batch entries per launch)
+  using ApplicationKey =
+      std::tuple<VkBuffer, uint64_t, VkBuffer, uint64_t, VkBuffer, uint64_t, bool, uint64_t>;
 
   // How the transform runs (see the header comment).
   enum class Mode {
@@ -91,11 +120,13 @@ class FftPlan {
   // Records a real <-> complex conversion of `elements` elements.
   Status RecordConversion(CommandList& list, const BufferView& from, const BufferView& to,
                           bool to_complex);
-  // Records vkfft_ from `input` to `output` (the same range: in place).
-  Status RecordVkfft(CommandList& list, const BufferView& input, const BufferView& output);
-  StatusOr<Application*> GetApplication(const BufferView& input, const BufferView& output,
+  // Records vkfft_ from `input` to `output` (the same range: in place), in one launch or, beyond
+  // the range, several.
+  Status RecordVkfft(CommandList& list, const FftTensor& input, const FftTensor& output);
+  // The application for `batch` entries on these bindings, created on first use.
+  StatusOr<Application*> GetApplication(const VkfftBindings& bindings, uint64_t batch,
                                         bool in_place);
-  // Drops applications bound to `buffer` (its block was destroyed).
+  // Drops applications bound to `buffer` (its block, or a window's, was destroyed).
   void Forget(VkBuffer buffer);
 
   FftPlanCache& cache_;
@@ -106,8 +137,9 @@ class FftPlan {
   std::shared_ptr<const Pipeline> conversion_;  // fft/real_complex, for the [..., 1] modes
   Buffer scratch_;  // IRFFT: the complex intermediate
   std::map<ApplicationKey, std::unique_ptr<Application>> applications_;
-  // Compiled kernels by bound sizes (input bytes, output bytes, in place).
-  std::map<std::tuple<uint64_t, uint64_t, bool>, std::vector<uint32_t>> binaries_;
+  // Compiled kernels by bound sizes (input, output, scratch bytes), in place, batch per launch.
+  std::map<std::tuple<uint64_t, uint64_t, uint64_t, bool, uint64_t>, std::vector<uint32_t>>
+      binaries_;
 };
 
 class FftPlanCache {
@@ -125,6 +157,8 @@ class FftPlanCache {
   // GetOrCreate(descriptor), then FftPlan::Record.
   Status Record(CommandList& list, const FftDescriptor& descriptor, const BufferView& input,
                 const BufferView& output);
+  Status Record(CommandList& list, const FftDescriptor& descriptor, const FftTensor& input,
+                const FftTensor& output);
 
   FftCacheStats stats() const;
 
@@ -140,7 +174,8 @@ class FftPlanCache {
   VkFence fence_ = VK_NULL_HANDLE;
   uint64_t listener_id_ = 0;
 
-  mutable std::mutex mutex_;  // plans, applications, stats, recording through VkFFT
+  mutable std::mutex mutex_;  // plans, applications, windows, stats, recording through VkFFT
+  WindowCache windows_;
   std::map<std::tuple<FftKind, FftPrecision, std::vector<uint64_t>, uint64_t>,
            std::unique_ptr<FftPlan>>
       plans_;

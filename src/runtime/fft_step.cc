@@ -6,6 +6,7 @@
 
 #include "codegen/library/fft_lowering.h"
 #include "device/fft/fft_plan.h"
+#include "device/fft/fft_split.h"
 
 namespace vkhlo::runtime {
 namespace {
@@ -42,15 +43,26 @@ Status CheckFft(const ir::Operation& op, const codegen::TargetInfo& target, cons
   }
   const FftDescriptor d = DescriptorOf(*lowering);
   VKHLO_RETURN_IF_ERROR(d.Validate());
-  // VkFFT binds its buffers through descriptors (from the start of the allocator's block), so a
-  // tensor beyond maxStorageBufferRange cannot be bound; vkhlo does not split FFTs across
-  // buffers yet (VkFFT's bufferNum/bufferSize), and device addresses do not reach VkFFT's kernels.
-  for (auto [what, bytes] : {std::pair<const char*, uint64_t>{"operand", d.input_bytes()}, {"result", d.output_bytes()}}) {
-    if (bytes > target.max_storage_buffer_range) {
-      return UnimplementedError(fmt::format(
-          "{}: error: '{}' {} is {} bytes, more than the device's maxStorageBufferRange = {}: FFTs of tensors that "
-          "large are not supported (VkFFT binds each buffer through one descriptor)",
-          where, op.name(), what, bytes, target.max_storage_buffer_range));
+  // Beyond maxStorageBufferRange the plan splits the batch between launches (device/fft/
+  // fft_split.h): one transform must fit in the range (less the slack windows are aligned by),
+  // and a real innermost length of 1 (a conversion kernel binding whole tensors) must not go
+  // beyond it.
+  const uint64_t range = target.max_storage_buffer_range;
+  const bool beyond = d.input_bytes() > range || d.output_bytes() > range;
+  if (beyond && d.real() && !d.lengths.empty() && d.lengths.back() == 1) {
+    return UnimplementedError(fmt::format(
+        "{}: error: '{}' with a real innermost fft_length of 1 on {} / {} bytes is not supported beyond the device's "
+        "maxStorageBufferRange = {}", where, op.name(), d.input_bytes(), d.output_bytes(), range));
+  }
+  if (beyond && !d.empty()) {
+    const uint64_t complex_per_transform = d.complex_elements() / d.batch * d.complex_bytes();
+    const device::fft::SplitSide sides[] = {{d.input_bytes() / d.batch, d.input_bytes() > range},
+                                            {d.output_bytes() / d.batch, d.output_bytes() > range},
+                                            {complex_per_transform, d.kind == FftKind::kIrfft && d.input_bytes() > range}};
+    const uint64_t slack = device::fft::kMaxWindowAlignment;
+    auto split = device::fft::PlanBatchSplit(d, sides, device::fft::WindowBytes(range, slack), slack);
+    if (!split.ok()) {
+      return UnimplementedError(fmt::format("{}: error: '{}': {}", where, op.name(), split.status().message()));
     }
   }
   return OkStatus();
@@ -69,7 +81,8 @@ Status RecordFft(ClientState& client, device::CommandList& list, const ir::Opera
     }
     plans = client.fft_plans.get();
   }
-  return plans->Record(list, d, operand.view(0, d.input_bytes()), result.view(0, d.output_bytes()));
+  return plans->Record(list, d, device::fft::TensorOf(operand, d.input_bytes()),
+                       device::fft::TensorOf(result, d.output_bytes()));
 }
 
 }  // namespace vkhlo::runtime
