@@ -210,7 +210,12 @@ Status FftPlan::RecordVkfft(CommandList& list, const FftTensor& input, const Fft
   }
 
   for (uint64_t launch = 0; launch < split.launches; ++launch) {
-    const uint64_t first = launch * split.per_launch;
+    // Out of place, the last launch moves back to end at the batch's end, redoing a few (fewer
+    // than `launches`) transforms with the same inputs, kernels and results: every launch then
+    // has the same count and the same kernels (one glslang compile, not two). In place, the
+    // inputs of redone transforms would be gone.
+    uint64_t first = launch * split.per_launch;
+    if (!in_place) first = std::min(first, batch - split.per_launch);
     const uint64_t count = std::min(split.per_launch, batch - first);
     VkfftBinding bound[3];
     uint64_t offsets[3] = {0, 0, 0};
@@ -223,8 +228,18 @@ Status FftPlan::RecordVkfft(CommandList& list, const FftTensor& input, const Fft
       if (side.windowed) {
         // Aligned just below the run; the window ends at the block's end at the latest, and
         // the run (at most window_bytes - alignment bytes) fits in it.
-        const uint64_t window_start = start / alignment * alignment;
-        const uint64_t window_size = std::min(window_bytes, side.block - window_start);
+        uint64_t window_start = start / alignment * alignment;
+        uint64_t window_size = window_bytes;
+        if (window_start + window_bytes > side.block) {
+          // Near the block's end: a window of the usual size ending there if it still holds the
+          // run (the same bound size, so the same kernels), else a shorter one.
+          const uint64_t shifted = (side.block - window_bytes) / alignment * alignment;
+          if (side.block >= window_bytes && shifted + window_bytes >= run.offset + run.size) {
+            window_start = shifted;
+          } else {
+            window_size = side.block - window_start;
+          }
+        }
         VKHLO_ASSIGN_OR_RETURN(
             VkBuffer window, cache_.windows_.Get(side.tensor.view.buffer, side.tensor.memory,
                                                  window_start, window_size));

@@ -29,7 +29,9 @@
 // each over a run of the batch, the sides that do not fit bound through windows (VkBuffers over
 // the tensor's memory, which the plan needs: pass an FftTensor with its VkDeviceMemory). Each
 // launch has its own application (the windows differ); launches of the same batch count and
-// bound sizes share the compiled kernels, so a split costs at most two glslang compiles. The
+// bound sizes share the compiled kernels: out of place every launch has the same count (the
+// last one redoes a few transforms) and windows one size, so a split compiles once; in place
+// the last launch has fewer transforms, a second compile. The
 // kernels are VkFFT's own, as below the range: the same results, launch by launch. A single
 // transform larger than the range is refused (FAILED_PRECONDITION, see SplitError); so is a
 // real innermost length of 1 beyond the range (the conversion kernel binds whole tensors).

@@ -521,6 +521,66 @@ TEST_F(FftSmallBlocksTest, DestroyedBlocksDropTheirApplications) {
   EXPECT_LE(stats.compiles, 2u);  // the dedicated blocks all have one size
 }
 
+// ---- Beyond maxStorageBufferRange (fft_split.h): complex<f32> [8193 x 2048], 128 MiB + 16 KiB.
+
+class FftBeyondTheRangeTest : public FftTest {
+ protected:
+  static constexpr size_t kLength = 2048, kRows = 8193, kElements = kLength * kRows;
+  static constexpr uint64_t kBigBytes = kElements * sizeof(C);
+  const FftDescriptor forward_{FftKind::kFft, FftPrecision::kF32, {kLength}, kRows};
+
+  std::vector<C> Rows(const Buffer& buffer, size_t first, size_t count) {
+    std::vector<C> data(count * kLength);
+    EXPECT_OK(dev().transfers().Download(buffer, first * kLength * sizeof(C),
+                                         std::as_writable_bytes(std::span(data))));
+    return data;
+  }
+};
+
+// Out of place and in place (its last launch has fewer transforms: a second compile), against a
+// direct DFT on rows at both ends and in the middle; the view-only API refuses (no memory to
+// window); freeing the tensors drops their windows and the applications bound to them.
+TEST_F(FftBeyondTheRangeTest, OutOfPlaceInPlaceAndWindowsFreedWithTheirBlocks) {
+  if (dev().capabilities().limits.max_storage_buffer_range >= kBigBytes) {
+    GTEST_SKIP() << "maxStorageBufferRange holds the whole tensor";
+  }
+  const std::vector<C> input = RandomComplex(kElements, 21);
+  {
+    ASSERT_OK_AND_ASSIGN(Buffer x, dev().allocator().Allocate(kBigBytes));
+    ASSERT_OK_AND_ASSIGN(Buffer y, dev().allocator().Allocate(kBigBytes));
+    ASSERT_OK(dev().transfers().Upload(x, 0, std::as_bytes(std::span(input))));
+
+    ASSERT_OK_AND_ASSIGN(CommandList refused, CommandList::Begin(dev()));
+    Status view_only = cache_->Record(refused, forward_, x.view(), y.view());
+    EXPECT_EQ(view_only.code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(view_only.message().find("FftTensor"), std::string::npos) << view_only.ToString();
+
+    ASSERT_OK_AND_ASSIGN(CommandList list, CommandList::Begin(dev()));
+    ASSERT_OK(cache_->Record(list, forward_, TensorOf(x, kBigBytes), TensorOf(y, kBigBytes)));
+    ASSERT_OK(cache_->Record(list, forward_, TensorOf(x, kBigBytes), TensorOf(x, kBigBytes)));
+    ASSERT_OK_AND_ASSIGN(Submission done, list.Submit());
+    ASSERT_OK(done.Wait());
+    const FftCacheStats stats = cache_->stats();
+    EXPECT_EQ(stats.split_records, 2u);
+    EXPECT_GE(stats.split_launches, 4u);
+    EXPECT_EQ(stats.compiles, 3u);  // out of place: one; in place: two (a shorter last launch)
+    EXPECT_GT(stats.live_windows, 0u);
+    for (size_t first : {size_t{0}, kRows / 2, kRows - 2}) {
+      const std::vector<C> rows(input.begin() + first * kLength, input.begin() + (first + 2) * kLength);
+      const std::vector<C> want = Dft(rows, kLength, false);
+      EXPECT_LE(MaxError(Rows(y, first, 2), want), 2e-4) << "out of place, rows from " << first;
+      EXPECT_LE(MaxError(Rows(x, first, 2), want), 2e-4) << "in place, rows from " << first;
+    }
+  }
+  // The blocks are gone (or pooled): the next record forgets their windows and applications.
+  ASSERT_OK_AND_ASSIGN(Buffer small, dev().allocator().Allocate(kBytes * 2));
+  ASSERT_OK_AND_ASSIGN(CommandList last, CommandList::Begin(dev()));
+  ASSERT_OK(cache_->Record(last, kForward, small.view(0, kBytes), small.view(kBytes, kBytes)));
+  const FftCacheStats after = cache_->stats();
+  EXPECT_EQ(after.live_windows, 0u);
+  EXPECT_EQ(after.live_applications, 1u);
+}
+
 // ---- codegen::LowerFft: the IR side, no device needed. ----
 
 StatusOr<codegen::FftLowering> Lower(const std::string& program) {
