@@ -12,10 +12,11 @@ uint64_t WindowBytes(uint64_t range, uint64_t alignment) { return range / alignm
 
 Status SplitError(const FftDescriptor& d, uint64_t bytes_per_transform, uint64_t range) {
   return FailedPreconditionError(fmt::format(
-      "{}: one transform takes {} bytes, more than maxStorageBufferRange = {}: VkFFT could run it "
-      "only across several descriptors indexed per invocation (its bufferNum layout), which "
-      "vkhlo does not use; tensors beyond the range are split between launches along the batch "
-      "only",
+      "{}: one transform takes {} bytes, more than maxStorageBufferRange = {}: VkFFT 1.2.26 could "
+      "run it only through its multi-buffer layout (bufferNum > 1), an array of descriptors it "
+      "indexes per invocation without nonuniformEXT (undefined behaviour in Vulkan; vkhlo enables "
+      "no descriptor indexing), so tensors beyond the range are split between launches along the "
+      "batch only",
       d.ToString(), bytes_per_transform, range));
 }
 

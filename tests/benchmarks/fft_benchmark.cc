@@ -6,12 +6,15 @@
 //                   a raw command buffer, submitted with a fence, as VkFFT's samples do
 //   BM_Fftw         FFTW (fftwf, FFTW_MEASURE) on the CPU, one thread, out of place
 //   BM_PlanOverDirect  the two alternating in one loop: their ratio, robust to machine load
+//   BM_FftAboveOverBelowRange  a batched FFT just below and just above maxStorageBufferRange
+//                   alternating in one loop: their bandwidths and ratio (fft_split.h)
 // Shapes: 2^20 points (1-D) and 1024x1024 (2-D). Each iteration is one transform, submitted and
 // waited for (wall clock). The lines to compare are the same shape's `real_time`; flop counts
 // use the usual 5 N log2 N.
 // Run: build/bin/vkhlo-fft-bench [--benchmark_filter=...].
 #include <benchmark/benchmark.h>
 #include <fftw3.h>
+#include <fmt/format.h>
 
 #include <chrono>
 #include <cmath>
@@ -103,8 +106,8 @@ class PlanRunner {
     VKHLO_ASSIGN_OR_RETURN(output_, device.allocator().Allocate(d.output_bytes()));
     const std::vector<C> data = RandomData(d.complex_elements());
     VKHLO_RETURN_IF_ERROR(device.transfers().Upload(input_, 0, std::as_bytes(std::span(data))));
-    in_ = input_.view();
-    out_ = in_place ? input_.view() : output_.view();
+    in_ = TensorOf(input_, d.input_bytes());
+    out_ = in_place ? in_ : TensorOf(output_, d.output_bytes());
     return Run();  // plans and compiles outside the timing
   }
   Status Run() {
@@ -117,7 +120,7 @@ class PlanRunner {
  private:
   FftDescriptor d_;
   Buffer input_, output_;
-  BufferView in_, out_;
+  FftTensor in_, out_;
 };
 
 // VkFFT with its defaults: one in-place application on a buffer of exactly the data's size,
@@ -256,6 +259,42 @@ void BM_PlanOverDirect(benchmark::State& state) {
   state.SetLabel(state.range(0) == 1 ? "2^20" : "1024x1024");
 }
 
+// Tensors beyond maxStorageBufferRange (fft_split.h), robust to a loaded machine: a batched
+// complex<f32> FFT of length 2048 just below the range (8191 rows, one launch) and just above it
+// (8193 rows, 128 MiB + 16 KiB: split into launches over windows) alternate within each
+// iteration, out of place. Counters: each one's bandwidth (bytes read + written per second) and
+// above/below, the ratio of the bandwidths.
+void BM_FftAboveOverBelowRange(benchmark::State& state) {
+  constexpr uint64_t kLength = 2048;
+  const uint64_t range = SharedDevice().capabilities().limits.max_storage_buffer_range;
+  const uint64_t rows_below = range / (kLength * sizeof(C)) - 1;
+  PlanRunner below, above;
+  const FftDescriptor d_below{FftKind::kFft, FftPrecision::kF32, {kLength}, rows_below};
+  const FftDescriptor d_above{FftKind::kFft, FftPrecision::kF32, {kLength}, rows_below + 2};
+  SKIP_IF_ERROR(below.Init(d_below, false));
+  SKIP_IF_ERROR(above.Init(d_above, false));
+  double below_s = 0, above_s = 0;
+  using Clock = std::chrono::steady_clock;
+  for (auto _ : state) {
+    auto t0 = Clock::now();
+    SKIP_IF_ERROR(below.Run());
+    auto t1 = Clock::now();
+    SKIP_IF_ERROR(above.Run());
+    auto t2 = Clock::now();
+    below_s += std::chrono::duration<double>(t1 - t0).count();
+    above_s += std::chrono::duration<double>(t2 - t1).count();
+  }
+  const double runs = double(state.iterations());
+  const double below_gbps = 2.0 * d_below.input_bytes() * runs / below_s * 1e-9;
+  const double above_gbps = 2.0 * d_above.input_bytes() * runs / above_s * 1e-9;
+  state.counters["below_ms"] = below_s / runs * 1e3;
+  state.counters["above_ms"] = above_s / runs * 1e3;
+  state.counters["below_GB/s"] = below_gbps;
+  state.counters["above_GB/s"] = above_gbps;
+  state.counters["above/below"] = above_gbps / below_gbps;
+  state.SetLabel(fmt::format("{}x{} vs {}x{}", rows_below, kLength, rows_below + 2, kLength));
+}
+
 void BM_Fftw(benchmark::State& state) {
   const std::vector<uint64_t> lengths = Lengths(state);
   uint64_t n = 1;
@@ -283,6 +322,7 @@ BENCHMARK(BM_FftPlan)->ArgNames({"shape", "in_place"})->Args({1, 0})->Args({1, 1
 BENCHMARK(BM_VkfftDirect)->ArgName("shape")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Fftw)->ArgName("shape")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PlanOverDirect)->ArgName("shape")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FftAboveOverBelowRange)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace vkhlo::device::fft

@@ -618,6 +618,16 @@ func.func @main(%x: tensor<16777217xcomplex<f32>>) -> tensor<16777217xcomplex<f3
   EXPECT_NE(exe.status().message().find("one transform takes 134217736 bytes, more than maxStorageBufferRange"),
             std::string::npos)
       << exe.status().ToString();
+  // A real innermost length of 1 runs a conversion kernel over whole tensors: refused beyond the
+  // range too.
+  auto ones = testing::SharedClient().Compile(fmt::format(R"(
+func.func @main(%x: tensor<{0}x1xf32>) -> tensor<{0}x1xcomplex<f32>> {{
+  %f = stablehlo.fft %x, type = RFFT, length = [1] : (tensor<{0}x1xf32>) -> tensor<{0}x1xcomplex<f32>>
+  func.return %f : tensor<{0}x1xcomplex<f32>>
+}}
+)", kBig));
+  ASSERT_FALSE(ones.ok());
+  EXPECT_NE(ones.status().message().find("real innermost fft_length of 1"), std::string::npos) << ones.status().ToString();
 }
 
 }  // namespace
