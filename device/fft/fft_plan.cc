@@ -158,7 +158,8 @@ StatusOr<FftPlan::Application*> FftPlan::GetApplication(const VkfftBindings& bin
   return raw;
 }
 
-Status FftPlan::RecordVkfft(CommandList& list, const FftTensor& input, const FftTensor& output) {
+Status FftPlan::RecordVkfft(CommandList& list, const FftTensor& input, const FftTensor& output,
+                            uint64_t* split_launches) {
   Device& device = cache_.device();
   const uint64_t range = device.capabilities().limits.max_storage_buffer_range;
   const bool in_place = input.view.buffer == output.view.buffer &&
@@ -282,6 +283,7 @@ Status FftPlan::RecordVkfft(CommandList& list, const FftTensor& input, const Fft
   if (split.launches > 1 || any_windowed) {
     cache_.stats_.split_records++;
     cache_.stats_.split_launches += split.launches;
+    if (split_launches != nullptr) *split_launches += split.launches;
   }
   return OkStatus();
 }
@@ -319,7 +321,7 @@ Status FftPlan::Record(CommandList& list, const BufferView& input, const BufferV
 }
 
 Status FftPlan::Record(CommandList& list, const FftTensor& input_tensor,
-                       const FftTensor& output_tensor) {
+                       const FftTensor& output_tensor, uint64_t* split_launches) {
   const BufferView& input = input_tensor.view;
   const BufferView& output = output_tensor.view;
   std::lock_guard<std::mutex> lock(cache_.mutex_);
@@ -361,7 +363,7 @@ Status FftPlan::Record(CommandList& list, const FftTensor& input_tensor,
   const FftTensor scratch{scratch_ ? scratch_.view() : BufferView{}, scratch_.memory()};
   switch (mode_) {
     case Mode::kVkfft:
-      VKHLO_RETURN_IF_ERROR(RecordVkfft(list, input_tensor, output_tensor));
+      VKHLO_RETURN_IF_ERROR(RecordVkfft(list, input_tensor, output_tensor, split_launches));
       break;
     case Mode::kCopy:
       if (!in_place) {
@@ -371,11 +373,13 @@ Status FftPlan::Record(CommandList& list, const FftTensor& input_tensor,
       break;
     case Mode::kWidenThenFft:
       VKHLO_RETURN_IF_ERROR(RecordConversion(list, input, output, /*to_complex=*/true));
-      if (has_vkfft_) VKHLO_RETURN_IF_ERROR(RecordVkfft(list, output_tensor, output_tensor));
+      if (has_vkfft_) {
+        VKHLO_RETURN_IF_ERROR(RecordVkfft(list, output_tensor, output_tensor, split_launches));
+      }
       break;
     case Mode::kIfftThenNarrow:
       if (has_vkfft_) {
-        VKHLO_RETURN_IF_ERROR(RecordVkfft(list, input_tensor, scratch));
+        VKHLO_RETURN_IF_ERROR(RecordVkfft(list, input_tensor, scratch, split_launches));
         VKHLO_RETURN_IF_ERROR(RecordConversion(list, scratch_.view(), output, false));
       } else {
         VKHLO_RETURN_IF_ERROR(RecordConversion(list, input, output, /*to_complex=*/false));
@@ -461,9 +465,10 @@ Status FftPlanCache::Record(CommandList& list, const FftDescriptor& descriptor,
 }
 
 Status FftPlanCache::Record(CommandList& list, const FftDescriptor& descriptor,
-                            const FftTensor& input, const FftTensor& output) {
+                            const FftTensor& input, const FftTensor& output,
+                            uint64_t* split_launches) {
   VKHLO_ASSIGN_OR_RETURN(FftPlan * plan, GetOrCreate(descriptor));
-  return plan->Record(list, input, output);
+  return plan->Record(list, input, output, split_launches);
 }
 
 FftCacheStats FftPlanCache::stats() const {

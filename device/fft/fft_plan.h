@@ -98,8 +98,10 @@ class FftPlan {
   // the element size. `input` and `output` are disjoint (the input is left unchanged), or, for
   // FFT and IFFT only, the same range (in place). An empty descriptor records nothing.
   Status Record(CommandList& list, const BufferView& input, const BufferView& output);
-  // The same, for tensors of any size (see the header comment).
-  Status Record(CommandList& list, const FftTensor& input, const FftTensor& output);
+  // The same, for tensors of any size (see the header comment); adds to `split_launches` (if
+  // given) the launches of a transform split beyond the range.
+  Status Record(CommandList& list, const FftTensor& input, const FftTensor& output,
+                uint64_t* split_launches = nullptr);
 
  private:
   friend class FftPlanCache;
@@ -124,7 +126,8 @@ class FftPlan {
                           bool to_complex);
   // Records vkfft_ from `input` to `output` (the same range: in place), in one launch or, beyond
   // the range, several.
-  Status RecordVkfft(CommandList& list, const FftTensor& input, const FftTensor& output);
+  Status RecordVkfft(CommandList& list, const FftTensor& input, const FftTensor& output,
+                     uint64_t* split_launches);
   // The application for `batch` entries on these bindings, created on first use.
   StatusOr<Application*> GetApplication(const VkfftBindings& bindings, uint64_t batch,
                                         bool in_place);
@@ -160,7 +163,7 @@ class FftPlanCache {
   Status Record(CommandList& list, const FftDescriptor& descriptor, const BufferView& input,
                 const BufferView& output);
   Status Record(CommandList& list, const FftDescriptor& descriptor, const FftTensor& input,
-                const FftTensor& output);
+                const FftTensor& output, uint64_t* split_launches = nullptr);
 
   FftCacheStats stats() const;
 

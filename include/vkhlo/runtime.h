@@ -131,6 +131,9 @@ struct ExecutionStats {
   uint64_t address_bindings = 0;
   // ... and, on devices without bufferDeviceAddress, through several descriptors ("windows").
   uint64_t windowed_bindings = 0;
+  // VkFFT launches of FFTs beyond maxStorageBufferRange, split along the batch with the tensors
+  // bound through windows of their memory (0 when every FFT fits one descriptor per tensor).
+  uint64_t fft_split_launches = 0;
 };
 
 // One compiled kernel (a dispatch of a device kernel counts apart): its SPIR-V size and what

@@ -442,7 +442,8 @@ Status Execution::RunOp(const BlockProgram& program, const ir::Operation& op, En
       const ir::Type& type = op.result(0)->type();
       VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> result, AllocateHeld(type));
       VKHLO_ASSIGN_OR_RETURN(device::CommandList * list, List());
-      VKHLO_RETURN_IF_ERROR(RecordFft(*client_, *list, op, operands[0].storage->buffer, result->buffer));
+      VKHLO_RETURN_IF_ERROR(
+          RecordFft(*client_, *list, op, operands[0].storage->buffer, result->buffer, &stats_.fft_split_launches));
       stats_.kernels_dispatched++;
       stats_.bytes_read += BufferBytes(op.operand(0)->type());
       stats_.bytes_written += BufferBytes(type);

@@ -69,7 +69,7 @@ Status CheckFft(const ir::Operation& op, const codegen::TargetInfo& target, cons
 }
 
 Status RecordFft(ClientState& client, device::CommandList& list, const ir::Operation& op, const device::Buffer& operand,
-                 const device::Buffer& result) {
+                 const device::Buffer& result, uint64_t* split_launches) {
   VKHLO_ASSIGN_OR_RETURN(codegen::FftLowering lowering, codegen::LowerFft(op));
   const FftDescriptor d = DescriptorOf(lowering);
   if (d.empty()) return OkStatus();
@@ -82,7 +82,7 @@ Status RecordFft(ClientState& client, device::CommandList& list, const ir::Opera
     plans = client.fft_plans.get();
   }
   return plans->Record(list, d, device::fft::TensorOf(operand, d.input_bytes()),
-                       device::fft::TensorOf(result, d.output_bytes()));
+                       device::fft::TensorOf(result, d.output_bytes()), split_launches);
 }
 
 }  // namespace vkhlo::runtime

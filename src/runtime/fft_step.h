@@ -22,8 +22,9 @@ namespace vkhlo::runtime {
 // shaderFloat64): the compile-time error names `where` ("file:line:col").
 Status CheckFft(const ir::Operation& op, const codegen::TargetInfo& target, const std::string& where);
 
-// Records the transform of `operand` into `result` (a new tensor of the op's result type).
+// Records the transform of `operand` into `result` (a new tensor of the op's result type). Adds
+// to `split_launches` (if given) the launches of a transform split beyond maxStorageBufferRange.
 Status RecordFft(ClientState& client, device::CommandList& list, const ir::Operation& op, const device::Buffer& operand,
-                 const device::Buffer& result);
+                 const device::Buffer& result, uint64_t* split_launches = nullptr);
 
 }  // namespace vkhlo::runtime

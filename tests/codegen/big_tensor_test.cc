@@ -478,6 +478,7 @@ func.func @main(%x: tensor<{0}x{1}xcomplex<f32>>) -> (tensor<{0}x{1}xcomplex<f32
   const device::fft::FftCacheStats after = FftStats();
   EXPECT_EQ(after.split_records - before.split_records, 2u);
   EXPECT_GE(after.split_launches - before.split_launches, 4u);
+  EXPECT_EQ(exe->last_stats().fft_split_launches, after.split_launches - before.split_launches);
   // Out of place, every launch has the same count and bound sizes: one compile per transform.
   EXPECT_LE(after.compiles - before.compiles, 2u);
   const std::vector<std::complex<float>> f = Download<std::complex<float>>(out[0]);
@@ -515,6 +516,7 @@ func.func @main(%x: tensor<{0}x{1}xcomplex<f32>>) -> tensor<{0}x{1}xcomplex<f32>
     const std::vector<float> piece(x.begin() + 2 * first * n, x.begin() + 2 * (first + part) * n);
     ASSERT_OK_AND_ASSIGN(Buffer dp, Upload("complex<f32>", {part, n}, piece));
     ASSERT_OK_AND_ASSIGN(std::vector<Buffer> pout, small->Execute({dp}));
+    EXPECT_EQ(small->last_stats().fft_split_launches, 0u);
     const std::vector<std::complex<float>> fp = Download<std::complex<float>>(pout[0]);
     ASSERT_EQ(fp.size(), static_cast<size_t>(part * n));
     EXPECT_EQ(std::memcmp(fp.data(), &f[first * n], fp.size() * sizeof(fp[0])), 0) << "rows from " << first;
@@ -540,6 +542,7 @@ func.func @main(%x: tensor<{0}x{1}xf32>) -> (tensor<{0}x{2}xcomplex<f32>>, tenso
   ASSERT_OK_AND_ASSIGN(std::vector<Buffer> out, exe->Execute({dx}));
   const device::fft::FftCacheStats after = FftStats();
   EXPECT_EQ(after.split_records - before.split_records, 2u);
+  EXPECT_GE(exe->last_stats().fft_split_launches, 4u);
   const std::vector<std::complex<float>> f = Download<std::complex<float>>(out[0]);
   const std::vector<float> g = Download<float>(out[1]);
   ASSERT_EQ(f.size(), static_cast<size_t>(rows * half));
@@ -587,6 +590,7 @@ func.func @main(%x: tensor<{0}x{1}xcomplex<f64>>) -> tensor<{0}x{1}xcomplex<f64>
   const device::fft::FftCacheStats before = FftStats();
   ASSERT_OK_AND_ASSIGN(std::vector<Buffer> out, exe->Execute({dx}));
   EXPECT_EQ(FftStats().split_records - before.split_records, 1u);
+  EXPECT_GE(exe->last_stats().fft_split_launches, 2u);
   const std::vector<std::complex<double>> f = Download<std::complex<double>>(out[0]);
   ASSERT_EQ(f.size(), static_cast<size_t>(rows * n));
   const HostFft host(n);
