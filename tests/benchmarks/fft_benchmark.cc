@@ -266,7 +266,14 @@ void BM_PlanOverDirect(benchmark::State& state) {
 // above/below, the ratio of the bandwidths.
 void BM_FftAboveOverBelowRange(benchmark::State& state) {
   constexpr uint64_t kLength = 2048;
-  const uint64_t range = SharedDevice().capabilities().limits.max_storage_buffer_range;
+  const DeviceLimits& limits = SharedDevice().capabilities().limits;
+  const uint64_t range = limits.max_storage_buffer_range;
+  if (limits.max_memory_allocation_size != 0 && range + (1u << 20) > limits.max_memory_allocation_size) {
+    state.SkipWithError(fmt::format("maxStorageBufferRange = {} leaves no room above it within one allocation "
+                                    "(maxMemoryAllocationSize = {}): try VKHLO_PROFILE=mobile",
+                                    range, limits.max_memory_allocation_size).c_str());
+    return;
+  }
   const uint64_t rows_below = range / (kLength * sizeof(C)) - 1;
   PlanRunner below, above;
   const FftDescriptor d_below{FftKind::kFft, FftPrecision::kF32, {kLength}, rows_below};
