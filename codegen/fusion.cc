@@ -232,7 +232,9 @@ class Planner {
         for (const ir::Operation* user : u.elemental) {
           reads += std::max(1.0, static_cast<double>(user->result(0)->type().num_elements()) / elements);
         }
-        fused = reads <= 1.0 || cost <= kCheapRecomputeCost;
+        // A value beyond 2^32 - 1 elements is always recomputed: kernels index such values by
+        // coordinates only, never a stored copy (runtime's CheckIndexSpace).
+        fused = reads <= 1.0 || cost <= kCheapRecomputeCost || !FitsLinearIndex(v->type().dims());
       }
       // A buffer when something other than an elemental op needs it (it is then also computed
       // by the kernels of its elemental users, and multi-output fusion puts it in one of

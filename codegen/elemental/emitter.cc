@@ -155,6 +155,22 @@ void ElementalEmitter::Remember(const std::string& key, const std::string& value
 std::string ElementalEmitter::Linear(const Index& index) {
   if (!index.linear.empty()) return index.linear;
   if (index.dims.empty()) return "0u";
+  if (!FitsLinearIndex(index.dims)) {
+    // A value beyond 2^32 - 1 elements is reached only through its per-dimension coordinates
+    // (each below 2^31); its row-major position would wrap a uint.
+    if (sticky_.ok()) {
+      int64_t n = 1;
+      for (int64_t d : index.dims) n *= d;
+      const std::string what = fmt::format(
+          "needs the linear position within a value of {} elements (beyond 4294967295): kernels index values past "
+          "2^32 elements by per-dimension coordinates only (an element-wise op, broadcast, slice, transpose, pad, "
+          "concatenate, reverse or a reshape that only adds or drops size-1 dimensions)",
+          n);
+      sticky_ = UnimplementedError(current_op() != nullptr ? std::string(OpError(*current_op(), what).message())
+                                                           : "a kernel " + what);
+    }
+    return "0u";
+  }
   const std::string key = fmt::format("lin:{}:{}", fmt::join(index.dims, "x"), fmt::join(index.multi, ","));
   if (const std::string* known = Lookup(key)) return *known;
   std::string sum;
@@ -179,6 +195,10 @@ std::vector<std::string> ElementalEmitter::Multi(const Index& index) {
   bool empty = false;
   for (int64_t d : index.dims) empty = empty || d == 0;
   if (empty) return multi;  // no element exists; the code is never reached
+  if (!FitsLinearIndex(index.dims)) {
+    if (sticky_.ok()) sticky_ = InternalError("a linear index of a value beyond 2^32 - 1 elements reached Multi()");
+    return multi;
+  }
   const std::string key = fmt::format("multi:{}:{}", fmt::join(index.dims, "x"), index.linear);
   if (const std::string* known = Lookup(key)) {
     size_t start = 0;

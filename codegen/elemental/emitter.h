@@ -40,7 +40,10 @@ struct Expr {
 };
 
 // A position in a tensor of `dims`: known as a row-major linear index (uint), as one int per
-// dimension, or both. Either form is derived from the other on demand.
+// dimension, or both. Either form is derived from the other on demand. Tensors of more than
+// 2^32 - 1 elements (fused values that are never stored: an iota or broadcast reduced to a small
+// result) have only the per-dimension form (each dimension is below 2^31); asking for their
+// linear index is a compile error (FitsLinearIndex).
 struct Index {
   std::vector<int64_t> dims;
   std::string linear;              // empty: unknown
@@ -51,6 +54,22 @@ struct Index {
   static Index Multi(std::vector<int64_t> dims, std::vector<std::string> multi);
   static Index Scalar();  // rank 0
 };
+
+// Whether positions in a tensor of `dims` fit a uint (at most 2^32 - 1 elements).
+inline bool FitsLinearIndex(const std::vector<int64_t>& dims) {
+  uint64_t n = 1;
+  for (int64_t d : dims) {
+    if (d == 0) return true;
+    n *= static_cast<uint64_t>(d);
+    if (n > 0xffffffffull) {
+      for (int64_t e : dims) {
+        if (e == 0) return true;
+      }
+      return false;
+    }
+  }
+  return true;
+}
 
 // Where a kernel input lives: its binding and element type (the emitter loads from it).
 struct InputBinding {

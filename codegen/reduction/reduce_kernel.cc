@@ -90,6 +90,10 @@ struct Context {
   const KernelOptions& options;
   std::vector<TypeFacts> facts;
   std::vector<bool> vector_inputs;  // per fusion input (vector_inputs.h)
+  std::vector<bool> reduced_dims;   // per input dimension
+  // The input has more than 2^32 - 1 elements (a fused value never stored): its elements are
+  // reached through coordinates from (row, element of row), each below 2^32 (WideIndex).
+  bool wide = false;
 };
 
 class PassWriter {
@@ -335,8 +339,9 @@ class PassWriter {
       return values;
     }
     const std::string rv = em.Var("uint", r);
-    const std::string address = em.Var("uint", fmt::format("{} + {}", row_base, c_.geometry.reduced.Address(rv)));
-    const Index index = Index::Linear(c_.geometry.input_dims, address);
+    const Index index = c_.wide ? WideIndex(row_base, rv)
+                                : Index::Linear(c_.geometry.input_dims,
+                                                em.Var("uint", fmt::format("{} + {}", row_base, c_.geometry.reduced.Address(rv))));
     for (size_t k = 0; k < n; ++k) {
       VKHLO_ASSIGN_OR_RETURN(Expr value, em.Emit(c_.op.operand(k), index));
       VKHLO_ASSIGN_OR_RETURN(value, em.Compute(value));
@@ -345,8 +350,34 @@ class PassWriter {
     return values;
   }
 
+  // Element `r` of row `o` of a wide input as coordinates: the kept dimensions from o, the
+  // reduced ones from r (row-major within each kind), so no product reaches 2^32.
+  Index WideIndex(const std::string& o, const std::string& r) {
+    ElementalEmitter& em = b_.em();
+    const std::vector<int64_t>& dims = c_.geometry.input_dims;
+    std::vector<std::string> multi(dims.size(), "0");
+    for (const bool reduced : {false, true}) {
+      std::string q = reduced ? r : o;
+      std::vector<size_t> of_kind;
+      for (size_t d = 0; d < dims.size(); ++d) {
+        if (c_.reduced_dims[d] == reduced && dims[d] != 1) of_kind.push_back(d);
+      }
+      for (size_t k = of_kind.size(); k-- > 0;) {
+        const size_t d = of_kind[k];
+        if (k == 0) {
+          multi[d] = em.Var("int", fmt::format("int({})", q));
+          break;
+        }
+        multi[d] = em.Var("int", fmt::format("int({} % {})", q, U(dims[d])));
+        q = em.Var("uint", fmt::format("{} / {}", q, U(dims[d])));
+      }
+    }
+    return Index::Multi(dims, multi);
+  }
+
   std::string RowBase(const std::string& o) {
     if (from_scratch_) return b_.em().Var("uint", fmt::format("{} * {}", o, U(pass_.length)));
+    if (c_.wide) return b_.em().Var("uint", o);  // the row itself: WideIndex decomposes it
     return b_.em().Var("uint", c_.geometry.kept.Address(o));
   }
 
@@ -658,6 +689,23 @@ StatusOr<DeviceKernel> EmitReduce(const Fusion& fusion, const TargetInfo& target
   if (!dimensions) return InvalidArgumentError(fmt::format("'{}' needs a dimensions attribute", op.name()));
   const ReduceGeometry geometry = MakeReduceGeometry(op.operand(0)->type().dims(), *dimensions);
   Context c{fusion, op, reducer, geometry, target, options, {}, VectorInputs(fusion, op, reducer.num_operands, target)};
+  c.wide = !FitsLinearIndex(geometry.input_dims);
+  c.reduced_dims.assign(geometry.input_dims.size(), false);
+  for (int64_t d : *dimensions) {
+    if (d >= 0 && static_cast<size_t>(d) < c.reduced_dims.size()) c.reduced_dims[static_cast<size_t>(d)] = true;
+  }
+  if (c.wide) {
+    // Rows and their elements are counted in uints (and a strided loop's next element must not
+    // wrap): longer rows are split into two reduces by the split-long-reductions pass.
+    if (geometry.length > kMaxWideRow || geometry.rows > kMaxWideRow) {
+      return UnimplementedError(fmt::format(
+          "{}: error: '{}' on {} reduces rows of {} elements ({} rows): a reduction beyond 2^32 - 1 elements needs "
+          "rows and row counts of at most {} (the split-long-reductions pass splits longer rows)",
+          OpLocation(op, options.source_name), op.name(), op.operand(0)->type().ToString(), geometry.length,
+          geometry.rows, kMaxWideRow));
+    }
+    c.vector_inputs.assign(c.vector_inputs.size(), false);  // only bound inputs are read as vectors
+  }
   uint32_t shared_bytes = 0;
   for (size_t k = 0; k < reducer.num_operands; ++k) {
     c.facts.push_back(GetTypeFacts(reducer.types[k], target));

@@ -139,9 +139,13 @@ ReducePlan ChooseReducePlan(const ReduceGeometry& g, const TargetInfo& target, u
     const int64_t w = pass.workgroup_size;
     const int64_t groups = CeilDiv(g.rows, pack);
     const int64_t needed = CeilDiv(loads, w * kMaxLoopIterations);  // segments that keep loops short
-    const int64_t segments = std::min(
-        std::max(std::min(CeilDiv(TargetGroups(target), groups), loads / (w * FoldPerInvocation(target))), needed),
-        kMaxSegments);
+    // Never fewer than `needed`: past kMaxSegments * w * kMaxLoopIterations loads (fused values
+    // beyond 2^29 elements on lavapipe) a capped count would drop elements there.
+    const int64_t segments = std::max(
+        std::min(std::max(std::min(CeilDiv(TargetGroups(target), groups), loads / (w * FoldPerInvocation(target))),
+                          needed),
+                 kMaxSegments),
+        needed);
     const std::string how = pass.vector > 1 ? "strided, uvec4 loads" : commutative ? "strided" : "in order";
     if (two_pass_allowed && (groups < FewGroups(target) || needed >= 2) && segments >= 2) {
       pass.segment_length = CeilDiv(loads, segments) * pass.vector;
@@ -165,10 +169,11 @@ ReducePlan ChooseReducePlan(const ReduceGeometry& g, const TargetInfo& target, u
     }
     const int64_t groups = CeilDiv(CeilDiv(g.rows, pass.pack), pass.workgroup_size);
     const int64_t needed = CeilDiv(g.length, kMaxLoopIterations);  // segments that keep loops short
-    const int64_t segments = std::min(std::max(std::min(CeilDiv(TargetGroups(target) * loop_wg / 4, CeilDiv(g.rows, pass.vector)),
+    int64_t segments = std::min(std::max(std::min(CeilDiv(TargetGroups(target) * loop_wg / 4, CeilDiv(g.rows, pass.vector)),
                                                         g.length / (FoldPerInvocation(target) * 4)),
                                                needed),
                                       kMaxSegments);
+    segments = std::max(segments, needed);  // as above: loops stay within kMaxLoopIterations
     const std::string how = pass.vector > 1 ? fmt::format("{} adjacent rows per invocation, uvec4 loads", pass.vector)
                                             : "an invocation per row";
     if (two_pass_allowed && (groups < FewGroups(target) || needed >= 2) && segments >= 2) {

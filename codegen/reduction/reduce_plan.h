@@ -59,6 +59,9 @@ struct ReduceGeometry {
 ReduceGeometry MakeReduceGeometry(const std::vector<int64_t>& input_dims, const std::vector<int64_t>& dimensions);
 
 inline constexpr int64_t kWorkgroupMinRow = 32;
+// Rows (and row counts) of reductions whose input passes 2^32 - 1 elements: at most 2^31 - 1,
+// so a row position plus a loop's stride never wraps a uint.
+inline constexpr int64_t kMaxWideRow = 0x7fffffff;
 
 struct ReducePass {
   enum class Mode { kWorkgroup, kInvocation };

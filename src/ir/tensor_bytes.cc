@@ -24,7 +24,8 @@ std::optional<uint64_t> TensorStorageBytes(const Type& type) {
   return static_cast<uint64_t>(bytes);
 }
 
-Status CheckTensorsFit(const Module& module, uint64_t limit_bytes, std::string_view memory) {
+Status CheckTensorsFit(const Module& module, uint64_t limit_bytes, std::string_view memory,
+                       const std::function<bool(const Operation&, const Type&)>& checked_later) {
   const auto fits = [&](const Type& type) {
     if (!type.is_static()) return true;  // dynamic sizes are checked once known (refinement, interpreter values)
     const std::optional<uint64_t> bytes = TensorStorageBytes(type);
@@ -50,6 +51,7 @@ Status CheckTensorsFit(const Module& module, uint64_t limit_bytes, std::string_v
   Status status = OkStatus();
   WalkOps(module, [&](Operation& op) {
     for (size_t i = 0; i < op.num_results() && status.ok(); ++i) {
+      if (checked_later && checked_later(op, op.result(i)->type())) continue;
       if (!fits(op.result(i)->type())) status = error(op.result(i)->type(), op.location(), fmt::format("'{}' result", op.name()));
     }
     for (size_t r = 0; r < op.num_regions() && status.ok(); ++r) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string_view>
 
@@ -23,6 +24,10 @@ std::optional<uint64_t> TensorStorageBytes(const Type& type);
 //    more than the M bytes of <memory>"
 // `memory` names the memory ("host memory vkhlo may use (VKHLO_HOST_MEMORY_LIMIT)", "device
 // memory of '<name>'"). Linear in the module's size.
-Status CheckTensorsFit(const Module& module, uint64_t limit_bytes, std::string_view memory);
+//
+// `checked_later` (optional): op results it returns true for are skipped here, for a caller that
+// checks them once it knows which are stored (the Vulkan compile: fused values never are).
+Status CheckTensorsFit(const Module& module, uint64_t limit_bytes, std::string_view memory,
+                       const std::function<bool(const Operation&, const Type&)>& checked_later = nullptr);
 
 }  // namespace vkhlo::ir

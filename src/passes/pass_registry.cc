@@ -25,6 +25,8 @@ constexpr PassInfo kPasses[] = {
      &CreateFftToDftPass},
     {"quantized-decompose", "quantized tensors as their storage; (de)quantize as integer/float ops",
      &CreateQuantizedDecomposePass},
+    {"split-long-reductions", "reduces over more than 2^31 - 1 elements per result as two reduces",
+     &CreateSplitLongReductionsPass},
     {"refine-shapes", "make dynamic shapes static from @main's static parameters (passes/shapes/refine.h)",
      &shapes::CreateRefineShapesPass},
 };

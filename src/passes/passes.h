@@ -47,4 +47,7 @@ std::unique_ptr<Pass> CreateFftToDftPass();
 // (src/passes/quantized_decompose.cc).
 std::unique_ptr<Pass> CreateQuantizedDecomposePass();
 
+// Reduces whose rows pass 2^31 - 1 elements as two reduces (split_long_reductions.cc).
+std::unique_ptr<Pass> CreateSplitLongReductionsPass();
+
 }  // namespace vkhlo::passes

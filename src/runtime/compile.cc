@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "codegen/big_bindings.h"
+#include "codegen/elemental/op_emitters.h"
 #include "device/allocator.h"
 #include "device/pipeline.h"
 #include "device/transfer.h"
@@ -47,6 +48,17 @@ double Ms(Clock::time_point start) {
 std::string Where(const ir::Module& module, const ir::Operation& op) {
   if (!op.location().known()) return module.source_name();
   return fmt::format("{}:{}:{}", module.source_name(), op.location().line, op.location().column);
+}
+
+// Fused values a kernel may reach beyond 2^32 - 1 elements (CheckIndexSpace): int coordinates
+// (every dimension below 2^31), and at most 2^40 elements, so that a program cannot ask the
+// device to count to 2^62 (a minute's work on a large GPU at this bound).
+constexpr int64_t kMaxFusedElements = int64_t{1} << 40;
+bool MayStayFused(const ir::Type& type) {
+  for (int64_t d : type.dims()) {
+    if (d > INT32_MAX) return false;
+  }
+  return type.num_elements() <= kMaxFusedElements;
 }
 
 Status NotSupported(const ir::Module& module, const ir::Operation& op, std::string_view why = "") {
@@ -99,9 +111,13 @@ class Compiler {
     // elements would otherwise reach a kernel).
     const device::Device& device = *exe_.client->device;
     VKHLO_RETURN_IF_ERROR(device.CheckAlive());  // even when every kernel would come from caches
+    // Values of elemental ops may be fused and never stored (an iota of 2^33 elements summed):
+    // those within kMaxFusedElements are checked once fusion has decided (CheckIndexSpace).
     VKHLO_RETURN_IF_ERROR(ir::CheckTensorsFit(
-        *exe_.module, device.allocator().MemoryLimit(),
-        fmt::format("device memory vkhlo may use on '{}'", device.capabilities().name)));
+        *exe_.module, device.allocator().MemoryLimit(), MemoryName(),
+        [](const ir::Operation& op, const ir::Type& type) {
+          return codegen::IsElementalOp(op) && type.is_tensor() && type.is_static() && MayStayFused(type);
+        }));
     VKHLO_RETURN_IF_ERROR(RunPasses());
     const ir::Function* entry = exe_.module->FindFunction(options_.entry);
     if (entry == nullptr || entry->body().empty()) {
@@ -160,6 +176,9 @@ class Compiler {
     // GLSL of every kernel first, then all of it to SPIR-V at once (on several threads), then
     // the pipelines in kernel order.
     std::vector<EmittedKernel> emitted;
+    // Every kernel's index space before any kernel's stored tensors, so that an op whose kernel
+    // cannot index its operands is named even when a producer's stored result is what is too big.
+    for (const codegen::Fusion& fusion : program->plan.fusions) VKHLO_RETURN_IF_ERROR(CheckIndexSpace(fusion));
     for (const codegen::Fusion& fusion : program->plan.fusions) {
       VKHLO_ASSIGN_OR_RETURN(EmittedKernel e, EmitKernel(fusion));
       emitted.push_back(std::move(e));
@@ -356,7 +375,7 @@ class Compiler {
   };
 
   StatusOr<EmittedKernel> EmitKernel(const codegen::Fusion& fusion) {
-    VKHLO_RETURN_IF_ERROR(CheckIndexSpace(fusion));
+    VKHLO_RETURN_IF_ERROR(CheckStoredTensors(fusion));
     codegen::KernelOptions kernel_options;
     kernel_options.source_name = exe_.module->source_name();
     kernel_options.function = exe_.entry ? exe_.entry->name() : "";
@@ -525,18 +544,63 @@ class Compiler {
     return std::move(kernel);
   }
 
-  // Kernels index elements with 32-bit integers. Bound buffers are far smaller
-  // (maxStorageBufferRange), but a fused producer (a broadcast splat, an iota) is not bound: a
-  // value with more elements would be computed with wrapped indices, so it is an error.
+  std::string MemoryName() const {
+    return fmt::format("device memory vkhlo may use on '{}'", exe_.client->device->capabilities().name);
+  }
+
+  // Index spaces. Kernels index values with uints up to 2^32 - 1 elements; loop fusions and
+  // reductions reach fused values beyond that (never stored: an iota, a broadcast, a mask summed
+  // or sliced to a small result) through per-dimension int coordinates (codegen/elemental/
+  // emitter.h's Index, reduction's WideIndex), so each dimension must stay below 2^31. Other
+  // kernel families index their operands linearly: beyond 2^32 - 1 elements an error naming the
+  // op. Bound buffers are addressed by 32-bit word offsets, and must fit the device's memory
+  // (fused values skipped the module-wide check in Compile for this).
   Status CheckIndexSpace(const codegen::Fusion& fusion) {
+    const bool coordinates = fusion.device_op == nullptr || fusion.device_op->code() == ir::OpCode::kReduce;
     for (const ir::Operation* op : fusion.ops) {
       std::vector<const ir::Value*> values(op->operands().begin(), op->operands().end());
       for (size_t i = 0; i < op->num_results(); ++i) values.push_back(op->result(i));
       for (const ir::Value* v : values) {
         if (!v->type().is_tensor() || v->type().num_elements() <= int64_t{UINT32_MAX}) continue;
+        if (!coordinates) {
+          return UnimplementedError(fmt::format(
+              "{}: error: {} on {} ({} elements): {} kernels index at most 4294967295 elements (loop fusions and "
+              "reductions go beyond, through per-dimension coordinates)",
+              Where(*exe_.module, *op), op->name(), v->type().ToString(), v->type().num_elements(),
+              fusion.device_op->name()));
+        }
+        if (!MayStayFused(v->type())) {
+          return UnimplementedError(fmt::format(
+              "{}: error: {} on {} ({} elements): kernels reach values beyond 4294967295 elements through int "
+              "coordinates, so every dimension must be below 2^31 and the count at most {}",
+              Where(*exe_.module, *op), op->name(), v->type().ToString(), v->type().num_elements(),
+              kMaxFusedElements));
+        }
+      }
+    }
+    return OkStatus();
+  }
+
+  // A kernel's bound buffers: within the device's memory, and addressable by 32-bit word offsets.
+  Status CheckStoredTensors(const codegen::Fusion& fusion) {
+    std::vector<const ir::Value*> bound(fusion.inputs.begin(), fusion.inputs.end());
+    bound.insert(bound.end(), fusion.outputs.begin(), fusion.outputs.end());
+    const uint64_t memory = exe_.client->device->allocator().MemoryLimit();
+    for (const ir::Value* v : bound) {
+      if (!v->type().is_tensor()) continue;
+      const uint64_t bytes = BufferBytes(v->type());
+      const ir::Operation* def = v->defining_op();
+      const std::string where = def ? Where(*exe_.module, *def) : exe_.module->source_name();
+      const std::string what = def ? fmt::format("'{}' result", def->name()) : std::string("a kernel operand");
+      if (bytes > memory) {
+        return ResourceExhaustedError(fmt::format("{}: error: {} of type {} needs {} bytes, more than the {} bytes of {}",
+                                                  where, what, v->type().ToString(), bytes, memory, MemoryName()));
+      }
+      if (bytes / 4 > UINT32_MAX) {
         return UnimplementedError(fmt::format(
-            "{}: error: {} on {} ({} elements): Vulkan kernels index at most 4294967295 elements",
-            Where(*exe_.module, *op), op->name(), v->type().ToString(), v->type().num_elements()));
+            "{}: error: {} of type {} is stored in {} bytes: kernels address stored tensors by 32-bit word offsets "
+            "(at most 16 GiB; beyond 2^32 - 1 elements only fused values that are never stored)",
+            where, what, v->type().ToString(), bytes));
       }
     }
     return OkStatus();
