@@ -61,24 +61,22 @@ StatusOr<Expr> EmitReshape(ElementalEmitter& em, const Operation& op, const Inde
   const std::vector<int64_t>& od = OperandDims(op, 0);
   if (!FitsLinearIndex(od)) {
     // Beyond 2^32 - 1 elements there is no linear index (emitter.h): a reshape that only adds or
-    // drops size-1 dimensions maps coordinates one to one; others ask for the linear index,
-    // which is the compile error.
-    std::vector<std::string> multi = em.Multi(index), operand;
-    std::vector<std::string> kept;
-    for (size_t d = 0; d < index.dims.size(); ++d) {
-      if (index.dims[d] != 1) kept.push_back(multi[d]);
-    }
-    size_t k = 0;
-    bool unit_only = true;
-    std::vector<int64_t> result_big, operand_big;
+    // drops size-1 dimensions maps coordinates one to one; any other asks for the linear index
+    // below, which is the compile error.
+    std::vector<int64_t> result_sizes, operand_sizes;
     for (int64_t d : index.dims) {
-      if (d != 1) result_big.push_back(d);
+      if (d != 1) result_sizes.push_back(d);
     }
     for (int64_t d : od) {
-      if (d != 1) operand_big.push_back(d);
+      if (d != 1) operand_sizes.push_back(d);
     }
-    unit_only = result_big == operand_big;
-    if (unit_only) {
+    if (result_sizes == operand_sizes) {
+      const std::vector<std::string> multi = em.Multi(index);
+      std::vector<std::string> kept, operand;
+      for (size_t d = 0; d < index.dims.size(); ++d) {
+        if (index.dims[d] != 1) kept.push_back(multi[d]);
+      }
+      size_t k = 0;
       for (int64_t d : od) operand.push_back(d == 1 ? std::string("0") : kept[k++]);
       return em.Operand(op, 0, Index::Multi(od, operand));
     }

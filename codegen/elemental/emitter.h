@@ -57,16 +57,14 @@ struct Index {
 
 // Whether positions in a tensor of `dims` fit a uint (at most 2^32 - 1 elements).
 inline bool FitsLinearIndex(const std::vector<int64_t>& dims) {
+  for (int64_t d : dims) {
+    if (d == 0) return true;  // no element
+  }
   uint64_t n = 1;
   for (int64_t d : dims) {
-    if (d == 0) return true;
-    n *= static_cast<uint64_t>(d);
-    if (n > 0xffffffffull) {
-      for (int64_t e : dims) {
-        if (e == 0) return true;
-      }
-      return false;
-    }
+    if (static_cast<uint64_t>(d) > 0xffffffffull) return false;
+    n *= static_cast<uint64_t>(d);  // both factors below 2^32: no overflow
+    if (n > 0xffffffffull) return false;
   }
   return true;
 }
