@@ -581,7 +581,8 @@ class Compiler {
     return OkStatus();
   }
 
-  // A kernel's bound buffers: within the device's memory, and addressable by 32-bit word offsets.
+  // A kernel's bound buffers: within the device's memory, and addressable by 32-bit element and
+  // word offsets (a loop kernel's index space is its stored outputs', so this bounds it too).
   Status CheckStoredTensors(const codegen::Fusion& fusion) {
     std::vector<const ir::Value*> bound(fusion.inputs.begin(), fusion.inputs.end());
     bound.insert(bound.end(), fusion.outputs.begin(), fusion.outputs.end());
@@ -596,11 +597,12 @@ class Compiler {
         return ResourceExhaustedError(fmt::format("{}: error: {} of type {} needs {} bytes, more than the {} bytes of {}",
                                                   where, what, v->type().ToString(), bytes, memory, MemoryName()));
       }
-      if (bytes / 4 > UINT32_MAX) {
+      if (bytes / 4 > UINT32_MAX || v->type().num_elements() > int64_t{UINT32_MAX}) {
         return UnimplementedError(fmt::format(
-            "{}: error: {} of type {} is stored in {} bytes: kernels address stored tensors by 32-bit word offsets "
-            "(at most 16 GiB; beyond 2^32 - 1 elements only fused values that are never stored)",
-            where, what, v->type().ToString(), bytes));
+            "{}: error: {} of type {} is stored ({} elements, {} bytes): kernels index stored tensors by 32-bit "
+            "element and word offsets (at most 4294967295 elements and 16 GiB; beyond that only fused values "
+            "that are never stored)",
+            where, what, v->type().ToString(), v->type().num_elements(), bytes));
       }
     }
     return OkStatus();

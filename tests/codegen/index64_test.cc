@@ -126,6 +126,35 @@ func.func @main() -> (tensor<i64>, tensor<i64>) {{{}
   }
 }
 
+// A reducer that is not commutative (keep the right operand: the last element of each range) is
+// folded in order, contiguous chunks per invocation: the full "last" is the last position, the
+// last of each column its bottom element.
+TEST(Index64Test, InOrderReducerSeesTheLastElement) {
+  const std::string program = fmt::format(R"(
+func.func @main() -> (tensor<i64>, tensor<65537xi64>) {{{}
+  %z = stablehlo.constant dense<-1> : tensor<i64>
+  %last = stablehlo.reduce(%lin init: %z) across dimensions = [0, 1] : (tensor<65537x65537xi64>, tensor<i64>) -> tensor<i64>
+    reducer(%a: tensor<i64>, %b: tensor<i64>) {{
+      stablehlo.return %b : tensor<i64>
+    }}
+  %bottom = stablehlo.reduce(%lin init: %z) across dimensions = [0] : (tensor<65537x65537xi64>, tensor<i64>) -> tensor<65537xi64>
+    reducer(%a: tensor<i64>, %b: tensor<i64>) {{
+      stablehlo.return %b : tensor<i64>
+    }}
+  func.return %last, %bottom : tensor<i64>, tensor<65537xi64>
+}}
+)", kLinear);
+  ASSERT_OK_AND_ASSIGN(std::vector<Buffer> out, RunMain(program));
+  EXPECT_EQ(Download<int64_t>(out[0]).at(0), static_cast<int64_t>(kN - 1));
+  const std::vector<int64_t> bottom = Download<int64_t>(out[1]);
+  ASSERT_EQ(bottom.size(), static_cast<size_t>(kSide));
+  int64_t bad = 0;
+  for (int64_t k = 0; k < kSide; ++k) {
+    if (bottom[k] != (kSide - 1) * kSide + k && bad++ < 5) ADD_FAILURE() << "column " << k << ": " << bottom[k];
+  }
+  EXPECT_EQ(bad, 0);
+}
+
 // A loop fusion whose output is small: the last 7 columns of the last two rows of the position
 // iota (positions past 2^32, the last element included) and a broadcast of a row reversed.
 TEST(Index64Test, SliceOfAHugeIotaInALoopFusion) {
