@@ -302,7 +302,8 @@ class Planner {
         const ir::Value* cut = nullptr;
         uint64_t most = 0;
         for (const ir::Value* v : op.operands()) {
-          if (IsInput(v)) continue;
+          // A value beyond 2^32 - 1 elements cannot be stored (Decide): it stays fused.
+          if (IsInput(v) || !FitsLinearIndex(v->type().dims())) continue;
           std::set<const ir::Operation*> sub_ops;
           std::vector<const ir::Value*> sub_inputs;
           Tree(v, sub_ops, sub_inputs);
