@@ -350,6 +350,16 @@ class PassWriter {
     return values;
   }
 
+  // `hi`, the end of segment `lo`: lo + L, or the row's end. Rows beyond 2^31 - 1 elements (a
+  // stored 1-D tensor within 2^32 elements; longer ones are split, split_long_reductions.cc) take
+  // the form that cannot wrap past 2^32; others keep the form they always had.
+  std::string SegmentEnd() const {
+    if (pass_.length > kMaxWideRow) {
+      return fmt::format("uint hi = lo + min({}, {} - lo);", U(pass_.segment_length), U(pass_.length));
+    }
+    return fmt::format("uint hi = min(lo + {}, {});", U(pass_.segment_length), U(pass_.length));
+  }
+
   // Element `r` of row `o` of a wide input as coordinates: the kept dimensions from o, the
   // reduced ones from r (row-major within each kind), so no product reaches 2^32.
   Index WideIndex(const std::string& o, const std::string& r) {
@@ -476,7 +486,7 @@ class PassWriter {
     em.Line(fmt::format("uint s = i / {};", U(units)));
     em.Line(fmt::format("if (s >= {}) return;", U(pass_.segments)));
     em.Line(fmt::format("uint lo = s * {};", U(pass_.segment_length)));
-    em.Line(fmt::format("uint hi = min(lo + {}, {});", U(pass_.segment_length), U(pass_.length)));
+    em.Line(SegmentEnd());
     const std::string base = RowBase("o0");
     VKHLO_RETURN_IF_ERROR(FoldLanes(fmt::format("{} + {}", base, c_.geometry.reduced.Address("lo")),
                                     "for (uint r = lo + 1u; r < hi; ++r)",
@@ -521,7 +531,7 @@ class PassWriter {
       em.Line(fmt::format("uint s = i / {};", U(pass_.rows)));
       em.Line(fmt::format("if (s >= {}) return;", U(pass_.segments)));
       em.Line(fmt::format("uint lo = s * {};", U(pass_.segment_length)));
-      em.Line(fmt::format("uint hi = min(lo + {}, {});", U(pass_.segment_length), U(pass_.length)));
+      em.Line(SegmentEnd());
       const std::string base = RowBase("o");
       DeclareAccumulators();
       VKHLO_RETURN_IF_ERROR(Fold(base, "lo", "hi", "1u"));
@@ -569,7 +579,7 @@ class PassWriter {
     }
     em.Line(fmt::format("if (o >= {}) break;", U(pass_.rows)));  // uniform in the workgroup
     em.Line(fmt::format("uint lo = s * {};", U(pass_.segment_length)));
-    em.Line(fmt::format("uint hi = min(lo + {}, {});", U(pass_.segment_length), U(pass_.length)));
+    em.Line(SegmentEnd());
     const std::string base = RowBase("o");
     DeclareAccumulators();
     std::vector<std::string> accs, shared_t;
@@ -693,6 +703,13 @@ StatusOr<DeviceKernel> EmitReduce(const Fusion& fusion, const TargetInfo& target
   c.reduced_dims.assign(geometry.input_dims.size(), false);
   for (int64_t d : *dimensions) {
     if (d >= 0 && static_cast<size_t>(d) < c.reduced_dims.size()) c.reduced_dims[static_cast<size_t>(d)] = true;
+  }
+  if (geometry.length > kMaxRowLength) {
+    return UnimplementedError(fmt::format(
+        "{}: error: '{}' on {} reduces rows of {} elements: reduce kernels take rows of at most {} elements (the "
+        "split-long-reductions pass splits rows of several dimensions)",
+        OpLocation(op, options.source_name), op.name(), op.operand(0)->type().ToString(), geometry.length,
+        kMaxRowLength));
   }
   if (c.wide) {
     // Rows and their elements are counted in uints (and a strided loop's next element must not

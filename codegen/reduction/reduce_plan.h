@@ -62,6 +62,10 @@ inline constexpr int64_t kWorkgroupMinRow = 32;
 // Rows (and row counts) of reductions whose input passes 2^32 - 1 elements: at most 2^31 - 1,
 // so a row position plus a loop's stride never wraps a uint.
 inline constexpr int64_t kMaxWideRow = 0x7fffffff;
+// Rows of any reduction: a loop's next position (at most 1024 past the last, a strided
+// workgroup's step) must not wrap a uint. Longer rows (a stored 1-D tensor of 2^32 - 4096 to
+// 2^32 - 1 elements; longer ones of several dimensions are split) are a compile error.
+inline constexpr int64_t kMaxRowLength = 0xffffffffll - 4096;
 
 struct ReducePass {
   enum class Mode { kWorkgroup, kInvocation };

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <span>
 #include <string>
@@ -213,6 +214,40 @@ func.func @main(%w: tensor<65537xi64>) -> (tensor<65537xi64>, tensor<65537xi64>)
     if (rows[k] != row && bad++ < 5) ADD_FAILURE() << "row " << k << ": " << rows[k] << " want " << row;
   }
   EXPECT_EQ(bad, 0);
+}
+
+// Rows just within what a uint counts, without the split pass: one reduce of 2^32 - 8192
+// elements whose last segment ends within L of 2^32 (SegmentEnd's form that cannot wrap) and
+// whose loops stay within llvmpipe's 65535 iterations (segments never capped below what that
+// needs); a row of 2^32 - 1 elements, where a loop's next position would wrap, is a clear error.
+TEST(Index64Test, LongRowsWithoutTheSplit) {
+  const auto program = [](int64_t rows, int64_t cols) {
+    return fmt::format(R"(
+func.func @main() -> tensor<ui32> {{
+  %r = stablehlo.iota dim = 0 : tensor<{0}x{1}xui32>
+  %c = stablehlo.iota dim = 1 : tensor<{0}x{1}xui32>
+  %k = stablehlo.constant dense<{1}> : tensor<{0}x{1}xui32>
+  %m = stablehlo.multiply %r, %k : tensor<{0}x{1}xui32>
+  %x = stablehlo.add %m, %c : tensor<{0}x{1}xui32>
+  %z = stablehlo.constant dense<0> : tensor<ui32>
+  %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0, 1] : (tensor<{0}x{1}xui32>, tensor<ui32>) -> tensor<ui32>
+  func.return %s : tensor<ui32>
+}}
+)", rows, cols);
+  };
+  CompileOptions options;
+  options.passes = "canonicalize,cse,dce";  // no split-long-reductions
+  if (const char* d = std::getenv("INDEX64_DUMP")) options.dump_kernels_dir = d;
+  ASSERT_OK_AND_ASSIGN(Executable exe, testing::SharedClient().Compile(program(2, 2147479552), options));
+  ASSERT_OK_AND_ASSIGN(std::vector<Buffer> out, exe.Execute(std::vector<Buffer>{}));
+  const uint64_t n = 4294959104;  // 0 + 1 + ... + (n - 1), mod 2^32
+  EXPECT_EQ(Download<uint32_t>(out[0]).at(0), static_cast<uint32_t>(n * (n - 1) / 2));
+
+  StatusOr<Executable> too_long = testing::SharedClient().Compile(program(3, 1431655765), options);
+  ASSERT_FALSE(too_long.ok());
+  EXPECT_EQ(too_long.status().code(), StatusCode::kUnimplemented) << too_long.status().ToString();
+  EXPECT_NE(too_long.status().message().find("reduces rows of 4294967295 elements"), std::string::npos)
+      << too_long.status().message();
 }
 
 // What stays unsupported is a clear error naming the op: a reshape that needs the linear
