@@ -183,16 +183,18 @@ func.func @main() -> (tensor<2x7xi64>, tensor<3xi64>) {{{}
 
 // Column sums (dimension 0 reduced: each result strided through 2^32 positions) and row sums of
 // the positions, the columns plus a stored argument broadcast along them (read at its own small
-// index), every result checked.
+// index) and times 3 in a fused epilogue, every result checked.
 TEST(Index64Test, ColumnAndRowSums) {
   const std::string program = fmt::format(R"(
-func.func @main(%w: tensor<65537xi64>) -> (tensor<65537xi64>, tensor<65537xi64>) {{{}
+func.func @main(%w: tensor<65537xi64>) -> (tensor<65537xi64>, tensor<65537xi64>, tensor<65537xi64>) {{{}
   %wb = stablehlo.broadcast_in_dim %w, dims = [1] : (tensor<65537xi64>) -> tensor<65537x65537xi64>
   %x = stablehlo.add %lin, %wb : tensor<65537x65537xi64>
   %z = stablehlo.constant dense<0> : tensor<i64>
   %cols = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0] : (tensor<65537x65537xi64>, tensor<i64>) -> tensor<65537xi64>
   %rows = stablehlo.reduce(%lin init: %z) applies stablehlo.add across dimensions = [1] : (tensor<65537x65537xi64>, tensor<i64>) -> tensor<65537xi64>
-  func.return %cols, %rows : tensor<65537xi64>, tensor<65537xi64>
+  %three = stablehlo.constant dense<3> : tensor<65537xi64>
+  %cols3 = stablehlo.multiply %cols, %three : tensor<65537xi64>
+  func.return %cols, %rows, %cols3 : tensor<65537xi64>, tensor<65537xi64>, tensor<65537xi64>
 }}
 )", kLinear);
   std::vector<int64_t> w(kSide);
@@ -203,6 +205,8 @@ func.func @main(%w: tensor<65537xi64>) -> (tensor<65537xi64>, tensor<65537xi64>)
                                       std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(w.data()), w.size() * 8)));
   ASSERT_OK_AND_ASSIGN(std::vector<Buffer> out, exe.Execute({dw}));
   const std::vector<int64_t> cols = Download<int64_t>(out[0]), rows = Download<int64_t>(out[1]);
+  const std::vector<int64_t> cols3 = Download<int64_t>(out[2]);  // an epilogue fused into the reduce
+  ASSERT_EQ(cols3.size(), static_cast<size_t>(kSide));
   ASSERT_EQ(cols.size(), static_cast<size_t>(kSide));
   ASSERT_EQ(rows.size(), static_cast<size_t>(kSide));
   const int64_t tri = kSide * (kSide - 1) / 2;  // 0 + 1 + ... + kSide - 1
@@ -211,6 +215,7 @@ func.func @main(%w: tensor<65537xi64>) -> (tensor<65537xi64>, tensor<65537xi64>)
     const int64_t col = kSide * tri + kSide * k + kSide * w[k];  // sum over r of r * kSide + k + w[k]
     const int64_t row = k * kSide * kSide + tri;                 // sum over c of k * kSide + c
     if (cols[k] != col && bad++ < 5) ADD_FAILURE() << "column " << k << ": " << cols[k] << " want " << col;
+    if (cols3[k] != 3 * col && bad++ < 5) ADD_FAILURE() << "3 x column " << k << ": " << cols3[k];
     if (rows[k] != row && bad++ < 5) ADD_FAILURE() << "row " << k << ": " << rows[k] << " want " << row;
   }
   EXPECT_EQ(bad, 0);
