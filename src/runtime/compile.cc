@@ -52,7 +52,7 @@ std::string Where(const ir::Module& module, const ir::Operation& op) {
 
 // Fused values a kernel may reach beyond 2^32 - 1 elements (CheckIndexSpace): int coordinates
 // (every dimension below 2^31), and at most 2^40 elements, so that a program cannot ask the
-// device to count to 2^62 (a minute's work on a large GPU at this bound).
+// device to count to 2^62 (2^40 is seconds of work on a large GPU, minutes on lavapipe).
 constexpr int64_t kMaxFusedElements = int64_t{1} << 40;
 bool MayStayFused(const ir::Type& type) {
   for (int64_t d : type.dims()) {
@@ -553,8 +553,7 @@ class Compiler {
   // or sliced to a small result) through per-dimension int coordinates (codegen/elemental/
   // emitter.h's Index, reduction's WideIndex), so each dimension must stay below 2^31. Other
   // kernel families index their operands linearly: beyond 2^32 - 1 elements an error naming the
-  // op. Bound buffers are addressed by 32-bit word offsets, and must fit the device's memory
-  // (fused values skipped the module-wide check in Compile for this).
+  // op. (What is stored is checked by CheckStoredTensors.)
   Status CheckIndexSpace(const codegen::Fusion& fusion) {
     const bool coordinates = fusion.device_op == nullptr || fusion.device_op->code() == ir::OpCode::kReduce;
     for (const ir::Operation* op : fusion.ops) {
@@ -581,8 +580,10 @@ class Compiler {
     return OkStatus();
   }
 
-  // A kernel's bound buffers: within the device's memory, and addressable by 32-bit element and
-  // word offsets (a loop kernel's index space is its stored outputs', so this bounds it too).
+  // A kernel's bound buffers: within the device's memory (values of elemental ops skipped the
+  // module-wide check in Compile until fusion decided which are stored), and addressable by
+  // 32-bit element and word offsets (a loop kernel's index space is its stored outputs', so this
+  // bounds it too).
   Status CheckStoredTensors(const codegen::Fusion& fusion) {
     std::vector<const ir::Value*> bound(fusion.inputs.begin(), fusion.inputs.end());
     bound.insert(bound.end(), fusion.outputs.begin(), fusion.outputs.end());
