@@ -256,7 +256,8 @@ func.func @main() -> tensor<ui32> {{
 }
 
 // What stays unsupported is a clear error naming the op: a reshape that needs the linear
-// position of a value past 2^32 elements, and a sort (its kernel indexes linearly).
+// position of a value past 2^32 elements, a fused value beyond 2^40 elements, and a sort (its
+// kernel indexes linearly).
 TEST(Index64Test, UnsupportedCasesAreClearErrors) {
   const std::string reshape = R"(
 func.func @main() -> tensor<i32> {
@@ -272,6 +273,23 @@ func.func @main() -> tensor<i32> {
   EXPECT_EQ(r.status().code(), StatusCode::kUnimplemented) << r.status().ToString();
   EXPECT_NE(r.status().message().find("stablehlo.reshape"), std::string::npos) << r.status().message();
   EXPECT_NE(r.status().message().find("4295032832 elements"), std::string::npos) << r.status().message();
+
+  // Fused values are allowed past the device's memory only up to 2^40 elements: a sum over
+  // 2^62 elements is refused at once (no kernel counts that far), as before.
+  const std::string huge = R"(
+func.func @main() -> tensor<i8> {
+  %x = stablehlo.constant dense<1> : tensor<2147483647x2147483647xi8>
+  %z = stablehlo.constant dense<0> : tensor<i8>
+  %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0, 1] : (tensor<2147483647x2147483647xi8>, tensor<i8>) -> tensor<i8>
+  func.return %s : tensor<i8>
+}
+)";
+  r = RunMain(huge);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kResourceExhausted) << r.status().ToString();
+  EXPECT_NE(r.status().message().find("'stablehlo.constant' result of type tensor<2147483647x2147483647xi8>"),
+            std::string::npos)
+      << r.status().message();
 
   const std::string sort = R"(
 func.func @main() -> tensor<1xi32> {
