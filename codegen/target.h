@@ -72,6 +72,11 @@ struct TargetInfo {
   // device address (codegen/big_bindings.h); without it such a binding is an error.
   bool buffer_device_address = false;
   uint64_t min_storage_buffer_offset_alignment = 256;
+  // Tensors beyond maxMemoryAllocationSize are split across several allocations
+  // (device/split_layout.h): a binding of more than split_piece_bytes (0: none are split) is
+  // bound through windows of split_window_bytes, never by address nor as a texel view.
+  uint64_t split_piece_bytes = 0;
+  uint64_t split_window_bytes = 0;
   uint32_t max_push_constants_bytes = 128;
   uint32_t max_storage_buffers_per_stage = 4;  // maxPerStageDescriptorStorageBuffers
   // Storage texel buffers (`layout(binding = i, rgba32f) readonly uniform imageBuffer`): the

@@ -131,6 +131,9 @@ struct ExecutionStats {
   uint64_t address_bindings = 0;
   // ... and, on devices without bufferDeviceAddress, through several descriptors ("windows").
   uint64_t windowed_bindings = 0;
+  // Bindings of tensors beyond maxMemoryAllocationSize, split across several allocations (one
+  // per binding per dispatch; always through windows).
+  uint64_t split_bindings = 0;
 };
 
 // One compiled kernel (a dispatch of a device kernel counts apart): its SPIR-V size and what

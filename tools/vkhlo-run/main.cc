@@ -183,6 +183,7 @@ StatusOr<interp::InterpValues> RunEntry(std::unique_ptr<ir::Module> module, cons
     settings.totals->in_place_updates += s.in_place_updates;
     settings.totals->address_bindings += s.address_bindings;
     settings.totals->windowed_bindings += s.windowed_bindings;
+    settings.totals->split_bindings += s.split_bindings;
     settings.totals->predicate_readbacks += s.predicate_readbacks;
     settings.totals->counted_loop_iterations += s.counted_loop_iterations;
     settings.totals->host_evaluated_ops += s.host_evaluated_ops;
@@ -215,6 +216,7 @@ void PrintStats(const std::optional<Client>& client, const ExecutionStats& s, co
   // Issue 25: tensors beyond maxStorageBufferRange, bound through buffer device addresses.
   std::printf("bindings through device addresses: %llu\n", static_cast<unsigned long long>(s.address_bindings));
   std::printf("bindings through several descriptors: %llu\n", static_cast<unsigned long long>(s.windowed_bindings));
+  std::printf("bindings of tensors split across allocations: %llu\n", static_cast<unsigned long long>(s.split_bindings));
   std::printf("predicates read back: %llu\n", static_cast<unsigned long long>(s.predicate_readbacks));
   std::printf("counted loop iterations: %llu\n", static_cast<unsigned long long>(s.counted_loop_iterations));
   std::printf("host-evaluated ops: %llu\n", static_cast<unsigned long long>(s.host_evaluated_ops));
