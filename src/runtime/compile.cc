@@ -185,7 +185,10 @@ class Compiler {
   }
 
   Status CheckRuntimeOp(const ir::Operation& op, BlockProgram& program) {
-    if (op.code() == OpCode::kFft) return CheckFft(op, exe_.client->target, Where(*exe_.module, op));
+    if (op.code() == OpCode::kFft) {
+      VKHLO_RETURN_IF_ERROR(CheckFft(op, exe_.client->target, Where(*exe_.module, op)));
+      return CheckNotSplit(op, "VkFFT binds each buffer as one range");
+    }
     if (op.code() == OpCode::kCustomCall) {
       VKHLO_ASSIGN_OR_RETURN(exe_.custom_calls[&op], CompileCustomCall(*exe_.client, op, Where(*exe_.module, op)));
       return OkStatus();
@@ -538,6 +541,24 @@ class Compiler {
             "{}: error: {} on {} ({} elements): Vulkan kernels index at most 4294967295 elements",
             Where(*exe_.module, *op), op->name(), v->type().ToString(), v->type().num_elements()));
       }
+    }
+    return OkStatus();
+  }
+
+  // Steps that bind their tensors as single ranges (VkFFT) cannot take one split across
+  // allocations (device/split_layout.h): an error naming the tensor, at compile time. (Custom
+  // kernels get one at dispatch, from the command list; host callbacks move bytes piecewise.)
+  Status CheckNotSplit(const ir::Operation& op, std::string_view why) {
+    const uint64_t piece = exe_.client->target.split_piece_bytes;
+    if (piece == 0) return OkStatus();
+    std::vector<const ir::Value*> values(op.operands().begin(), op.operands().end());
+    for (size_t i = 0; i < op.num_results(); ++i) values.push_back(op.result(i));
+    for (const ir::Value* v : values) {
+      if (!v->type().is_tensor() || BufferBytes(v->type()) <= piece) continue;
+      return UnimplementedError(fmt::format(
+          "{}: error: '{}' on {} ({} bytes): tensors beyond {} bytes may be split across allocations (the device's "
+          "maxMemoryAllocationSize), and {}", Where(*exe_.module, op), op.name(), v->type().ToString(),
+          BufferBytes(v->type()), piece, why));
     }
     return OkStatus();
   }

@@ -296,6 +296,21 @@ func.func @main(%s: tensor<f32>) -> tensor<{0}xf32> {{
   EXPECT_EQ(allocator.stats().split_buffers, baseline.split_buffers);
 }
 
+// VkFFT binds each buffer as one range: an FFT of a tensor that may be split (here 96 MiB,
+// below maxStorageBufferRange) is a compile error naming it.
+TEST(SplitTensorTest, FftOfASplitTensorIsAClearCompileError) {
+  auto exe = SplitClient().Compile(R"(
+func.func @main(%x: tensor<6144x2048xcomplex<f32>>) -> tensor<6144x2048xcomplex<f32>> {
+  %f = stablehlo.fft %x, type = FFT, length = [2048] : (tensor<6144x2048xcomplex<f32>>) -> tensor<6144x2048xcomplex<f32>>
+  func.return %f : tensor<6144x2048xcomplex<f32>>
+}
+)");
+  ASSERT_FALSE(exe.ok());
+  EXPECT_EQ(exe.status().code(), StatusCode::kUnimplemented) << exe.status().ToString();
+  EXPECT_NE(exe.status().message().find("100663296 bytes"), std::string::npos) << exe.status().ToString();
+  EXPECT_NE(exe.status().message().find("maxMemoryAllocationSize"), std::string::npos) << exe.status().ToString();
+}
+
 // Not a check: the fused chain's bandwidth on split tensors against the same program on a
 // client that does not split them (its own path beyond maxStorageBufferRange: an address, or
 // windows under VKHLO_PROFILE=mobile), in one run. Run with --gtest_also_run_disabled_tests.
