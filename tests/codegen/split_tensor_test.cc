@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -294,6 +295,56 @@ func.func @main(%s: tensor<f32>) -> tensor<{0}xf32> {{
   allocator.Trim();
   EXPECT_EQ(allocator.stats().bytes_in_use, baseline.bytes_in_use);
   EXPECT_EQ(allocator.stats().split_buffers, baseline.split_buffers);
+}
+
+// Rows of a split f32[260, 16400] (17.1 MB, on a client whose limit is 16 MiB, so the sort
+// stays short: two pieces, the boundary inside row 255) sorted, the sorted intermediate
+// feeding the next kernel (a per-row weighted sum) and returned.
+TEST(SplitTensorTest, SortedRowsOfASplitTensor) {
+  constexpr int64_t rows = 260, cols = 16400;
+  static const Client* small = new Client(MakeClient("16M"));
+  const Client& client = *small;
+  auto exe = Compile(client, fmt::format(R"(
+func.func @main(%a: tensor<{0}x{1}xf32>) -> (tensor<{0}x{1}xf32>, tensor<{0}xf32>) {{
+  %s = "stablehlo.sort"(%a) <{{dimension = 1 : i64, is_stable = false}}> ({{
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %lt = stablehlo.compare LT, %x, %y : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  }}) : (tensor<{0}x{1}xf32>) -> tensor<{0}x{1}xf32>
+  %i = stablehlo.iota dim = 1 : tensor<{0}x{1}xi32>
+  %seven = stablehlo.constant dense<7> : tensor<{0}x{1}xi32>
+  %r = stablehlo.remainder %i, %seven : tensor<{0}x{1}xi32>
+  %w = stablehlo.convert %r : (tensor<{0}x{1}xi32>) -> tensor<{0}x{1}xf32>
+  %p = stablehlo.multiply %s, %w : tensor<{0}x{1}xf32>
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %t = stablehlo.reduce(%p init: %z) applies stablehlo.add across dimensions = [1] : (tensor<{0}x{1}xf32>, tensor<f32>) -> tensor<{0}xf32>
+  func.return %s, %t : tensor<{0}x{1}xf32>, tensor<{0}xf32>
+}}
+)", rows, cols));
+  if (!exe) return;
+  std::vector<float> a(rows * cols);
+  uint32_t x = 12345;
+  for (float& v : a) {
+    x = x * 1664525u + 1013904223u;
+    v = static_cast<float>((x >> 8) % 100);  // integers: the row sums below stay exact (< 2^24)
+  }
+  ASSERT_OK_AND_ASSIGN(Buffer da, Upload(client, "f32", {rows, cols}, a));
+  ASSERT_OK_AND_ASSIGN(std::vector<Buffer> out, exe->Execute({da}));
+  EXPECT_GE(exe->last_stats().split_bindings, 2u);
+  std::vector<float> s = Download<float>(out[0]);
+  std::vector<float> t = Download<float>(out[1]);
+  ASSERT_EQ(s.size(), a.size());
+  ASSERT_EQ(t.size(), static_cast<size_t>(rows));
+  int64_t bad = 0;
+  for (int64_t r = 0; r < rows; ++r) {
+    std::vector<float> want(a.begin() + r * cols, a.begin() + (r + 1) * cols);
+    std::sort(want.begin(), want.end());
+    double sum = 0;
+    for (int64_t c = 0; c < cols; ++c) sum += static_cast<double>(want[c]) * static_cast<double>(c % 7);
+    if (!std::equal(want.begin(), want.end(), s.begin() + r * cols) && bad++ < 5) ADD_FAILURE() << "row " << r << " not sorted right";
+    if (t[r] != static_cast<float>(sum) && bad++ < 5) ADD_FAILURE() << "row " << r << " sum " << t[r] << " want " << sum;
+  }
+  EXPECT_EQ(bad, 0);
 }
 
 // VkFFT binds each buffer as one range: an FFT of a tensor that may be split (here 96 MiB,
