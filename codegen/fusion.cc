@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "codegen/device_kernel.h"
+#include "codegen/elemental/types.h"
 #include "codegen/elemental/op_emitters.h"
 #include "codegen/in_place.h"
 
@@ -120,6 +121,7 @@ class Planner {
     AbsorbEpilogues();
     CountUses();
     Decide();
+    FitDescriptors();
     return Form();
   }
 
@@ -240,6 +242,78 @@ class Planner {
     }
   }
 
+  // Storage-buffer descriptors a kernel binding `v` spends (DescriptorsFor: a tensor beyond the
+  // range takes one per window on devices without buffer device addresses).
+  uint64_t Descriptors(const ir::Value* v) const {
+    if (!v->type().is_tensor()) return 1;
+    const uint64_t bytes = StorageByteSize(v->type().element_type(), v->type().num_elements());
+    return DescriptorsFor(target_, (bytes + 3) / 4 * 4);
+  }
+  uint64_t Descriptors(const std::vector<const ir::Value*>& values) const {
+    uint64_t sum = 0;
+    for (const ir::Value* v : values) sum += Descriptors(v);
+    return sum;
+  }
+  // Descriptors of `extra` values not already among `bound`.
+  uint64_t NewDescriptors(const std::vector<const ir::Value*>& bound, const std::vector<const ir::Value*>& extra) const {
+    uint64_t sum = 0;
+    for (const ir::Value* v : extra) {
+      if (std::find(bound.begin(), bound.end(), v) == bound.end()) sum += Descriptors(v);
+    }
+    return sum;
+  }
+
+  // Fusing a producer replaces its result by its inputs among a kernel's bindings. Where
+  // tensors beyond the range are bound through several descriptors each, a fused tree can need
+  // more than maxPerStageDescriptorStorageBuffers: then the fused operands of its root (those
+  // with the most descriptors first) get buffers of their own, until the kernel fits or its
+  // root reads only buffers. Roots are visited last to first, so an operand materialized here
+  // is itself checked afterwards. Device ops that fuse their operands' producers likewise.
+  void FitDescriptors() {
+    const uint64_t limit = target_.max_storage_buffers_per_stage;
+    const auto& ops = block_.operations();
+    for (auto it = ops.rbegin(); it != ops.rend(); ++it) {
+      const ir::Operation& op = **it;
+      if (absorbed_.count(&op)) continue;
+      const bool elemental = elemental_[&op];
+      if (elemental ? !materialized_.count(op.result(0)) : !FusesOperandProducers(op)) continue;
+      while (true) {
+        std::set<const ir::Operation*> tree_ops;
+        std::vector<const ir::Value*> inputs;
+        std::vector<const ir::Value*> outputs;
+        if (elemental) {
+          Tree(op.result(0), tree_ops, inputs);
+          outputs.push_back(op.result(0));
+        } else {
+          for (const ir::Value* v : op.operands()) {
+            if (!IsInput(v)) {
+              Tree(v, tree_ops, inputs);
+            } else if (std::find(inputs.begin(), inputs.end(), v) == inputs.end()) {
+              inputs.push_back(v);
+            }
+          }
+          for (size_t i = 0; i < op.num_results(); ++i) outputs.push_back(op.result(i));
+        }
+        if (Descriptors(inputs) + Descriptors(outputs) <= limit) break;
+        // The root's fused operand whose buffer saves the most descriptors (its tree's
+        // bindings less its own): a broadcast of a small tensor stays fused.
+        const ir::Value* cut = nullptr;
+        uint64_t most = 0;
+        for (const ir::Value* v : op.operands()) {
+          if (IsInput(v)) continue;
+          std::set<const ir::Operation*> sub_ops;
+          std::vector<const ir::Value*> sub_inputs;
+          Tree(v, sub_ops, sub_inputs);
+          const uint64_t d = Descriptors(sub_inputs), own = Descriptors(v);
+          if (d > own && d - own > most) cut = v, most = d - own;
+        }
+        if (cut == nullptr) break;  // nothing to gain: Form() reports the kernel too large
+        materialized_.insert(cut);
+        boundary_.insert(cut);
+      }
+    }
+  }
+
   // The fused ops and the inputs of the kernel computing `root`.
   void Tree(const ir::Value* root, std::set<const ir::Operation*>& ops, std::vector<const ir::Value*>& inputs) {
     std::vector<const ir::Value*> stack = {root};
@@ -322,19 +396,18 @@ class Planner {
         }
         for (const ir::Operation* o : ops) shares = shares || open[k].ops.count(o);
         if (!shares) continue;
-        size_t bindings = f.inputs.size() + f.outputs.size() + 1;
-        for (const ir::Value* in : inputs) {
-          if (std::find(f.inputs.begin(), f.inputs.end(), in) == f.inputs.end()) ++bindings;
-        }
+        const uint64_t bindings =
+            Descriptors(f.inputs) + Descriptors(f.outputs) + Descriptors(v) + NewDescriptors(f.inputs, inputs);
         if (bindings > limit) continue;
         chosen = static_cast<int>(k);
         break;
       }
       if (chosen < 0) {
-        if (inputs.size() + 1 > limit) {
+        if (const uint64_t bindings = Descriptors(inputs) + Descriptors(v); bindings > limit) {
           return InvalidArgumentError(fmt::format(
-              "'{}' needs a kernel with {} storage buffers, more than the device allows "
-              "(maxPerStageDescriptorStorageBuffers = {})", op.name(), inputs.size() + 1, limit));
+              "'{}' needs a kernel with {} storage buffers (tensors beyond maxStorageBufferRange = {} count one per "
+              "window), more than the device allows (maxPerStageDescriptorStorageBuffers = {})",
+              op.name(), bindings, target_.max_storage_buffer_range, limit));
         }
         Fusion f;
         f.name = fmt::format("{}{}", options_.name_prefix, options_.first_index + static_cast<int>(plan.fusions.size()));
@@ -402,12 +475,12 @@ class Planner {
       dependent.insert(op_ptr->result(0));
     }
     const int step = open[static_cast<size_t>(chosen)].step;
-    size_t bindings = f.inputs.size() + f.outputs.size() + 1;
+    uint64_t bindings = Descriptors(f.inputs) + Descriptors(f.outputs) + Descriptors(root);
     for (const ir::Value* in : inputs) {
       if (IsResultOf(in, *f.device_op)) continue;
       auto it = available.find(in);
       if (it != available.end() && it->second >= step) return -1;
-      if (std::find(f.inputs.begin(), f.inputs.end(), in) == f.inputs.end()) ++bindings;
+      if (std::find(f.inputs.begin(), f.inputs.end(), in) == f.inputs.end()) bindings += Descriptors(in);
     }
     if (bindings > target_.max_storage_buffers_per_stage) return -1;
     return chosen;
@@ -444,10 +517,11 @@ class Planner {
       ops.insert(epilogue->second.ops.begin(), epilogue->second.ops.end());
     }
     const uint32_t limit = target_.max_storage_buffers_per_stage;
-    if (f.inputs.size() + f.outputs.size() > limit) {
+    if (const uint64_t bindings = Descriptors(f.inputs) + Descriptors(f.outputs); bindings > limit) {
       return InvalidArgumentError(fmt::format(
-          "'{}' needs a kernel with {} storage buffers, more than the device allows "
-          "(maxPerStageDescriptorStorageBuffers = {})", op.name(), f.inputs.size() + f.outputs.size(), limit));
+          "'{}' needs a kernel with {} storage buffers (tensors beyond maxStorageBufferRange = {} count one per "
+          "window), more than the device allows (maxPerStageDescriptorStorageBuffers = {})",
+          op.name(), bindings, target_.max_storage_buffer_range, limit));
     }
     const int step = static_cast<int>(plan.steps.size());
     const int index = static_cast<int>(plan.fusions.size());

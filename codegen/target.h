@@ -7,7 +7,9 @@
 #pragma once
 
 #include <array>
+#include <algorithm>
 #include <cstdint>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -119,5 +121,21 @@ struct TargetInfo {
     return t;
   }
 };
+
+// The bytes S of each descriptor ("window") that binds a tensor beyond max_storage_buffer_range
+// on a device without bufferDeviceAddress (codegen/big_bindings.h): the largest multiple of 16
+// and of the storage offset alignment within the range, so no element straddles two windows.
+inline uint64_t WindowBytes(const TargetInfo& target) {
+  const uint64_t align = std::lcm<uint64_t>(16, std::max<uint64_t>(1, target.min_storage_buffer_offset_alignment));
+  return std::max<uint64_t>(align, target.max_storage_buffer_range / align * align);
+}
+
+// Storage-buffer descriptors a binding of `bytes` takes: one, or one per window where the
+// tensor is beyond the range and the device has no buffer device addresses. Kernels must fit
+// maxPerStageDescriptorStorageBuffers counted this way (fusion.cc plans within it).
+inline uint64_t DescriptorsFor(const TargetInfo& target, uint64_t bytes) {
+  if (bytes <= target.max_storage_buffer_range || target.buffer_device_address) return 1;
+  return (bytes + WindowBytes(target) - 1) / WindowBytes(target);
+}
 
 }  // namespace vkhlo::codegen

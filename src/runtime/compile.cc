@@ -620,11 +620,7 @@ class Compiler {
 
   // S of codegen::BindThroughWindows: the largest multiple of 16 and of
   // minStorageBufferOffsetAlignment within maxStorageBufferRange.
-  uint64_t WindowBytes() const {
-    const codegen::TargetInfo& target = exe_.client->target;
-    const uint64_t align = std::lcm<uint64_t>(16, std::max<uint64_t>(1, target.min_storage_buffer_offset_alignment));
-    return std::max<uint64_t>(align, target.max_storage_buffer_range / align * align);
-  }
+  uint64_t WindowBytes() const { return codegen::WindowBytes(exe_.client->target); }
 
   // Rewrites the last module of `e` so that its big bindings are reached through windows or by
   // address, as `plan` says. A split binding the kernel declares as a texel view is an error:

@@ -246,5 +246,55 @@ func.func @main(%x: tensor<10xi32>, %y: tensor<10xi32>) -> (tensor<10xi32>, tens
   EXPECT_TRUE(spirv.ok()) << spirv.status().ToString() << kernel->glsl;
 }
 
+// A device without buffer device addresses binds a tensor beyond maxStorageBufferRange through
+// one descriptor per window: fusion plans kernels within maxPerStageDescriptorStorageBuffers
+// counted that way, cutting a fused tree where a buffer saves descriptors.
+TEST(Fusion, KernelsFitTheDescriptorLimitCountingWindows) {
+  auto module = Parse(R"(
+func.func @main(%a: tensor<300xf32>, %b: tensor<300xf32>, %c: tensor<300xf32>, %d: tensor<300xf32>,
+                %e: tensor<300xf32>, %f: tensor<300xf32>, %s: tensor<f32>) -> tensor<300xf32> {
+  %0 = stablehlo.add %a, %b : tensor<300xf32>
+  %1 = stablehlo.add %0, %c : tensor<300xf32>
+  %2 = stablehlo.add %1, %d : tensor<300xf32>
+  %3 = stablehlo.add %2, %e : tensor<300xf32>
+  %4 = stablehlo.add %3, %f : tensor<300xf32>
+  %k = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<300xf32>
+  %5 = stablehlo.multiply %4, %k : tensor<300xf32>
+  return %5 : tensor<300xf32>
+})");
+  TargetInfo target = TargetInfo::Everything();
+  target.buffer_device_address = false;
+  target.max_storage_buffer_range = 1024;  // 1200 bytes: two windows per tensor
+  target.min_storage_buffer_offset_alignment = 16;
+  target.max_storage_buffers_per_stage = 8;
+  EXPECT_EQ(DescriptorsFor(target, 1200), 2u);
+  EXPECT_EQ(DescriptorsFor(target, 1024), 1u);
+  auto plan = PlanBlock(Body(*module), target);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  ASSERT_GT(plan->fusions.size(), 1u);
+  size_t ops = 0;
+  for (const Fusion& f : plan->fusions) {
+    uint64_t descriptors = 0;
+    for (const ir::Value* v : f.inputs) descriptors += DescriptorsFor(target, v->type().num_elements() * 4);
+    for (const ir::Value* v : f.outputs) descriptors += DescriptorsFor(target, v->type().num_elements() * 4);
+    EXPECT_LE(descriptors, 8u) << f.name;
+    for (const ir::Value* v : f.inputs) EXPECT_NE(v->name_hint(), "k") << "the broadcast of a scalar stays fused";
+    ops += f.ops.size();
+  }
+  EXPECT_EQ(ops, 7u);  // every op computed once
+  // With device addresses every tensor is one binding: one kernel.
+  target.buffer_device_address = true;
+  auto one = PlanBlock(Body(*module), target);
+  ASSERT_TRUE(one.ok()) << one.status().ToString();
+  EXPECT_EQ(one->fusions.size(), 1u);
+  // A single op that cannot fit is a clear error naming the limit.
+  target.buffer_device_address = false;
+  target.max_storage_buffers_per_stage = 5;
+  auto too_many = PlanBlock(Body(*module), target);
+  ASSERT_FALSE(too_many.ok());
+  EXPECT_NE(too_many.status().message().find("maxPerStageDescriptorStorageBuffers = 5"), std::string::npos)
+      << too_many.status().ToString();
+}
+
 }  // namespace
 }  // namespace vkhlo::codegen
