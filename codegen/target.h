@@ -131,9 +131,13 @@ inline uint64_t WindowBytes(const TargetInfo& target) {
 }
 
 // Storage-buffer descriptors a binding of `bytes` takes: one, or one per window where the
-// tensor is beyond the range and the device has no buffer device addresses. Kernels must fit
-// maxPerStageDescriptorStorageBuffers counted this way (fusion.cc plans within it).
+// tensor is beyond the range and the device has no buffer device addresses, or where it may be
+// split across allocations (split_piece_bytes: always windowed, windows of split_window_bytes).
+// Kernels must fit maxPerStageDescriptorStorageBuffers counted this way (fusion.cc plans within it).
 inline uint64_t DescriptorsFor(const TargetInfo& target, uint64_t bytes) {
+  if (target.split_piece_bytes != 0 && target.split_window_bytes != 0 && bytes > target.split_piece_bytes) {
+    return (bytes + target.split_window_bytes - 1) / target.split_window_bytes;
+  }
   if (bytes <= target.max_storage_buffer_range || target.buffer_device_address) return 1;
   return (bytes + WindowBytes(target) - 1) / WindowBytes(target);
 }

@@ -596,6 +596,8 @@ class Compiler {
         (target.buffer_device_address ? plan.addressed : plan.windowed)[b] = bytes[i];
       }
     }
+    // One width serves both kinds: split windows are S when the limit holds one, and when it
+    // does not, pieces are below S, so every binding beyond the range is a split one.
     plan.window_bytes = plan.split.empty() ? WindowBytes() : target.split_window_bytes;
     uint64_t descriptors = bytes.size();
     for (const auto& [b, n] : plan.windowed) {

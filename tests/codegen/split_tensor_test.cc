@@ -47,6 +47,12 @@ const Client& SplitClient() {
   return *client;
 }
 
+// Allocations of at most 16 MiB: split tensors small enough for a sort to stay short.
+const Client& SmallSplitClient() {
+  static const Client* client = new Client(MakeClient("16M"));
+  return *client;
+}
+
 device::Allocator& AllocatorOf(const Client& client) { return client.state()->device->allocator(); }
 
 template <typename T>
@@ -302,8 +308,7 @@ func.func @main(%s: tensor<f32>) -> tensor<{0}xf32> {{
 // feeding the next kernel (a per-row weighted sum) and returned.
 TEST(SplitTensorTest, SortedRowsOfASplitTensor) {
   constexpr int64_t rows = 260, cols = 16400;
-  static const Client* small = new Client(MakeClient("16M"));
-  const Client& client = *small;
+  const Client& client = SmallSplitClient();
   auto exe = Compile(client, fmt::format(R"(
 func.func @main(%a: tensor<{0}x{1}xf32>) -> (tensor<{0}x{1}xf32>, tensor<{0}xf32>) {{
   %s = "stablehlo.sort"(%a) <{{dimension = 1 : i64, is_stable = false}}> ({{
@@ -343,6 +348,44 @@ func.func @main(%a: tensor<{0}x{1}xf32>) -> (tensor<{0}x{1}xf32>, tensor<{0}xf32
     for (int64_t c = 0; c < cols; ++c) sum += static_cast<double>(want[c]) * static_cast<double>(c % 7);
     if (!std::equal(want.begin(), want.end(), s.begin() + r * cols) && bad++ < 5) ADD_FAILURE() << "row " << r << " not sorted right";
     if (t[r] != static_cast<float>(sum) && bad++ < 5) ADD_FAILURE() << "row " << r << " sum " << t[r] << " want " << sum;
+  }
+  EXPECT_EQ(bad, 0);
+}
+
+// Eleven split inputs summed: 12 bindings of 3 windows each would exceed the 32 storage
+// buffers a kernel may bind, so fusion plans the sum as several kernels, counting a split
+// tensor's windows (codegen::DescriptorsFor).
+TEST(SplitTensorTest, FusionCountsTheWindowsOfSplitTensors) {
+  constexpr int64_t n = 10'000'000;  // 40 MB: 3 pieces of 16 MiB
+  constexpr int kInputs = 11;
+  const Client& client = SmallSplitClient();
+  std::string params, sum = "%a0";
+  std::string body;
+  for (int i = 0; i < kInputs; ++i) params += fmt::format("{}%a{}: tensor<{}xf32>", i ? ", " : "", i, n);
+  for (int i = 1; i < kInputs; ++i) {
+    body += fmt::format("  %s{0} = stablehlo.add {1}, %a{0} : tensor<{2}xf32>\n", i, sum, n);
+    sum = fmt::format("%s{}", i);
+  }
+  auto exe = Compile(client, fmt::format("func.func @main({0}) -> tensor<{1}xf32> {{\n{2}  func.return {3} : tensor<{1}xf32>\n}}\n",
+                                         params, n, body, sum));
+  if (!exe) return;
+  std::vector<Buffer> inputs;
+  for (int i = 0; i < kInputs; ++i) {
+    std::vector<float> a(n);
+    for (int64_t j = 0; j < n; ++j) a[j] = Small(j, i);
+    ASSERT_OK_AND_ASSIGN(Buffer b, Upload(client, "f32", {n}, a));
+    inputs.push_back(std::move(b));
+  }
+  ASSERT_OK_AND_ASSIGN(std::vector<Buffer> out, exe->Execute(inputs));
+  EXPECT_GE(exe->last_stats().kernels_dispatched, 2u);
+  EXPECT_GE(exe->last_stats().split_bindings, 12u);
+  std::vector<float> r = Download<float>(out[0]);
+  ASSERT_EQ(r.size(), static_cast<size_t>(n));
+  int64_t bad = 0;
+  for (int64_t j = 0; j < n; ++j) {
+    float want = 0;
+    for (int i = 0; i < kInputs; ++i) want += Small(j, i);
+    if (r[j] != want && bad++ < 5) ADD_FAILURE() << "element " << j << ": " << r[j] << " want " << want;
   }
   EXPECT_EQ(bad, 0);
 }
