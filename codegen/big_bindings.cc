@@ -265,6 +265,9 @@ uint32_t ElementBytes(std::string_view type) {
       {"i16vec4", 8},  {"vec2", 8},     {"uvec2", 8},     {"ivec2", 8},    {"double", 8},   {"uint64_t", 8},
       {"int64_t", 8},  {"vec4", 16},    {"uvec4", 16},    {"ivec4", 16},   {"dvec2", 16},   {"u64vec2", 16},
       {"i64vec2", 16},
+      // 32-byte elements (the library's matmul reads u64vec4 with shaderInt64): windows must be
+      // multiples of 32 bytes then, checked below.
+      {"u64vec4", 32}, {"i64vec4", 32}, {"dvec4", 32},
   };
   auto it = kBytes.find(type);
   return it == kBytes.end() ? 0 : it->second;
@@ -623,6 +626,11 @@ StatusOr<WindowedGlsl> BindThroughWindows(std::string_view glsl, const std::map<
     if (a.element_bytes == 0) {
       return InvalidArgumentError(fmt::format("binding {} through several descriptors: elements of type '{}' are not supported",
                                               d.binding, a.type));
+    }
+    if (window_bytes % a.element_bytes != 0) {
+      return InvalidArgumentError(fmt::format(
+          "binding {} through several descriptors: elements of type '{}' ({} bytes) would straddle windows of {} bytes",
+          d.binding, a.type, a.element_bytes, window_bytes));
     }
     std::string key = a.instance.empty() ? a.member : a.instance;
     if (arrays.count(key) || arrays.count(a.member)) {

@@ -74,6 +74,11 @@ struct TargetInfo {
   // device address (codegen/big_bindings.h); without it such a binding is an error.
   bool buffer_device_address = false;
   uint64_t min_storage_buffer_offset_alignment = 256;
+  // Tensors beyond maxMemoryAllocationSize are split across several allocations
+  // (device/split_layout.h): a binding of more than split_piece_bytes (0: none are split) is
+  // bound through windows of split_window_bytes, never by address nor as a texel view.
+  uint64_t split_piece_bytes = 0;
+  uint64_t split_window_bytes = 0;
   uint32_t max_push_constants_bytes = 128;
   uint32_t max_storage_buffers_per_stage = 4;  // maxPerStageDescriptorStorageBuffers
   // Storage texel buffers (`layout(binding = i, rgba32f) readonly uniform imageBuffer`): the
@@ -126,9 +131,13 @@ inline uint64_t WindowBytes(const TargetInfo& target) {
 }
 
 // Storage-buffer descriptors a binding of `bytes` takes: one, or one per window where the
-// tensor is beyond the range and the device has no buffer device addresses. Kernels must fit
-// maxPerStageDescriptorStorageBuffers counted this way (fusion.cc plans within it).
+// tensor is beyond the range and the device has no buffer device addresses, or where it may be
+// split across allocations (split_piece_bytes: always windowed, windows of split_window_bytes).
+// Kernels must fit maxPerStageDescriptorStorageBuffers counted this way (fusion.cc plans within it).
 inline uint64_t DescriptorsFor(const TargetInfo& target, uint64_t bytes) {
+  if (target.split_piece_bytes != 0 && target.split_window_bytes != 0 && bytes > target.split_piece_bytes) {
+    return (bytes + target.split_window_bytes - 1) / target.split_window_bytes;
+  }
   if (bytes <= target.max_storage_buffer_range || target.buffer_device_address) return 1;
   return (bytes + WindowBytes(target) - 1) / WindowBytes(target);
 }

@@ -22,7 +22,7 @@ inline constexpr int kMaxTexelViews = 4;
 
 // True on CPU devices with rgba32ui storage texel buffers when a buffer of `elements` 32-bit
 // words, bound whole (its size rounded up to the allocator's alignment, at most 256 bytes: 16
-// texels more), fits maxTexelBufferElements.
+// texels more), fits maxTexelBufferElements and is not split across allocations.
 bool PrefersTexelReads(const TargetInfo& target, uint64_t elements);
 
 }  // namespace vkhlo::codegen

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "device/device.h"
+#include "device/split_layout.h"
 #include "device/vk_status.h"
 
 namespace vkhlo::device {
@@ -90,6 +91,8 @@ Buffer& Buffer::operator=(Buffer&& other) noexcept {
     mapped_ = other.mapped_;
     host_coherent_ = other.host_coherent_;
     kind_ = other.kind_;
+    pieces_ = std::move(other.pieces_);
+    parts_ = std::move(other.parts_);
     other.allocator_ = nullptr;
     other.buffer_ = VK_NULL_HANDLE;
     other.mapped_ = nullptr;
@@ -159,6 +162,7 @@ StatusOr<std::unique_ptr<Allocator>> Allocator::Create(Device& device, const All
     block = std::min(block, caps.limits.max_memory_allocation_size);
   }
   allocator->block_bytes_ = std::max(RoundUp(block, alignment), alignment);
+  allocator->split_ = ChooseSplitLayout(caps, alignment);
   allocator->heap_reserved_.assign(caps.memory_heaps.size(), 0);
   return allocator;
 }
@@ -390,23 +394,13 @@ void Allocator::DestroyBlockLocked(uint32_t block_id) {
 
 StatusOr<Buffer> Allocator::Allocate(uint64_t size, MemoryKind kind) {
   VKHLO_RETURN_IF_ERROR(device_.CheckAlive());
-  const DeviceLimits& limits = device_.capabilities().limits;
   const uint32_t memory_type = memory_type_for_[static_cast<int>(kind)];
-  if (limits.max_buffer_size != 0 && size > limits.max_buffer_size) {
-    return ResourceExhaustedError(fmt::format(
-        "cannot allocate {}: larger than the device's maxBufferSize ({})", Bytes(size),
-        Bytes(limits.max_buffer_size)));
-  }
-  if (limits.max_memory_allocation_size != 0 && size > limits.max_memory_allocation_size) {
-    return ResourceExhaustedError(fmt::format(
-        "cannot allocate {}: larger than the device's maxMemoryAllocationSize ({})", Bytes(size),
-        Bytes(limits.max_memory_allocation_size)));
-  }
   if (size > MemoryLimit(kind)) {  // also keeps the rounding below from overflowing
     return ResourceExhaustedError(fmt::format(
         "out of device memory: cannot allocate {}, more than the {} vkhlo may use of heap {}", Bytes(size),
         Bytes(MemoryLimit(kind)), device_.capabilities().memory_types[memory_type].heap_index));
   }
+  if (split_.limit != 0 && size > split_.limit) return AllocateSplit(size, kind);
   const uint64_t rounded = RoundUp(std::max<uint64_t>(size, 1), alignment_);
 
   std::lock_guard<std::mutex> lock(mutex_);
@@ -462,12 +456,60 @@ StatusOr<Buffer> Allocator::Allocate(uint64_t size, MemoryKind kind) {
   return buffer;
 }
 
+// Beyond the largest allocation: pieces of split_.piece_bytes (the last smaller), each an
+// ordinary buffer (a dedicated block). A piece that does not fit frees the others (the vector's
+// destructor) and the error says how far it got.
+StatusOr<Buffer> Allocator::AllocateSplit(uint64_t size, MemoryKind kind) {
+  const uint64_t p = split_.piece_bytes;
+  const uint64_t count = (size + p - 1) / p;
+  std::vector<Buffer> parts;
+  parts.reserve(count);
+  auto table = std::make_unique<PieceTable>();
+  table->piece_bytes = p;
+  uint64_t bound = 0;
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint64_t bytes = std::min(p, size - i * p);
+    auto part = Allocate(bytes, kind);
+    if (!part.ok()) {
+      return part.status().WithContext(fmt::format(
+          "allocating {} as {} pieces of at most {} (beyond the device's largest allocation, {}): piece {}", Bytes(size),
+          count, Bytes(p), Bytes(split_.limit), i));
+    }
+    table->views.push_back(part->view());
+    bound = i * p + part->view().size;
+    parts.push_back(std::move(*part));
+  }
+  Buffer buffer;
+  buffer.allocator_ = this;
+  buffer.buffer_ = parts[0].vk_buffer();
+  buffer.offset_ = 0;
+  buffer.size_ = size;
+  buffer.bound_size_ = bound;
+  buffer.host_coherent_ = parts[0].host_coherent();
+  buffer.kind_ = kind;
+  buffer.pieces_ = std::move(table);
+  buffer.parts_ = std::move(parts);
+  std::lock_guard<std::mutex> lock(mutex_);
+  stats_.split_buffers++;
+  stats_.total_split_buffers++;
+  return buffer;
+}
+
 uint64_t Allocator::MemoryLimit(MemoryKind kind) const {
   const uint32_t memory_type = memory_type_for_[static_cast<int>(kind)];
   return heap_limit_[device_.capabilities().memory_types[memory_type].heap_index];
 }
 
 void Allocator::Free(Buffer& buffer) {
+  if (buffer.pieces_ != nullptr) {  // a split buffer: its pieces go back one by one
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stats_.split_buffers--;
+    }
+    buffer.parts_.clear();
+    buffer.pieces_.reset();
+    return;
+  }
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = blocks_.find(buffer.block_id_);
   if (it == blocks_.end()) return;

@@ -17,7 +17,9 @@
 // Running out of memory is an ordinary error (RESOURCE_EXHAUSTED naming the request and the
 // heap); the allocator also refuses to reserve more than a heap's size, since some drivers
 // (lavapipe) would otherwise over-commit system memory. Buffers larger than
-// maxStorageBufferRange are fine here: binding them in pieces is the kernels' business.
+// maxStorageBufferRange are fine here: binding them in pieces is the kernels' business. A
+// request beyond maxMemoryAllocationSize (or maxBufferSize) is split into several dedicated
+// blocks (split_layout.h; Buffer::split()): only the heap limits it.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -31,6 +33,7 @@
 
 #include "device/buffer.h"
 #include "device/capabilities.h"
+#include "device/split_layout.h"
 #include "vkhlo/status.h"
 
 namespace vkhlo::device {
@@ -57,6 +60,8 @@ struct AllocatorStats {
   uint64_t pooled_blocks = 0;
   uint64_t pool_hits = 0;           // dedicated blocks reused from the pool
   uint64_t pool_trims = 0;          // times the pool was emptied to make room (or by Trim())
+  uint64_t split_buffers = 0;       // live buffers split across several blocks (split_layout.h)
+  uint64_t total_split_buffers = 0; // such buffers ever allocated
 };
 
 class Allocator {
@@ -77,6 +82,8 @@ class Allocator {
   uint64_t MemoryLimit(MemoryKind kind = MemoryKind::kDevice) const;
   // The granularity every buffer is rounded up to (and aligned at).
   uint64_t alignment() const { return alignment_; }
+  // How buffers beyond the largest allocation are split (limit 0: never).
+  const SplitLayout& split_layout() const { return split_; }
   // Whether buffers of `kind` are host-visible (mapped() is non-null).
   bool IsHostVisible(MemoryKind kind) const;
 
@@ -102,6 +109,7 @@ class Allocator {
 
   explicit Allocator(Device& device);
   void Free(Buffer& buffer);
+  StatusOr<Buffer> AllocateSplit(uint64_t size, MemoryKind kind);
   StatusOr<Block*> CreateBlockLocked(uint32_t memory_type, uint64_t size, bool dedicated);
   StatusOr<Block*> CreateBlockOnceLocked(uint32_t memory_type, uint64_t size, bool dedicated);
   void DestroyBlockLocked(uint32_t block_id);
@@ -116,6 +124,7 @@ class Allocator {
   uint64_t block_bytes_ = 0;
   uint64_t pool_limit_ = 0;
   uint64_t alignment_ = 16;
+  SplitLayout split_;
   uint32_t memory_type_for_[2] = {0, 0};  // indexed by MemoryKind
   std::vector<uint64_t> heap_reserved_;
   std::vector<uint64_t> heap_limit_;

@@ -1,7 +1,12 @@
 // Buffer: a range of device memory owned by the allocator, returned to it on destruction.
 //
 // Buffers are sub-allocated from large blocks; each block has one VkBuffer covering all of it, so
-// a Buffer is (that VkBuffer, an offset, a size). A Buffer must be destroyed before its Device
+// a Buffer is (that VkBuffer, an offset, a size). A buffer larger than the device's
+// maxMemoryAllocationSize cannot live in one VkDeviceMemory (nor, unsparse, in one VkBuffer): it
+// is "split" into pieces, each a Buffer of its own, of `PieceTable::piece_bytes` each but the
+// last (split_layout.h). Its views carry the piece table; the command list and the transfer
+// engine cut them into per-piece ranges, and anything that needs one VkBuffer range (a
+// descriptor, an address) gets one only when the view lies inside one piece. A Buffer must be destroyed before its Device
 // and must not be destroyed while submitted work still uses it (the runtime keeps buffers alive
 // until the submissions that use them complete).
 #pragma once
@@ -10,6 +15,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 namespace vkhlo::device {
 
@@ -19,11 +26,24 @@ class Allocator;
 // visible memory for transfers (cached where available so reading back is fast).
 enum class MemoryKind { kDevice, kStaging };
 
+struct PieceTable;
+
 // A range of a VkBuffer, as bound to a shader or used by a copy. `size` is in bytes.
+// With `pieces` (a split buffer), `offset` and `size` are within the whole split buffer, and
+// `buffer` is its first piece's VkBuffer (only for messages; device/split_layout.h resolves the
+// view into per-piece ranges).
 struct BufferView {
   VkBuffer buffer = VK_NULL_HANDLE;
   uint64_t offset = 0;
   uint64_t size = 0;
+  const PieceTable* pieces = nullptr;  // owned by the split Buffer; null for ordinary buffers
+};
+
+// The pieces of a split buffer: piece i covers bytes [i * piece_bytes, ...) of it and is the
+// (unsplit) view `views[i]`.
+struct PieceTable {
+  uint64_t piece_bytes = 0;
+  std::vector<BufferView> views;
 };
 
 class Buffer {
@@ -49,10 +69,15 @@ class Buffer {
 
   // The whole buffer. A zero-size buffer still has a non-empty range (one alignment unit) so
   // that it can be bound; view().size is then that unit.
-  BufferView view() const { return BufferView{buffer_, offset_, bound_size_}; }
+  BufferView view() const { return BufferView{buffer_, offset_, bound_size_, pieces_.get()}; }
   BufferView view(uint64_t offset, uint64_t size) const {
-    return BufferView{buffer_, offset_ + offset, size};
+    return BufferView{buffer_, offset_ + offset, size, pieces_.get()};
   }
+
+  // Split buffers (beyond maxMemoryAllocationSize): their pieces, in order; empty otherwise.
+  // A split buffer has no mapping (mapped() is null): its bytes move piece by piece.
+  bool split() const { return pieces_ != nullptr; }
+  const std::vector<Buffer>& pieces() const { return parts_; }
 
   // Returns the memory to the allocator now.
   void Reset();
@@ -69,6 +94,10 @@ class Buffer {
   std::byte* mapped_ = nullptr;
   bool host_coherent_ = true;
   MemoryKind kind_ = MemoryKind::kDevice;
+  // Split buffers only: the pieces' views (shared by every view of this buffer, so it lives on
+  // the heap and moves with the buffer) and the pieces themselves.
+  std::unique_ptr<PieceTable> pieces_;
+  std::vector<Buffer> parts_;
 };
 
 }  // namespace vkhlo::device

@@ -9,6 +9,7 @@
 #include "device/descriptor_cache.h"
 #include "device/device.h"
 #include "device/queue.h"
+#include "device/split_layout.h"
 #include "device/vk_status.h"
 
 namespace vkhlo::device {
@@ -232,7 +233,11 @@ Status CommandList::Dispatch(const Pipeline& pipeline, std::span<const Binding> 
     const BufferView& v = bindings[i].view;
     VKHLO_RETURN_IF_ERROR(CheckView(v, fmt::format("dispatch of '{}', binding {}", name, i)));
     Access a = bindings[i].access;
-    accesses.push_back({v, a != Access::kWrite, a != Access::kRead});
+    if (v.pieces == nullptr) {
+      accesses.push_back({v, a != Access::kWrite, a != Access::kRead});
+    } else {
+      for (const BufferView& range : PieceRanges(v)) accesses.push_back({range, a != Access::kWrite, a != Access::kRead});
+    }
     // A windowed binding (codegen/big_bindings.h BindThroughWindows): window k is the view's
     // bytes [k*S, min((k+1)*S, size)); windows past the end (a smaller view) get its first bytes.
     const WindowedBinding* windowed = nullptr;
@@ -262,6 +267,11 @@ Status CommandList::Dispatch(const Pipeline& pipeline, std::span<const Binding> 
         } else {
           w.size = std::min<uint64_t>(v.size, 16);
         }
+        // Windows of a split buffer lie each in one piece (split_layout.h), unless the view
+        // starts off a window boundary of it: then an error, never a window across two.
+        if (w.pieces != nullptr) {
+          VKHLO_ASSIGN_OR_RETURN(w, WithinOnePiece(w, fmt::format("dispatch of '{}', binding {}, window {}", name, i, k)));
+        }
         if (k == 0) {
           views.push_back(w);
         } else {
@@ -271,37 +281,42 @@ Status CommandList::Dispatch(const Pipeline& pipeline, std::span<const Binding> 
       windowed_bindings_++;
       continue;
     }
+    // Other bindings of a split buffer need the view inside one piece.
+    BufferView one = v;
+    if (one.pieces != nullptr) {
+      VKHLO_ASSIGN_OR_RETURN(one, WithinOnePiece(v, fmt::format("dispatch of '{}', binding {}", name, i)));
+    }
     // A binding the shader reaches by address is bound as a slot holding the view's address
     // (any size); barriers still cover the view itself.
     if (pipeline.bindings()[i].device_address) {
       // Shaders may promise up to 16-byte alignment of the reference (codegen/big_bindings.h).
-      if (v.offset % 16 != 0) {
+      if (one.offset % 16 != 0) {
         return InvalidArgumentError(fmt::format(
             "dispatch of '{}', binding {}: a view reached by device address must start at a multiple of 16 bytes, "
-            "not at offset {}", name, i, v.offset));
+            "not at offset {}", name, i, one.offset));
       }
-      VKHLO_ASSIGN_OR_RETURN(BufferView slot, device_->addresses().Slot(v));
+      VKHLO_ASSIGN_OR_RETURN(BufferView slot, device_->addresses().Slot(one));
       views.push_back(slot);
       address_bindings_++;
       continue;
     }
     // Texel buffers have their own limits, checked where their views are made.
     const bool texel = pipeline.bindings()[i].kind == BindingKind::kStorageTexelBuffer;
-    if (!texel && v.size > limits.max_storage_buffer_range) {
+    if (!texel && one.size > limits.max_storage_buffer_range) {
       return InvalidArgumentError(fmt::format(
           "dispatch of '{}', binding {}: range of {} bytes exceeds maxStorageBufferRange = {}{}", name,
-          i, v.size, limits.max_storage_buffer_range,
+          i, one.size, limits.max_storage_buffer_range,
           device_->capabilities().features.buffer_device_address
               ? " (the shader does not reach it through a device address)"
               : ", and the device lacks bufferDeviceAddress"));
     }
-    if (!texel && v.offset % limits.min_storage_buffer_offset_alignment != 0) {
+    if (!texel && one.offset % limits.min_storage_buffer_offset_alignment != 0) {
       return InvalidArgumentError(fmt::format(
           "dispatch of '{}', binding {}: offset {} is not a multiple of "
-          "minStorageBufferOffsetAlignment = {}", name, i, v.offset,
+          "minStorageBufferOffsetAlignment = {}", name, i, one.offset,
           limits.min_storage_buffer_offset_alignment));
     }
-    views.push_back(v);
+    views.push_back(one);
   }
   if (!extra_windows.empty()) {
     views.resize(pipeline.bindings().size());
@@ -357,6 +372,24 @@ Status CommandList::Dispatch(const Pipeline& pipeline, std::span<const Binding> 
   return WriteTimestamp(name, false);
 }
 
+namespace {
+
+// Bytes from `at` within `view` to the end of its piece (or of the view).
+uint64_t BytesInPiece(const BufferView& view, uint64_t at) {
+  const uint64_t rest = view.size - at;
+  if (view.pieces == nullptr) return rest;
+  const uint64_t p = view.pieces->piece_bytes;
+  const uint64_t logical = view.offset + at;
+  if (logical / p + 1 >= view.pieces->views.size()) return rest;  // the last piece
+  return std::min(rest, (logical / p + 1) * p - logical);
+}
+
+BufferView Sub(const BufferView& view, uint64_t at, uint64_t size) {
+  return BufferView{view.buffer, view.offset + at, size, view.pieces};
+}
+
+}  // namespace
+
 Status CommandList::CopyBuffer(const BufferView& src, const BufferView& dst) {
   VKHLO_RETURN_IF_ERROR(CheckOpen());
   if (src.size == 0) return OkStatus();
@@ -364,6 +397,17 @@ Status CommandList::CopyBuffer(const BufferView& src, const BufferView& dst) {
   VKHLO_RETURN_IF_ERROR(CheckView(dst, "copy destination"));
   if (dst.size < src.size) {
     return InvalidArgumentError(fmt::format("copy of {} bytes into a range of {} bytes", src.size, dst.size));
+  }
+  if (src.pieces != nullptr || dst.pieces != nullptr) {
+    // Split buffers: one copy per stretch that lies in one piece of each side.
+    for (uint64_t at = 0; at < src.size;) {
+      const uint64_t bytes = std::min(BytesInPiece(src, at), BytesInPiece(Sub(dst, 0, src.size), at));
+      VKHLO_ASSIGN_OR_RETURN(BufferView from, WithinOnePiece(Sub(src, at, bytes), "copy source"));
+      VKHLO_ASSIGN_OR_RETURN(BufferView to, WithinOnePiece(Sub(dst, at, bytes), "copy destination"));
+      VKHLO_RETURN_IF_ERROR(CopyBuffer(from, to));
+      at += bytes;
+    }
+    return OkStatus();
   }
   if (src.buffer == dst.buffer && Overlaps(src, BufferView{dst.buffer, dst.offset, src.size})) {
     return InvalidArgumentError("copy source and destination overlap");
@@ -383,9 +427,11 @@ Status CommandList::FillBuffer(const BufferView& dst, uint32_t value) {
     return InvalidArgumentError(fmt::format("fill of range [{}, +{}): offset and size must be "
                                             "multiples of 4", dst.offset, dst.size));
   }
-  const PendingAccess access[] = {{dst, false, true}};
-  Hazard(access);
-  vkCmdFillBuffer(command_buffer_, dst.buffer, dst.offset, dst.size, value);
+  for (const BufferView& range : PieceRanges(dst)) {  // one fill per piece of a split buffer
+    const PendingAccess access[] = {{range, false, true}};
+    Hazard(access);
+    vkCmdFillBuffer(command_buffer_, range.buffer, range.offset, range.size, value);
+  }
   return OkStatus();
 }
 
@@ -396,6 +442,12 @@ Status CommandList::RecordExternal(std::string_view label, std::span<const Bindi
   for (size_t i = 0; i < accesses.size(); ++i) {
     const BufferView& v = accesses[i].view;
     VKHLO_RETURN_IF_ERROR(CheckView(v, fmt::format("'{}', buffer {}", label, i)));
+    if (v.pieces != nullptr) {
+      // The recording addresses its VkBuffers itself, by the caller's offsets.
+      return InvalidArgumentError(fmt::format(
+          "'{}', buffer {}: a buffer split across {} allocations (beyond maxMemoryAllocationSize) cannot be used by "
+          "an external recording", label, i, v.pieces->views.size()));
+    }
     Access a = accesses[i].access;
     pending.push_back({v, a != Access::kWrite, a != Access::kRead});
   }

@@ -22,6 +22,9 @@ StatusOr<Profile> ParseProfile(std::string_view name) {
 }
 
 StatusOr<Profile> ProfileFromEnvironment() {
+  // Checked here, where every device and vkhlo-info start, so a malformed value is an error
+  // before ApplyProfile reads it.
+  VKHLO_RETURN_IF_ERROR(GetEnvSize("VKHLO_MAX_ALLOCATION_BYTES").status());
   std::optional<std::string> value = GetEnv("VKHLO_PROFILE");
   return ParseProfile(value.value_or("native"));
 }
@@ -84,6 +87,14 @@ DeviceCapabilities ApplyProfile(const DeviceCapabilities& caps, Profile profile)
   DeviceCapabilities masked = caps;
   masked.profile = std::string(ProfileName(profile));
   if (profile == Profile::kMobile) ApplyMobile(masked);
+  // VKHLO_MAX_ALLOCATION_BYTES lowers maxMemoryAllocationSize, as a phone's (1-2 GiB) or a
+  // desktop driver's (2-4 GiB), so that tensors split across allocations can be tested on a
+  // device whose one allocation may take its whole heap (lavapipe).
+  auto cap = GetEnvSize("VKHLO_MAX_ALLOCATION_BYTES");
+  if (cap.ok() && cap->has_value() && **cap > 0) {
+    uint64_t& limit = masked.limits.max_memory_allocation_size;
+    limit = limit == 0 ? **cap : std::min(limit, **cap);
+  }
   return masked;
 }
 

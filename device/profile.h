@@ -34,7 +34,8 @@ StatusOr<Profile> ParseProfile(std::string_view name);
 // The profile VKHLO_PROFILE asks for (native when unset).
 StatusOr<Profile> ProfileFromEnvironment();
 
-// The masked view of `caps` under `profile`.
+// The masked view of `caps` under `profile`, maxMemoryAllocationSize lowered to
+// VKHLO_MAX_ALLOCATION_BYTES when set (tests of tensors split across allocations).
 DeviceCapabilities ApplyProfile(const DeviceCapabilities& caps, Profile profile);
 
 }  // namespace vkhlo::device

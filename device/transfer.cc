@@ -24,6 +24,26 @@ Status CheckRange(const Buffer& buffer, uint64_t offset, uint64_t bytes, std::st
 
 }  // namespace
 
+// A split buffer's bytes move piece by piece (each piece direct or staged as an ordinary
+// buffer); the handle waits for the last submission and runs every piece's pending copies.
+template <typename Bytes, typename Move>
+StatusOr<TransferHandle> TransferEngine::Piecewise(const Buffer& buffer, uint64_t offset, Bytes bytes,
+                                                         const Move& move) {
+  TransferHandle handle;
+  handle.engine_ = this;
+  const uint64_t p = buffer.pieces().empty() ? 0 : buffer.view().pieces->piece_bytes;
+  for (size_t i = 0; i < buffer.pieces().size(); ++i) {
+    const uint64_t begin = std::max<uint64_t>(offset, i * p);
+    const uint64_t end = std::min<uint64_t>(offset + bytes.size(), i * p + buffer.pieces()[i].size());
+    if (begin >= end) continue;
+    VKHLO_ASSIGN_OR_RETURN(TransferHandle part,
+                           move(buffer.pieces()[i], begin - i * p, bytes.subspan(begin - offset, end - begin)));
+    handle.submission_ = std::max(handle.submission_, part.submission_);
+    for (auto& copy : part.copies_) handle.copies_.push_back(std::move(copy));
+  }
+  return handle;
+}
+
 Status TransferHandle::Wait() {
   if (engine_ == nullptr) return OkStatus();
   if (submission_ != 0) VKHLO_RETURN_IF_ERROR(engine_->device_.queue().Wait(submission_));
@@ -85,6 +105,11 @@ StatusOr<TransferHandle> TransferEngine::UploadAsync(const Buffer& destination, 
                                                      std::span<const std::byte> data) {
   VKHLO_RETURN_IF_ERROR(device_.CheckAlive());
   VKHLO_RETURN_IF_ERROR(CheckRange(destination, offset, data.size(), "upload"));
+  if (destination.split()) {
+    return Piecewise(destination, offset, data, [&](const Buffer& piece, uint64_t at, std::span<const std::byte> part) {
+      return UploadAsync(piece, at, part);
+    });
+  }
   TransferHandle handle;
   handle.engine_ = this;
   if (data.empty()) return handle;
@@ -140,6 +165,11 @@ StatusOr<TransferHandle> TransferEngine::DownloadAsync(const Buffer& source, uin
                                                        std::span<std::byte> out) {
   VKHLO_RETURN_IF_ERROR(device_.CheckAlive());
   VKHLO_RETURN_IF_ERROR(CheckRange(source, offset, out.size(), "download"));
+  if (source.split()) {
+    return Piecewise(source, offset, out, [&](const Buffer& piece, uint64_t at, std::span<std::byte> part) {
+      return DownloadAsync(piece, at, part);
+    });
+  }
   TransferHandle handle;
   handle.engine_ = this;
   if (out.empty()) return handle;

@@ -5,6 +5,7 @@
 //    wait for earlier work, then memcpy through the mapping;
 //  - staged: through the device's staging ring in chunks of a quarter ring, each copied by the
 //    GPU while the host fills the next. Any size works, beyond maxStorageBufferRange too.
+// A split buffer (beyond maxMemoryAllocationSize, buffer.h) moves piece by piece, each by its path.
 //
 // The asynchronous forms return a TransferHandle. UploadAsync has read `data` when it returns;
 // DownloadAsync writes `out` until the handle's Wait() returns, so `out` must outlive that.
@@ -71,6 +72,9 @@ class TransferEngine {
  private:
   friend class TransferHandle;
   bool UsesDirectPath(const Buffer& buffer) const;
+  // Not under the lock: each piece's transfer takes it.
+  template <typename Bytes, typename Move>
+  StatusOr<TransferHandle> Piecewise(const Buffer& buffer, uint64_t offset, Bytes bytes, const Move& move);
   Status WaitForEarlierWork();
   void RunCopyLocked(TransferHandle::PendingCopy& copy);
   Status FlushOrInvalidate(const StagingRing::Region& region, bool flush);

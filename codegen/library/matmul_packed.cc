@@ -70,6 +70,10 @@ bool PackedApplies(const MatmulProblem& p, const TileConfig& c, const TargetInfo
   if (std::max(s.a_texels, s.b_texels) * 16 > t.max_storage_buffer_range) {
     return no("panels exceed maxStorageBufferRange");
   }
+  // Panels split across allocations could not be read as texel views (split_piece_bytes).
+  if (t.split_piece_bytes != 0 && std::max(s.a_texels, s.b_texels) * 16 + 256 > t.split_piece_bytes) {
+    return no("panels exceed the largest allocation");
+  }
   return true;
 }
 
@@ -94,7 +98,8 @@ StatusOr<LibraryDispatch> EmitPackOperand(const MatmulProblem& p, const Epilogue
   const uint64_t elements = static_cast<uint64_t>(p.batch * p.k * (is_a ? p.m : p.n));
   // The runtime binds the operand's whole buffer, its size rounded up to the allocator's
   // alignment (at most 256 bytes: 64 more r32f texels), and the view must fit the limit.
-  const bool texels = type == ir::ElementType::kF32 && access.affine && elements + 64 <= t.max_texel_buffer_elements;
+  const bool texels = type == ir::ElementType::kF32 && access.affine && elements + 64 <= t.max_texel_buffer_elements &&
+                      (t.split_piece_bytes == 0 || elements * 4 + 256 <= t.split_piece_bytes);
   // A panel texel holds 4 consecutive rows of A (4 columns of B) at one k. Where the operand
   // stores them contiguously and aligned (a vector run of 4 along that axis) a panel texel is
   // one texel of the operand; where 4 consecutive k are contiguous instead, 4x4 blocks are

@@ -204,7 +204,10 @@ class Compiler {
   }
 
   Status CheckRuntimeOp(const ir::Operation& op, BlockProgram& program) {
-    if (op.code() == OpCode::kFft) return CheckFft(op, exe_.client->target, Where(*exe_.module, op));
+    if (op.code() == OpCode::kFft) {
+      VKHLO_RETURN_IF_ERROR(CheckFft(op, exe_.client->target, Where(*exe_.module, op)));
+      return CheckNotSplit(op, "VkFFT binds each buffer as one range");
+    }
     if (op.code() == OpCode::kCustomCall) {
       VKHLO_ASSIGN_OR_RETURN(exe_.custom_calls[&op], CompileCustomCall(*exe_.client, op, Where(*exe_.module, op)));
       return OkStatus();
@@ -387,7 +390,7 @@ class Compiler {
     bound.insert(bound.end(), fusion.outputs.begin(), fusion.outputs.end());
     std::vector<uint64_t> bytes;
     for (const ir::Value* v : bound) bytes.push_back(BufferBytes(v->type()));
-    VKHLO_ASSIGN_OR_RETURN(BigMap big, BigBindings(fusion.name, bytes, [&](size_t i) { return bound[i]->type().ToString(); }));
+    VKHLO_ASSIGN_OR_RETURN(BigBindingPlan big, BigBindings(fusion.name, bytes, [&](size_t i) { return bound[i]->type().ToString(); }));
     EmittedKernel e;
     // A zero-size index space is never dispatched: its outputs are empty buffers.
     if (source.workgroups != 0) {
@@ -439,7 +442,7 @@ class Compiler {
         const codegen::KernelBuffer& b = dispatch.bindings[i];
         return b.kind == codegen::KernelBuffer::Kind::kScratch ? fmt::format("a scratch buffer") : b.value->type().ToString();
       };
-      VKHLO_ASSIGN_OR_RETURN(BigMap big, BigBindings(dispatch.name, bytes, what));
+      VKHLO_ASSIGN_OR_RETURN(BigBindingPlan big, BigBindings(dispatch.name, bytes, what));
       e.names.push_back(dispatch.name);
       e.glsl.push_back(dispatch.glsl);
       VKHLO_RETURN_IF_ERROR(BindThroughAddresses(e, big));
@@ -609,59 +612,111 @@ class Compiler {
     return OkStatus();
   }
 
+  // Steps that bind their tensors as single ranges (VkFFT) cannot take one split across
+  // allocations (device/split_layout.h): an error naming the tensor, at compile time. (Custom
+  // kernels get one at dispatch, from the command list; host callbacks move bytes piecewise.)
+  Status CheckNotSplit(const ir::Operation& op, std::string_view why) {
+    const uint64_t piece = exe_.client->target.split_piece_bytes;
+    if (piece == 0) return OkStatus();
+    std::vector<const ir::Value*> values(op.operands().begin(), op.operands().end());
+    for (size_t i = 0; i < op.num_results(); ++i) values.push_back(op.result(i));
+    for (const ir::Value* v : values) {
+      if (!v->type().is_tensor() || BufferBytes(v->type()) <= piece) continue;
+      return UnimplementedError(fmt::format(
+          "{}: error: '{}' on {} ({} bytes): tensors beyond {} bytes may be split across allocations (the device's "
+          "maxMemoryAllocationSize), and {}", Where(*exe_.module, op), op.name(), v->type().ToString(),
+          BufferBytes(v->type()), piece, why));
+    }
+    return OkStatus();
+  }
+
   // (binding -> bytes) of a kernel's bindings beyond maxStorageBufferRange.
   using BigMap = std::map<uint32_t, uint64_t>;
 
+  // How a kernel's big bindings are reached: `windowed` through several descriptors of
+  // `window_bytes` each, `addressed` by device address; `split` (a subset of `windowed`) are
+  // the bindings whose buffers may be split across allocations (device/split_layout.h).
+  struct BigBindingPlan {
+    BigMap windowed, addressed;
+    std::set<uint32_t> split;
+    uint64_t window_bytes = 0;
+    bool empty() const { return windowed.empty() && addressed.empty(); }
+  };
+
   // The bindings of a kernel whose bytes exceed maxStorageBufferRange: on a device with
   // bufferDeviceAddress they are reached by address, else through several descriptors
-  // (codegen/big_bindings.h). The window scheme needs maxPerStageDescriptorStorageBuffers to
-  // hold every window: else an error naming the kernel and the tensor.
-  StatusOr<BigMap> BigBindings(const std::string& kernel, const std::vector<uint64_t>& bytes,
-                               const std::function<std::string(size_t)>& what) {
+  // (codegen/big_bindings.h). A binding beyond the split piece size (its buffer may be split
+  // across allocations: one address cannot span them) is always windowed, and then the
+  // kernel's windows are as wide as a piece's windows, so none straddles two pieces. The window
+  // scheme needs maxPerStageDescriptorStorageBuffers to hold every window: else an error
+  // naming the kernel and the tensor.
+  StatusOr<BigBindingPlan> BigBindings(const std::string& kernel, const std::vector<uint64_t>& bytes,
+                                       const std::function<std::string(size_t)>& what) {
     const codegen::TargetInfo& target = exe_.client->target;
-    BigMap big;
-    uint64_t descriptors = bytes.size();
+    BigBindingPlan plan;
     for (size_t i = 0; i < bytes.size(); ++i) {
-      if (bytes[i] <= target.max_storage_buffer_range) continue;
-      big[static_cast<uint32_t>(i)] = bytes[i];
-      if (!target.buffer_device_address) {
-        const uint64_t windows = (bytes[i] + WindowBytes() - 1) / WindowBytes();
-        descriptors += windows - 1;
-        if (descriptors > target.max_storage_buffers_per_stage) {
-          return ResourceExhaustedError(fmt::format(
-              "kernel '{}' binds {} ({} bytes), more than the device's maxStorageBufferRange = {}; device '{}' "
-              "(profile {}) lacks bufferDeviceAddress, and binding it through {} descriptors needs {} storage "
-              "buffers in all, more than maxPerStageDescriptorStorageBuffers = {}",
-              kernel, what(i), bytes[i], target.max_storage_buffer_range, target.device_name, target.profile, windows,
-              descriptors, target.max_storage_buffers_per_stage));
-        }
+      const uint32_t b = static_cast<uint32_t>(i);
+      if (target.split_piece_bytes != 0 && bytes[i] > target.split_piece_bytes) {
+        plan.windowed[b] = bytes[i];
+        plan.split.insert(b);
+      } else if (bytes[i] > target.max_storage_buffer_range) {
+        (target.buffer_device_address ? plan.addressed : plan.windowed)[b] = bytes[i];
       }
     }
-    return big;
+    // One width serves both kinds: split windows are S when the limit holds one, and when it
+    // does not, pieces are below S, so every binding beyond the range is a split one.
+    plan.window_bytes = plan.split.empty() ? WindowBytes() : target.split_window_bytes;
+    uint64_t descriptors = bytes.size();
+    for (const auto& [b, n] : plan.windowed) {
+      const uint64_t windows = (n + plan.window_bytes - 1) / plan.window_bytes;
+      descriptors += windows - 1;
+      if (descriptors > target.max_storage_buffers_per_stage) {
+        const bool split = plan.split.count(b) != 0;
+        return ResourceExhaustedError(fmt::format(
+            "kernel '{}' binds {} ({} bytes), more than {}; binding it through {} descriptors of {} bytes needs {} "
+            "storage buffers in all, more than maxPerStageDescriptorStorageBuffers = {} of device '{}' (profile {})",
+            kernel, what(b), n,
+            split ? fmt::format("the {} bytes of one allocation (it is split across several, which one device "
+                                "address cannot span)", target.split_piece_bytes)
+                  : fmt::format("the device's maxStorageBufferRange = {}, and the device lacks bufferDeviceAddress",
+                                target.max_storage_buffer_range),
+            windows, plan.window_bytes, descriptors, target.max_storage_buffers_per_stage, target.device_name,
+            target.profile));
+      }
+    }
+    return plan;
   }
 
   // S of codegen::BindThroughWindows: the largest multiple of 16 and of
   // minStorageBufferOffsetAlignment within maxStorageBufferRange.
   uint64_t WindowBytes() const { return codegen::WindowBytes(exe_.client->target); }
 
-  // Rewrites the last module of `e` so that its `big` bindings are reached by address (or,
-  // without bufferDeviceAddress, through windows).
-  Status BindThroughAddresses(EmittedKernel& e, const BigMap& big_bytes) {
+  // Rewrites the last module of `e` so that its big bindings are reached through windows or by
+  // address, as `plan` says. A split binding the kernel declares as a texel view is an error:
+  // one texel view cannot span two allocations.
+  Status BindThroughAddresses(EmittedKernel& e, const BigBindingPlan& plan) {
     e.address_bindings.emplace_back();
     e.window_bindings.emplace_back();
-    if (big_bytes.empty()) return OkStatus();
-    if (!exe_.client->target.buffer_device_address) {
-      auto out = codegen::BindThroughWindows(e.glsl.back(), big_bytes, WindowBytes());
+    if (plan.empty()) return OkStatus();
+    if (!plan.windowed.empty()) {
+      auto out = codegen::BindThroughWindows(e.glsl.back(), plan.windowed, plan.window_bytes);
       if (!out.ok()) return out.status().WithContext(fmt::format("kernel '{}'", e.names.back()));
+      for (uint32_t b : out->texel) {
+        if (plan.split.count(b) == 0) continue;
+        return UnimplementedError(fmt::format(
+            "kernel '{}' reads binding {} ({} bytes, split across allocations of {} bytes: beyond the device's "
+            "maxMemoryAllocationSize) through a texel view, which cannot span two allocations",
+            e.names.back(), b, plan.windowed.at(b), exe_.client->target.split_piece_bytes));
+      }
       e.glsl.back() = std::move(out->glsl);
       for (const codegen::WindowedBinding& w : out->windowed) {
         e.window_bindings.back().push_back({w.binding, w.window_bytes, w.window_bindings});
       }
       if (!out->windowed.empty()) exe_.compile_stats.windowed_kernels++;
-      return OkStatus();
     }
+    if (plan.addressed.empty()) return OkStatus();
     std::set<uint32_t> big;
-    for (const auto& [b, n] : big_bytes) big.insert(b);
+    for (const auto& [b, n] : plan.addressed) big.insert(b);
     auto out = codegen::BindThroughAddresses(e.glsl.back(), big);
     if (!out.ok()) return out.status().WithContext(fmt::format("kernel '{}'", e.names.back()));
     e.glsl.back() = std::move(out->glsl);

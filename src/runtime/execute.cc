@@ -125,6 +125,13 @@ static uint64_t AddressBindings(const device::Pipeline& pipeline) {
   return n;
 }
 
+// Bindings of tensors split across allocations (beyond maxMemoryAllocationSize).
+static uint64_t SplitBindings(std::span<const device::Binding> bindings) {
+  uint64_t n = 0;
+  for (const device::Binding& b : bindings) n += b.view.pieces != nullptr ? 1 : 0;
+  return n;
+}
+
 // Keeps buffers alive until the work recorded so far has finished.
 void Execution::Retire(std::shared_ptr<BufferState> buffer) { retired_.push_back(std::move(buffer)); }
 
@@ -210,6 +217,7 @@ Status Execution::RunKernel(const BlockProgram& program, const CompiledKernel& k
                                        {static_cast<uint32_t>(std::min<uint64_t>(source.workgroups, UINT32_MAX)), 1, 1}));
   stats_.kernels_dispatched++;
   stats_.address_bindings += AddressBindings(*kernel.pipeline);
+  stats_.split_bindings += SplitBindings(bindings);
   stats_.windowed_bindings += kernel.pipeline->windowed().size();
   stats_.bytes_read += read;
   stats_.bytes_written += written;
@@ -267,6 +275,7 @@ Status Execution::RecordDeviceKernel(const CompiledKernel& kernel, const std::ve
                                          {dispatch.grid[0], dispatch.grid[1], dispatch.grid[2]}));
     stats_.kernels_dispatched++;
     stats_.address_bindings += AddressBindings(*pipeline);
+    stats_.split_bindings += SplitBindings(bindings);
     stats_.windowed_bindings += pipeline->windowed().size();
     dispatched = true;
     if (profiler_ != nullptr) {
@@ -441,6 +450,13 @@ Status Execution::RunOp(const BlockProgram& program, const ir::Operation& op, En
       if (operands[0].kind != RtValue::Kind::kTensor) return InternalError("fft operand is not a tensor");
       const ir::Type& type = op.result(0)->type();
       VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> result, AllocateHeld(type));
+      if (operands[0].storage->buffer.split() || result->buffer.split()) {
+        // VkFFT binds whole VkBuffers by offset: a tensor in several allocations is beyond it.
+        return UnimplementedError(fmt::format(
+            "{} at line {}: fft of {} -> {}: a tensor beyond the device's maxMemoryAllocationSize is split across "
+            "allocations, which VkFFT cannot bind", op.name(), op.location().line, op.operand(0)->type().ToString(),
+            type.ToString()));
+      }
       VKHLO_ASSIGN_OR_RETURN(device::CommandList * list, List());
       VKHLO_RETURN_IF_ERROR(
           RecordFft(*client_, *list, op, operands[0].storage->buffer, result->buffer, &stats_.fft_split_launches));

@@ -2,6 +2,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include "device/allocator.h"
 #include "support/env.h"
 
 namespace vkhlo::runtime {
@@ -41,6 +42,11 @@ codegen::TargetInfo TargetFromDevice(const device::Device& device) {
   t.max_storage_buffer_range = caps.limits.max_storage_buffer_range;
   t.buffer_device_address = caps.features.buffer_device_address;
   t.min_storage_buffer_offset_alignment = caps.limits.min_storage_buffer_offset_alignment;
+  const device::SplitLayout& split = device.allocator().split_layout();
+  if (split.limit != 0) {
+    t.split_piece_bytes = split.piece_bytes;
+    t.split_window_bytes = split.window_bytes;
+  }
   t.max_push_constants_bytes = caps.limits.max_push_constants_bytes;
   t.max_storage_buffers_per_stage = caps.limits.max_per_stage_storage_buffers;
   t.max_texel_buffer_elements = caps.limits.max_texel_buffer_elements;

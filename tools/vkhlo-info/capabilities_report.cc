@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "device/split_layout.h"
+
 namespace vkhlo::tools {
 namespace {
 
@@ -14,6 +18,20 @@ std::string BigTensorBinding(const device::DeviceCapabilities& c) {
   return c.features.buffer_device_address
              ? "buffer device address"
              : "several descriptors (windows): no bufferDeviceAddress";
+}
+
+std::string Size(uint64_t bytes);
+
+// How a tensor beyond maxMemoryAllocationSize is held (device/split_layout.h). The allocator's
+// alignment also counts the driver's buffer alignment, which only a device can tell; the
+// storage and texel alignments stand for it here.
+std::string SplitTensors(const device::DeviceCapabilities& c) {
+  const uint64_t alignment = std::max<uint64_t>({32, c.limits.min_storage_buffer_offset_alignment,
+                                                 c.limits.min_texel_buffer_offset_alignment});
+  const device::SplitLayout layout = device::ChooseSplitLayout(c, alignment);
+  if (layout.limit == 0) return "no limit reported";
+  return fmt::format("split across allocations of {} (bound through windows of {})", Size(layout.piece_bytes),
+                     Size(layout.window_bytes));
 }
 
 std::string Size(uint64_t bytes) {
@@ -115,6 +133,7 @@ std::string CapabilitiesText(const DeviceCapabilities& c) {
   line("maxPerStageDescriptorStorageBuffers", fmt::format("{}", l.max_per_stage_storage_buffers));
   line("maxMemoryAllocationSize", Size(l.max_memory_allocation_size));
   line("maxBufferSize", l.max_buffer_size ? Size(l.max_buffer_size) : "unknown");
+  line("tensors beyond one allocation", SplitTensors(c));
   line("timestampPeriod", fmt::format("{} ns ({} valid bits)", l.timestamp_period_ns, l.timestamp_valid_bits));
   s += "   memory\n";
   for (size_t i = 0; i < c.memory_heaps.size(); ++i) {

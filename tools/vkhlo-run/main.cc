@@ -184,6 +184,7 @@ StatusOr<interp::InterpValues> RunEntry(std::unique_ptr<ir::Module> module, cons
     settings.totals->address_bindings += s.address_bindings;
     settings.totals->windowed_bindings += s.windowed_bindings;
     settings.totals->fft_split_launches += s.fft_split_launches;
+    settings.totals->split_bindings += s.split_bindings;
     settings.totals->predicate_readbacks += s.predicate_readbacks;
     settings.totals->counted_loop_iterations += s.counted_loop_iterations;
     settings.totals->host_evaluated_ops += s.host_evaluated_ops;
@@ -217,6 +218,7 @@ void PrintStats(const std::optional<Client>& client, const ExecutionStats& s, co
   std::printf("bindings through device addresses: %llu\n", static_cast<unsigned long long>(s.address_bindings));
   std::printf("bindings through several descriptors: %llu\n", static_cast<unsigned long long>(s.windowed_bindings));
   std::printf("FFT launches split beyond the range: %llu\n", static_cast<unsigned long long>(s.fft_split_launches));
+  std::printf("bindings of tensors split across allocations: %llu\n", static_cast<unsigned long long>(s.split_bindings));
   std::printf("predicates read back: %llu\n", static_cast<unsigned long long>(s.predicate_readbacks));
   std::printf("counted loop iterations: %llu\n", static_cast<unsigned long long>(s.counted_loop_iterations));
   std::printf("host-evaluated ops: %llu\n", static_cast<unsigned long long>(s.host_evaluated_ops));
