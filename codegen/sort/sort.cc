@@ -58,11 +58,9 @@ std::string RowBase(const SortGeometry& g, const std::string& row) {
   return fmt::format("(({0}) / {1}u) * {2}u + ({0}) % {1}u", row, g.inner, g.size * g.inner);
 }
 
-bool AcceptsSort(const ir::Operation& op) {
-  if (op.num_operands() == 0 || op.num_regions() != 1) return false;
-  const int64_t n = op.operand(0)->type().num_elements();
-  return n < 0xffffffffll;  // positions are uint, 0xffffffff is padding
-}
+// Any size: a sort beyond the kernel's positions is the compile's index-space error (or the
+// one below), which names the count, rather than "not supported".
+bool AcceptsSort(const ir::Operation& op) { return op.num_operands() != 0 && op.num_regions() == 1; }
 
 StatusOr<DeviceKernel> EmitSort(const Fusion& fusion, const TargetInfo& target, const KernelOptions& options) {
   const ir::Operation& op = *fusion.device_op;
@@ -75,6 +73,10 @@ StatusOr<DeviceKernel> EmitSort(const Fusion& fusion, const TargetInfo& target, 
   if (dimension < 0) dimension += rank;
   if (dimension < 0 || dimension >= rank) {
     return InvalidArgumentError(fmt::format("'{}' sorts dimension {} of a rank-{} tensor", op.name(), dimension, rank));
+  }
+  if (type.num_elements() >= 0xffffffffll) {  // positions are uint, 0xffffffff is padding
+    return UnimplementedError(fmt::format("'{}' sorts {} ({} elements): the sort kernel positions at most 4294967294",
+                                          op.name(), type.ToString(), type.num_elements()));
   }
   SortGeometry g;
   g.size = type.dims()[static_cast<size_t>(dimension)];

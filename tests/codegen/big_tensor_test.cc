@@ -33,10 +33,19 @@ constexpr int64_t kRows = 8193, kCols = 4097;  // 134266884 bytes of f32
 
 bool HasAddresses() { return testing::SharedClient().state()->target.buffer_device_address; }
 
-// Big bindings of the last execution, through the path this device has (the other path unused).
-uint64_t BigBound(const ExecutionStats& s) {
+// The tests' tensors are just above 128 MiB: beyond the range on lavapipe and phones, within
+// it on desktop GPUs (often 4 GiB), where nothing is bound in pieces.
+bool BeyondRange() { return testing::SharedClient().state()->target.max_storage_buffer_range <= kRange; }
+
+// At least `n` big bindings in the last execution, through the path this device has (the
+// other path unused); none where the tensors fit the range.
+void ExpectBigBound(const ExecutionStats& s, uint64_t n) {
+  if (!BeyondRange()) {
+    EXPECT_EQ(s.address_bindings + s.windowed_bindings, 0u);
+    return;
+  }
   EXPECT_EQ(HasAddresses() ? s.windowed_bindings : s.address_bindings, 0u);
-  return HasAddresses() ? s.address_bindings : s.windowed_bindings;
+  EXPECT_GE(HasAddresses() ? s.address_bindings : s.windowed_bindings, n);
 }
 
 template <typename T>
@@ -92,7 +101,7 @@ func.func @main(%a: tensor<{0}xf32>, %b: tensor<{0}xf32>) -> (tensor<{0}xf32>, t
     ASSERT_OK_AND_ASSIGN(Buffer db, Upload("f32", {kBig}, b));
     ASSERT_OK_AND_ASSIGN(std::vector<Buffer> out, exe->Execute({da, db}));
     ASSERT_EQ(out.size(), 3u);
-    EXPECT_GE(BigBound(exe->last_stats()), 3u);
+    ExpectBigBound(exe->last_stats(), 3u);
     std::vector<float> d = Download<float>(out[0]);
     std::vector<int32_t> f = Download<int32_t>(out[1]);
     std::vector<float> m = Download<float>(out[2]);
@@ -137,7 +146,7 @@ func.func @main(%x: tensor<{0}x{1}xf32>, %y: tensor<{0}x{1}xi32>) -> (tensor<{0}
   ASSERT_OK_AND_ASSIGN(Buffer dx, Upload("f32", {kRows, kCols}, x));
   ASSERT_OK_AND_ASSIGN(Buffer dy, Upload("i32", {kRows, kCols}, y));
   ASSERT_OK_AND_ASSIGN(std::vector<Buffer> out, exe->Execute({dx, dy}));
-  EXPECT_GE(BigBound(exe->last_stats()), 3u);
+  ExpectBigBound(exe->last_stats(), 3u);
   std::vector<float> rows = Download<float>(out[0]);
   ASSERT_EQ(rows.size(), static_cast<size_t>(kRows));
   int64_t bad = 0;
@@ -169,7 +178,7 @@ func.func @main(%a: tensor<{0}x{1}xf32>, %v: tensor<{1}xf32>) -> tensor<{0}xf32>
   ASSERT_OK_AND_ASSIGN(Buffer da, Upload("f32", {m, k}, a));
   ASSERT_OK_AND_ASSIGN(Buffer dv, Upload("f32", {k}, v));
   ASSERT_OK_AND_ASSIGN(std::vector<Buffer> out, exe->Execute({da, dv}));
-  EXPECT_GE(BigBound(exe->last_stats()), 1u);
+  ExpectBigBound(exe->last_stats(), 1u);
   std::vector<float> r = Download<float>(out[0]);
   ASSERT_EQ(r.size(), static_cast<size_t>(m));
   int64_t bad = 0;
@@ -207,7 +216,7 @@ func.func @main(%t: tensor<{0}x{1}xf32>, %i: tensor<{2}x1xi32>, %u: tensor<{2}x{
   ASSERT_OK_AND_ASSIGN(Buffer di, Upload("i32", {n, 1}, idx));
   ASSERT_OK_AND_ASSIGN(Buffer du, Upload("f32", {n, dim}, u));
   ASSERT_OK_AND_ASSIGN(std::vector<Buffer> out, exe->Execute({dt, di, du}));
-  EXPECT_GE(BigBound(exe->last_stats()), 2u);
+  ExpectBigBound(exe->last_stats(), 2u);
   std::vector<float> g = Download<float>(out[0]);
   std::vector<float> s = Download<float>(out[1]);
   ASSERT_EQ(g.size(), static_cast<size_t>(n * dim));
@@ -243,7 +252,7 @@ func.func @main(%x: tensor<{0}x{1}xf32>) -> tensor<{1}x{0}xf32> {{
   for (int64_t i = 0; i < kRows * kCols; ++i) x[i] = static_cast<float>(i % 9999991);
   ASSERT_OK_AND_ASSIGN(Buffer dx, Upload("f32", {kCols, kRows}, x));
   ASSERT_OK_AND_ASSIGN(std::vector<Buffer> out, exe->Execute({dx}));
-  EXPECT_GE(BigBound(exe->last_stats()), 2u);
+  ExpectBigBound(exe->last_stats(), 2u);
   std::vector<float> t = Download<float>(out[0]);
   ASSERT_EQ(t.size(), x.size());
   int64_t bad = 0;
@@ -284,7 +293,7 @@ func.func @main(%x: tensor<{0}x{1}xf32>) -> tensor<{0}x{1}xf32> {{
   }
   ASSERT_OK_AND_ASSIGN(Buffer dx, Upload("f32", {kRows, kCols}, x));
   ASSERT_OK_AND_ASSIGN(std::vector<Buffer> out, exe->Execute({dx}));
-  EXPECT_GE(BigBound(exe->last_stats()), 3u);
+  ExpectBigBound(exe->last_stats(), 3u);
   std::vector<float> r = Download<float>(out[0]);
   ASSERT_EQ(r.size(), x.size());
   int64_t bad = 0;
@@ -331,7 +340,7 @@ func.func @main(%x: tensor<8193x4097xf32>, %k: tensor<3x3x1x1xf32>) -> (tensor<4
   ASSERT_OK_AND_ASSIGN(Buffer dx, Upload("f32", {kRows, kCols}, x));
   ASSERT_OK_AND_ASSIGN(Buffer dk, Upload("f32", {3, 3, 1, 1}, k));
   ASSERT_OK_AND_ASSIGN(std::vector<Buffer> out, exe->Execute({dx, dk}));
-  EXPECT_GE(BigBound(exe->last_stats()), 3u);
+  ExpectBigBound(exe->last_stats(), 3u);
   EXPECT_EQ(Download<float>(out[0]), std::vector<float>(4, 1.0f));
   EXPECT_EQ(Download<float>(out[1]), std::vector<float>(4, 9.0f));
   const std::vector<float> sums = Download<float>(out[2]);

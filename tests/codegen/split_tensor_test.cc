@@ -31,9 +31,11 @@ constexpr uint64_t kLimit = 64ull << 20;
 
 // A client whose device allows allocations of at most `limit` (empty: the device's own limit,
 // the unsplit baseline of the measurement).
-Client MakeClient(const char* limit) {
+Client MakeClient(const char* limit, std::optional<uint64_t> memory_limit = std::nullopt) {
   if (*limit != '\0') ::setenv("VKHLO_MAX_ALLOCATION_BYTES", limit, 1);
-  auto created = runtime::CreateClient(testing::TestDeviceOptions());
+  device::DeviceOptions options = testing::TestDeviceOptions();
+  if (memory_limit) options.memory_budget_bytes = *memory_limit;
+  auto created = runtime::CreateClient(options);
   if (*limit != '\0') ::unsetenv("VKHLO_MAX_ALLOCATION_BYTES");
   if (!created.ok()) {
     ADD_FAILURE() << created.status().ToString();
@@ -50,6 +52,13 @@ const Client& SplitClient() {
 // Allocations of at most 16 MiB: split tensors small enough for a sort to stay short.
 const Client& SmallSplitClient() {
   static const Client* client = new Client(MakeClient("16M"));
+  return *client;
+}
+
+// Split at 64 MiB with 1 GiB of device memory: out of memory after a few 200 MB results on
+// any device (a large GPU's heap holds far more).
+const Client& LimitedSplitClient() {
+  static const Client* client = new Client(MakeClient("64M", uint64_t{1} << 30));
   return *client;
 }
 
@@ -258,7 +267,7 @@ func.func @main(%t: tensor<{0}x{1}xf32>, %i: tensor<{2}x1xi32>, %u: tensor<{2}x{
 // not fit fails with RESOURCE_EXHAUSTED, leaves nothing behind, and once the held results go
 // the same executable runs again.
 TEST(SplitTensorTest, OutOfMemoryIsAClearErrorAndTheClientRunsAfterwards) {
-  const Client& client = SplitClient();
+  const Client& client = LimitedSplitClient();
   auto exe = Compile(client, fmt::format(R"(
 func.func @main(%s: tensor<f32>) -> tensor<{0}xf32> {{
   %b = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<{0}xf32>
