@@ -400,7 +400,15 @@ StatusOr<Buffer> Allocator::Allocate(uint64_t size, MemoryKind kind) {
         "out of device memory: cannot allocate {}, more than the {} vkhlo may use of heap {}", Bytes(size),
         Bytes(MemoryLimit(kind)), device_.capabilities().memory_types[memory_type].heap_index));
   }
-  if (split_.limit != 0 && size > split_.limit) return AllocateSplit(size, kind);
+  if (split_.limit != 0 && size > split_.limit) {
+    // Staging memory is written and read through one host mapping, which a split buffer lacks.
+    if (kind == MemoryKind::kStaging) {
+      return ResourceExhaustedError(fmt::format(
+          "cannot allocate {} of staging memory: larger than the largest allocation ({}), and staging buffers "
+          "are not split", Bytes(size), Bytes(split_.limit)));
+    }
+    return AllocateSplit(size, kind);
+  }
   const uint64_t rounded = RoundUp(std::max<uint64_t>(size, 1), alignment_);
 
   std::lock_guard<std::mutex> lock(mutex_);

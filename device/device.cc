@@ -103,6 +103,9 @@ Status Device::Open(DeviceOptions options) {
   VKHLO_ASSIGN_OR_RETURN(pipelines_, PipelineCache::Create(*this, options_.cache_directory));
 
   uint64_t ring = std::max<uint64_t>(options_.staging_ring_bytes, 64 * 1024);
+  // The ring is one mapped allocation: no larger than the largest the device allows (transfers
+  // through it go in ring-sized chunks).
+  if (const uint64_t limit = allocator_->split_layout().limit; limit != 0) ring = std::min(ring, limit);
   VKHLO_ASSIGN_OR_RETURN(Buffer ring_buffer, allocator_->Allocate(ring, MemoryKind::kStaging));
   transfers_ = std::make_unique<TransferEngine>(*this, std::move(ring_buffer),
                                                 options_.direct_host_transfers);

@@ -103,6 +103,32 @@ TEST_P(SplitAllocationTest, PiecesStatsAndRoundTripsAcrossPieceBoundaries) {
   EXPECT_EQ(after.live_buffers, before.live_buffers);
 }
 
+// The staging ring (32 MiB by default) is one host mapping: on a device whose largest
+// allocation is smaller (a GPU without host-visible device memory, where every transfer goes
+// through it) it shrinks to that size instead of becoming a split buffer without a mapping, and
+// a staging buffer beyond the limit is an error, not a split.
+TEST(SplitAllocationStagingTest, TheRingStaysOneMappedAllocation) {
+  ::setenv("VKHLO_MAX_ALLOCATION_BYTES", "4M", 1);
+  DeviceOptions options = testing::TestDeviceOptions();
+  options.direct_host_transfers = false;
+  std::unique_ptr<Device> device = testing::OpenTestDevice(std::move(options));
+  ::unsetenv("VKHLO_MAX_ALLOCATION_BYTES");
+  ASSERT_NE(device, nullptr);
+  const uint64_t size = 10 * kMiB + 20;  // three pieces, several trips through the ring
+  ASSERT_OK_AND_ASSIGN(Buffer buffer, device->allocator().Allocate(size));
+  ASSERT_TRUE(buffer.split());
+  std::vector<std::byte> in = Pattern(size, 11), out(size, std::byte{0});
+  ASSERT_OK(device->transfers().Upload(buffer, 0, in));
+  ASSERT_OK(device->transfers().Download(buffer, 0, out));
+  EXPECT_TRUE(in == out);
+  auto staging = device->allocator().Allocate(5 * kMiB, MemoryKind::kStaging);
+  ASSERT_FALSE(staging.ok());
+  EXPECT_EQ(staging.status().code(), StatusCode::kResourceExhausted) << staging.status().ToString();
+  EXPECT_NE(staging.status().message().find("staging buffers are not split"), std::string::npos)
+      << staging.status().ToString();
+  EXPECT_EQ(device->instance().validation_message_count(), 0u);
+}
+
 TEST_P(SplitAllocationTest, CopiesAndFillsGoPieceByPiece) {
   const uint64_t size = 150 * kMiB + 64;
   ASSERT_OK_AND_ASSIGN(Buffer a, allocator().Allocate(size));
