@@ -47,10 +47,11 @@ uint64_t Fnv1a(std::string_view data, uint64_t hash) {
 std::string ContentKey(std::string_view source, const GlslCompileOptions& options) {
   const FloatControls& fc = options.float_controls;
   const std::string header =
-      fmt::format("{}|vk1.{}|opt{}|fc{}{}{}{}{}{}|", GlslCompiler::VersionString(), options.vulkan_api_minor,
+      fmt::format("{}|vk1.{}|opt{}|fc{}{}{}{}{}{}{}{}{}|", GlslCompiler::VersionString(), options.vulkan_api_minor,
                   options.optimize ? 1 : 0, int(fc.signed_zero_inf_nan_preserve_16), int(fc.signed_zero_inf_nan_preserve_32),
                   int(fc.signed_zero_inf_nan_preserve_64), int(fc.rounding_mode_rte_16), int(fc.rounding_mode_rte_32),
-                  int(fc.rounding_mode_rte_64));
+                  int(fc.rounding_mode_rte_64), int(fc.denorm_preserve_16), int(fc.denorm_preserve_32),
+                  int(fc.denorm_preserve_64));
   uint64_t a = Fnv1a(source, Fnv1a(header, 1469598103934665603ull));
   uint64_t b = Fnv1a(source, Fnv1a(header, 0x9e3779b97f4a7c15ull));
   return fmt::format("{:016x}{:016x}", a, b);

@@ -109,6 +109,9 @@ StatusOr<std::vector<uint32_t>> AddFloatControls(std::span<const uint32_t> modul
   want(controls.rounding_mode_rte_16, float16, SpvExecutionModeRoundingModeRTE, 16);
   want(controls.rounding_mode_rte_32, true, SpvExecutionModeRoundingModeRTE, 32);
   want(controls.rounding_mode_rte_64, float64, SpvExecutionModeRoundingModeRTE, 64);
+  want(controls.denorm_preserve_16, float16, SpvExecutionModeDenormPreserve, 16);
+  want(controls.denorm_preserve_32, true, SpvExecutionModeDenormPreserve, 32);
+  want(controls.denorm_preserve_64, float64, SpvExecutionModeDenormPreserve, 64);
   if (modes.empty()) return std::vector<uint32_t>(module.begin(), module.end());
 
   std::vector<uint32_t> new_capabilities, new_extensions, new_modes;
@@ -120,7 +123,8 @@ StatusOr<std::vector<uint32_t>> AddFloatControls(std::span<const uint32_t> modul
   };
   for (const auto& [mode, width] : modes) {
     add_capability(mode == SpvExecutionModeSignedZeroInfNanPreserve ? SpvCapabilitySignedZeroInfNanPreserve
-                                                                   : SpvCapabilityRoundingModeRTE);
+                   : mode == SpvExecutionModeDenormPreserve         ? SpvCapabilityDenormPreserve
+                                                                    : SpvCapabilityRoundingModeRTE);
     std::vector<uint32_t> words = Encode(SpvOpExecutionMode, {entry, mode, width});
     new_modes.insert(new_modes.end(), words.begin(), words.end());
   }
@@ -151,6 +155,8 @@ DeclaredFloatControls ReadFloatControls(std::span<const uint32_t> module) {
       declared.signed_zero_inf_nan_preserve.push_back(inst.words[3]);
     } else if (inst.words[2] == SpvExecutionModeRoundingModeRTE) {
       declared.rounding_mode_rte.push_back(inst.words[3]);
+    } else if (inst.words[2] == SpvExecutionModeDenormPreserve) {
+      declared.denorm_preserve.push_back(inst.words[3]);
     }
   }
   return declared;

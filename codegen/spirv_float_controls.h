@@ -24,10 +24,11 @@ namespace vkhlo::codegen {
 StatusOr<std::vector<uint32_t>> AddFloatControls(std::span<const uint32_t> words, const FloatControls& controls);
 
 // The float-control execution modes a module declares, as the widths per mode (for tests and
-// `--dump-kernels` readers): {SignedZeroInfNanPreserve widths, RoundingModeRTE widths}.
+// `--dump-kernels` readers): the widths of SignedZeroInfNanPreserve, RoundingModeRTE and DenormPreserve.
 struct DeclaredFloatControls {
   std::vector<uint32_t> signed_zero_inf_nan_preserve;
   std::vector<uint32_t> rounding_mode_rte;
+  std::vector<uint32_t> denorm_preserve;
 };
 DeclaredFloatControls ReadFloatControls(std::span<const uint32_t> words);
 

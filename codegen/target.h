@@ -27,9 +27,16 @@ struct FloatControls {
   bool rounding_mode_rte_16 = false;  // shaderRoundingModeRTEFloat16
   bool rounding_mode_rte_32 = false;
   bool rounding_mode_rte_64 = false;
+  // DenormPreserve: without it a driver may flush denormal inputs and results of float
+  // arithmetic and comparisons to zero (NVIDIA does for f32). Set only for widths whose mode the
+  // device lets differ from the others' (denormBehaviorIndependence).
+  bool denorm_preserve_16 = false;  // shaderDenormPreserveFloat16
+  bool denorm_preserve_32 = false;
+  bool denorm_preserve_64 = false;
   bool any() const {
     return signed_zero_inf_nan_preserve_16 || signed_zero_inf_nan_preserve_32 || signed_zero_inf_nan_preserve_64 ||
-           rounding_mode_rte_16 || rounding_mode_rte_32 || rounding_mode_rte_64;
+           rounding_mode_rte_16 || rounding_mode_rte_32 || rounding_mode_rte_64 || denorm_preserve_16 ||
+           denorm_preserve_32 || denorm_preserve_64;
   }
   bool operator==(const FloatControls&) const = default;
 };

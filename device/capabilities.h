@@ -115,8 +115,12 @@ struct FloatControlsProperties {
   bool rounding_mode_rte_16 = false;  // shaderRoundingModeRTEFloat16
   bool rounding_mode_rte_32 = false;
   bool rounding_mode_rte_64 = false;
-  bool denorm_preserve_32 = false;  // shaderDenormPreserveFloat32 (reported, not relied on)
+  bool denorm_preserve_16 = false;  // shaderDenormPreserveFloat16
+  bool denorm_preserve_32 = false;
   bool denorm_preserve_64 = false;
+  // denormBehaviorIndependence: which widths' denormal modes may differ (VkShaderFloatControlsIndependence:
+  // 0 only 32-bit apart from the others, 1 all, 2 none).
+  uint32_t denorm_independence = 2;
   bool any() const {
     return signed_zero_inf_nan_preserve_16 || signed_zero_inf_nan_preserve_32 || signed_zero_inf_nan_preserve_64 ||
            rounding_mode_rte_16 || rounding_mode_rte_32 || rounding_mode_rte_64;

@@ -140,7 +140,9 @@ StatusOr<DeviceCapabilities> QueryCapabilities(VkInstance instance, uint32_t ins
     fc.rounding_mode_rte_16 = float_controls.shaderRoundingModeRTEFloat16;
     fc.rounding_mode_rte_32 = float_controls.shaderRoundingModeRTEFloat32;
     fc.rounding_mode_rte_64 = float_controls.shaderRoundingModeRTEFloat64;
+    fc.denorm_preserve_16 = float_controls.shaderDenormPreserveFloat16;
     fc.denorm_preserve_32 = float_controls.shaderDenormPreserveFloat32;
+    fc.denorm_independence = static_cast<uint32_t>(float_controls.denormBehaviorIndependence);
     fc.denorm_preserve_64 = float_controls.shaderDenormPreserveFloat64;
   }
 

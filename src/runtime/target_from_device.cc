@@ -32,6 +32,26 @@ codegen::TargetInfo TargetFromDevice(const device::Device& device) {
     t.float_controls = {fc.signed_zero_inf_nan_preserve_16, fc.signed_zero_inf_nan_preserve_32,
                         fc.signed_zero_inf_nan_preserve_64, fc.rounding_mode_rte_16,
                         fc.rounding_mode_rte_32, fc.rounding_mode_rte_64};
+    // Denormals preserved where the device can, for widths whose mode may be set apart:
+    // independence ALL (1) each width; 32_BIT_ONLY (0) f32 alone, f16 and f64 together; NONE
+    // (2) all three together.
+    const bool all = fc.denorm_preserve_16 && fc.denorm_preserve_32 && fc.denorm_preserve_64;
+    const bool narrow_and_wide = fc.denorm_preserve_16 && fc.denorm_preserve_64;
+    switch (fc.denorm_independence) {
+      case 1:
+        t.float_controls.denorm_preserve_16 = fc.denorm_preserve_16;
+        t.float_controls.denorm_preserve_32 = fc.denorm_preserve_32;
+        t.float_controls.denorm_preserve_64 = fc.denorm_preserve_64;
+        break;
+      case 0:
+        t.float_controls.denorm_preserve_32 = fc.denorm_preserve_32;
+        t.float_controls.denorm_preserve_16 = t.float_controls.denorm_preserve_64 = narrow_and_wide;
+        break;
+      default:
+        t.float_controls.denorm_preserve_16 = t.float_controls.denorm_preserve_32 =
+            t.float_controls.denorm_preserve_64 = all;
+        break;
+    }
   }
   t.subgroup_size = caps.subgroup.size;
   t.subgroup_operations = caps.subgroup.supported_operations;

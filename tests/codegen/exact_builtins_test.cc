@@ -202,16 +202,19 @@ void main() {
   GlslCompiler compiler("");
   TargetInfo target = TargetInfo::Everything();
   target.float_controls.rounding_mode_rte_64 = false;
+  target.float_controls.denorm_preserve_32 = true;
   auto spirv = compiler.Compile(source, GlslCompileOptions::ForTarget(target, "fc"));
   ASSERT_TRUE(spirv.ok()) << spirv.status().ToString();
   DeclaredFloatControls declared = ReadFloatControls(**spirv);
   EXPECT_EQ(declared.signed_zero_inf_nan_preserve, (std::vector<uint32_t>{32, 64}));  // no f16 in the module
   EXPECT_EQ(declared.rounding_mode_rte, (std::vector<uint32_t>{32}));
+  EXPECT_EQ(declared.denorm_preserve, (std::vector<uint32_t>{32}));
   auto none = compiler.Compile(source, GlslCompileOptions::ForTarget(Phone(), "fc"));
   ASSERT_TRUE(none.ok()) << none.status().ToString();
   declared = ReadFloatControls(**none);
   EXPECT_TRUE(declared.signed_zero_inf_nan_preserve.empty());
   EXPECT_TRUE(declared.rounding_mode_rte.empty());
+  EXPECT_TRUE(declared.denorm_preserve.empty());
 }
 
 }  // namespace

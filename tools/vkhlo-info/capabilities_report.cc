@@ -107,6 +107,8 @@ std::string CapabilitiesText(const DeviceCapabilities& c) {
                                                c.float_controls.signed_zero_inf_nan_preserve_64));
   line("RoundingModeRTE", FloatWidths(c.float_controls.rounding_mode_rte_16, c.float_controls.rounding_mode_rte_32,
                                       c.float_controls.rounding_mode_rte_64));
+  line("DenormPreserve", FloatWidths(c.float_controls.denorm_preserve_16, c.float_controls.denorm_preserve_32,
+                                     c.float_controls.denorm_preserve_64));
   s += "   subgroups\n";
   line("size", sg.min_size == sg.max_size ? fmt::format("{}", sg.size)
                                           : fmt::format("{} (range {}..{})", sg.size, sg.min_size, sg.max_size));
@@ -183,7 +185,9 @@ nlohmann::json CapabilitiesJson(const DeviceCapabilities& c) {
                                           {"32", fc.signed_zero_inf_nan_preserve_32},
                                           {"64", fc.signed_zero_inf_nan_preserve_64}}},
       {"shaderRoundingModeRTE", {{"16", fc.rounding_mode_rte_16}, {"32", fc.rounding_mode_rte_32},
-                                 {"64", fc.rounding_mode_rte_64}}}};
+                                 {"64", fc.rounding_mode_rte_64}}},
+      {"shaderDenormPreserve", {{"16", fc.denorm_preserve_16}, {"32", fc.denorm_preserve_32},
+                                {"64", fc.denorm_preserve_64}}}};
   j["subgroup"] = {{"size", c.subgroup.size}, {"min_size", c.subgroup.min_size},
                    {"max_size", c.subgroup.max_size},
                    {"operations", device::SubgroupOperationsToString(c.subgroup.supported_operations)}};
