@@ -55,14 +55,7 @@ StatusOr<Buffer> Upload(const std::string& element, const std::vector<int64_t>& 
       std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(host.data()), host.size() * sizeof(T)));
 }
 
-template <typename T>
-std::vector<T> Download(const Buffer& b) {
-  auto bytes = b.ToHost();
-  EXPECT_TRUE(bytes.ok()) << bytes.status().ToString();
-  std::vector<T> out(bytes.ok() ? bytes->size() / sizeof(T) : 0);
-  if (bytes.ok()) std::memcpy(out.data(), bytes->data(), out.size() * sizeof(T));
-  return out;
-}
+using testing::Download;
 
 // Compiles `program` (by address, or through windows without bufferDeviceAddress).
 std::optional<Executable> CompileBig(const std::string& program) {

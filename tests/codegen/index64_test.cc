@@ -29,14 +29,7 @@ namespace {
 constexpr int64_t kSide = 65537;               // kSide^2 = 2^32 + 2^17 + 1 elements
 constexpr uint64_t kN = uint64_t{kSide} * kSide;
 
-template <typename T>
-std::vector<T> Download(const Buffer& b) {
-  auto bytes = b.ToHost();
-  EXPECT_TRUE(bytes.ok()) << bytes.status().ToString();
-  std::vector<T> out(bytes.ok() ? bytes->size() / sizeof(T) : 0);
-  if (bytes.ok()) std::memcpy(out.data(), bytes->data(), out.size() * sizeof(T));
-  return out;
-}
+using testing::Download;
 
 // Compiles and runs @main without arguments.
 StatusOr<std::vector<Buffer>> RunMain(const std::string& program) {

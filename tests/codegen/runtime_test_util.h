@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -35,5 +36,15 @@ ir::Literal RandomLiteral(const ir::Type& type, std::mt19937_64& rng);
 // as equal, and (with max_ulp > 0) finite floats within max_ulp units in the last place. On
 // mismatch, `why` names the first differing element.
 bool SameBits(const ir::Literal& a, const ir::Literal& b, std::string* why, int max_ulp = 0);
+
+// A result's elements as host values of T (empty, with a test failure, if it cannot be read).
+template <typename T>
+std::vector<T> Download(const Buffer& b) {
+  auto bytes = b.ToHost();
+  EXPECT_TRUE(bytes.ok()) << bytes.status().ToString();
+  std::vector<T> out(bytes.ok() ? bytes->size() / sizeof(T) : 0);
+  if (bytes.ok()) std::memcpy(out.data(), bytes->data(), out.size() * sizeof(T));
+  return out;
+}
 
 }  // namespace vkhlo::testing

@@ -22,6 +22,7 @@
 #include "device/allocator.h"
 #include "runtime/runtime_internal.h"
 #include "runtime/state.h"
+#include "tests/codegen/runtime_test_util.h"
 #include "tests/support/device_fixture.h"
 
 namespace vkhlo {
@@ -72,14 +73,7 @@ StatusOr<Buffer> Upload(const Client& client, const std::string& element, const 
       std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(host.data()), host.size() * sizeof(T)));
 }
 
-template <typename T>
-std::vector<T> Download(const Buffer& b) {
-  auto bytes = b.ToHost();
-  EXPECT_TRUE(bytes.ok()) << bytes.status().ToString();
-  std::vector<T> out(bytes.ok() ? bytes->size() / sizeof(T) : 0);
-  if (bytes.ok()) std::memcpy(out.data(), bytes->data(), out.size() * sizeof(T));
-  return out;
-}
+using testing::Download;
 
 std::optional<Executable> Compile(const Client& client, const std::string& program) {
   auto exe = client.Compile(program);
