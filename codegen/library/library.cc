@@ -63,6 +63,13 @@ StatusOr<LibraryPlan> PlanMatmul(const MatmulProblem& problem, const TargetInfo&
   MatmulProblem p = problem;
   p.acc = AccForTarget(p.acc, t);
   VKHLO_RETURN_IF_ERROR(CheckPlanSupport(p, e, t));
+  if (p.quant) {
+    // The integer path's epilogue is the requantization; element-wise ops after it are not
+    // absorbed (epilogue_match.cc), so an epilogue here is a caller's error.
+    if (!p.quant->hybrid && (!e.steps.empty() || !e.inputs.empty() || e.convert_to || !e.custom_glsl.empty())) {
+      return InvalidArgumentError(p.what + ": a quantized contraction takes no fused epilogue");
+    }
+  }
   LibraryPlan plan;
   plan.problem = p;
   plan.result_type = FinalType(p, e);
@@ -80,11 +87,23 @@ StatusOr<LibraryPlan> PlanMatmul(const MatmulProblem& problem, const TargetInfo&
   }
   if (options.force_split_k > 0) choice.config.split_k = options.force_split_k;
   plan.config = choice.config;
+  if (p.quant) {
+    const MatmulVariant v = plan.config.variant;
+    if (v == MatmulVariant::kPacked || v == MatmulVariant::kCooperativeMatrix) {
+      return InvalidArgumentError(fmt::format("config {} cannot run the quantized {}", plan.config.name, p.what));
+    }
+    // The packed integer dot products in the tiled kernels (the per-output kernel multiplies
+    // element by element).
+    p.quant->dot4 = Dot4Applies(*p.quant, t) &&
+                    (v == MatmulVariant::kRegisterTiled || (v == MatmulVariant::kSharedTiled && plan.config.bk % 4 == 0));
+    plan.problem = p;
+  }
   plan.summary = fmt::format("{}\n  normalized B={} M={} N={} K={} acc={} A{} B{}\n  config {}\n  why {}", p.what,
                              p.batch, p.m, p.n, p.k, AccName(p.acc),
                              p.a.affine ? fmt::format(" runs {}x{}", p.a.row_run, p.a.col_run) : " (implicit)",
                              p.b.affine ? fmt::format(" runs {}x{}", p.b.row_run, p.b.col_run) : " (implicit)",
                              plan.config.ToString(), choice.reason);
+  if (p.quant) plan.summary += "\n  quantized " + p.quant->Describe();
   if (p.empty()) return plan;
   const std::string name = options.name.empty() ? "matmul" : options.name;
   if (p.k == 0) {
@@ -159,6 +178,12 @@ StatusOr<LibraryPlan> PlanConvolution(const ir::Operation& op, const TargetInfo&
   if (o.name.empty()) o.name = "convolution";
   VKHLO_ASSIGN_OR_RETURN(MatmulProblem p, ConvolutionAsMatmul(params));
   const bool direct_ok = p.k > 0;  // the direct kernel reads its operands; K = 0 reads nothing
+  // Quantized convolutions take the implicit GEMM (its loads subtract the zero points and its
+  // epilogue requantizes); the direct kernel has neither.
+  if (p.quant && o.force_config == "direct") {
+    return InvalidArgumentError(p.what + ": the direct convolution kernel does not take quantized convolutions");
+  }
+  if (p.quant) return PlanMatmul(p, t, e, o);
   if (o.force_config.empty() && direct_ok && UseDirectConvolution(params, t)) return PlanDirectConvolution(params, t, e, o);
   if (o.force_config == "direct" && direct_ok) {
     o.force_config.clear();

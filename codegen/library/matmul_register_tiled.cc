@@ -21,10 +21,57 @@ int64_t SplitKChunk(int64_t k, uint32_t split, uint32_t unroll) {
   return (chunk + unroll - 1) / unroll * unroll;
 }
 
+namespace {
+
+// The register tile of the packed integer path (matmul_dot4.cc): per step of 4 k one packed
+// word per row of A and per column of B, TM x TN dot products and TM + TN byte sums.
+std::string RegisterTiledDot4Body(const MatmulProblem& p, const TileConfig& c, uint32_t split) {
+  const uint32_t tm = c.tm, tn = c.tn;
+  std::string body;
+  for (uint32_t i = 0; i < tm; ++i) {
+    std::string line = "  int";
+    for (uint32_t j = 0; j < tn; ++j) line += fmt::format("{} c{}_{} = 0", j ? "," : "", i, j);
+    body += line + fmt::format(", sa{} = 0;\n", i);
+  }
+  for (uint32_t j = 0; j < tn; ++j) body += fmt::format("  int sb{} = 0;\n", j);
+  body += "  uint k = kbeg;\n  for (; k + 4u <= kend; k += 4u) {\n";
+  for (uint32_t i = 0; i < tm; ++i) {
+    body += fmt::format("    uint pa{0} = q_word_a(b, mr{0}, k, 4u); sa{0} += q_sum4_a(pa{0});\n", i);
+  }
+  for (uint32_t j = 0; j < tn; ++j) {
+    body += fmt::format("    uint pb{0} = q_word_b(b, k, nc{0}, 4u); sb{0} += q_sum4_b(pb{0});\n", j);
+  }
+  for (uint32_t i = 0; i < tm; ++i) {
+    for (uint32_t j = 0; j < tn; ++j) body += fmt::format("    c{0}_{1} += q_dot4(pa{0}, pb{1});\n", i, j);
+  }
+  body += "  }\n  for (; k < kend; ++k) {\n";
+  for (uint32_t i = 0; i < tm; ++i) body += fmt::format("    int ra{0} = load_a_raw(b, mr{0}, k); sa{0} += ra{0};\n", i);
+  for (uint32_t j = 0; j < tn; ++j) body += fmt::format("    int rb{0} = load_b_raw(b, k, nc{0}); sb{0} += rb{0};\n", j);
+  for (uint32_t i = 0; i < tm; ++i) {
+    for (uint32_t j = 0; j < tn; ++j) body += fmt::format("    c{0}_{1} += ra{0} * rb{1};\n", i, j);
+  }
+  body += "  }\n  uint kn = kend - kbeg;\n";
+  for (uint32_t j = 0; j < tn; ++j) body += fmt::format("  int zb{0} = q_zb(q_channel(b, nc{0}));\n", j);
+  for (uint32_t i = 0; i < tm; ++i) {
+    for (uint32_t j = 0; j < tn; ++j) {
+      const std::string cij = fmt::format("c{}_{}", i, j);
+      body += fmt::format("  {} = {};\n", cij,
+                          Dot4Correct(cij, fmt::format("sa{}", i), fmt::format("sb{}", j), fmt::format("zb{}", j), "kn",
+                                      p.quant->lhs_zero_point));
+    }
+  }
+  (void)split;
+  return body;
+}
+
+}  // namespace
+
 StatusOr<LibraryDispatch> EmitRegisterTiled(const MatmulProblem& p, const Epilogue& e, const TargetInfo& t,
                                             const TileConfig& c, uint32_t split, const std::string& name) {
   KernelWriter w(p, e, t);
   VKHLO_RETURN_IF_ERROR(w.DeclareMatmul(split <= 1));
+  const bool dot4 = p.quant && p.quant->dot4;
+  if (dot4) w.AddFunction(Dot4Functions(p));
   const uint32_t tm = c.tm, tn = c.tn;
   const int cap = static_cast<int>(c.vec);
   // A: vectors along k (cols) or m (rows); B: along n (cols) or k (rows).
@@ -50,6 +97,7 @@ StatusOr<LibraryDispatch> EmitRegisterTiled(const MatmulProblem& p, const Epilog
   if (ma == LoadMode::kVecInner) ku = std::max(ku, va);
   if (mb == LoadMode::kVecOuter) ku = std::max(ku, vb);
   if (ku == 1) ku = static_cast<int>(std::max<uint32_t>(1, std::min<uint32_t>(c.bk, 4)));
+  if (dot4) ku = 4;  // split-K slices start at multiples of 4: aligned words
   const std::string acc = w.acc();
 
   std::string body;
@@ -72,6 +120,9 @@ StatusOr<LibraryDispatch> EmitRegisterTiled(const MatmulProblem& p, const Epilog
   for (uint32_t j = 0; j < tn; ++j) {
     body += fmt::format("  uint nc{0} = min(n0 + {0}u, N - 1u);\n", j);
   }
+  if (dot4) {
+    body += RegisterTiledDot4Body(p, c, split);
+  } else {
   for (uint32_t i = 0; i < tm; ++i) {
     std::string line = "  " + acc;
     for (uint32_t j = 0; j < tn; ++j) line += fmt::format("{} c{}_{} = {}(0)", j ? "," : "", i, j, acc);
@@ -138,6 +189,7 @@ StatusOr<LibraryDispatch> EmitRegisterTiled(const MatmulProblem& p, const Epilog
     }
   }
   body += "  }\n";
+  }
   for (uint32_t i = 0; i < tm; ++i) {
     for (uint32_t j = 0; j < tn; ++j) {
       if (split > 1) {
