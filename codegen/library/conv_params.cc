@@ -20,9 +20,6 @@ StatusOr<ConvParams> ReadConvParams(const ir::Operation& op) {
       out.is_quantized()) {
     return UnimplementedError(what + ": the library kernels take unquantized tensors");
   }
-  if (op.attribute(ir::kQuantizedTypesAttribute) != nullptr) {
-    return UnimplementedError(what + ": no integer kernels for quantized contractions yet");
-  }
   ConvParams c;
   c.what = fmt::format("{} on {} x {} -> {}", what, lhs.ToString(), rhs.ToString(), out.ToString());
   const ir::Attribute* a = op.attribute("dimension_numbers");

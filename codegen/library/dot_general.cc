@@ -49,9 +49,6 @@ StatusOr<MatmulProblem> NormalizeDotGeneral(const ir::Operation& op) {
       result.is_quantized()) {
     return UnimplementedError(what + ": the library kernels take unquantized tensors");
   }
-  if (op.attribute(ir::kQuantizedTypesAttribute) != nullptr) {
-    return UnimplementedError(what + ": no integer kernels for quantized contractions yet");
-  }
   ir::DotDimensionNumbers dn;
   if (op.code() == ir::OpCode::kDot) {
     if (lhs.rank() < 1 || lhs.rank() > 2 || rhs.rank() < 1 || rhs.rank() > 2) {

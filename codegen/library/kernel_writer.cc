@@ -355,6 +355,10 @@ Status KernelWriter::DeclareOutput() {
     }
     functions_ += "int epilogue(int acc, uint b, uint m, uint n) { return q_requantize(acc, q_channel(b, n)); }\n";
     functions_ += "void store_c(uint b, uint m, uint n, int acc) { st_c(out_index(b, m, n), epilogue(acc, b, m, n)); }\n";
+    // With the column's constants looked up once (q_col).
+    functions_ += fmt::format(
+        "void store_cq(uint b, uint m, uint n, int acc, ivec4 qc) {{ st_c(out_index(b, m, n), q_requant(acc, qc.x, qc.y, qc.z, {}, {})); }}\n",
+        p_.quant->result_min, p_.quant->result_max);
     return OkStatus();
   }
   VKHLO_ASSIGN_OR_RETURN(std::string to_r, ConvertDomain("acc", p_.acc, r, &prelude_, r_unsigned, r_unsigned));

@@ -30,11 +30,13 @@ std::string Dot4Functions(const MatmulProblem& p) {
     const std::string sig = x == 'a' ? "uint b, uint m, uint k" : "uint b, uint k, uint n";
     auto at = [&](const std::string& k) { return x == 'a' ? fmt::format("b, m, {}", k) : fmt::format("b, {}, n", k); };
     // q_word_<x>(.., k, count): k a multiple of 4; positions k + t >= k + count pack as 0.
+    // q_word4_<x>(.., k): all four (k + 3 < K).
     if (DirectWords(p, x)) {
       out += fmt::format(
           "uint q_word_{0}({1}, uint count) {{\n  bool v; uint w = {0}_buf[ix_{0}({2}, v) >> 2u];\n"
           "  return count >= 4u ? w : (w & ((1u << (8u * count)) - 1u));\n}}\n",
           x, sig, at("min(k, K - 1u)"));
+      out += fmt::format("uint q_word4_{0}({1}) {{ bool v; return {0}_buf[ix_{0}({2}, v) >> 2u]; }}\n", x, sig, at("k"));
     } else {
       out += fmt::format("uint q_word_{}({}, uint count) {{\n  uint w = 0u;\n", x, sig);
       for (int t = 0; t < 4; ++t) {
@@ -42,6 +44,14 @@ std::string Dot4Functions(const MatmulProblem& p) {
                            at(fmt::format("k + {}u", t)), 8 * t);
       }
       out += "  return w;\n}\n";
+      // All four (no branches: llvmpipe's compile time grows fast with the basic blocks of an
+      // unrolled tile).
+      std::string bytes;
+      for (int t = 0; t < 4; ++t) {
+        bytes += fmt::format("{}((uint(load_{}_raw({})) & 0xFFu) << {}u)", t ? " | " : "", x,
+                             at(fmt::format("k + {}u", t)), 8 * t);
+      }
+      out += fmt::format("uint q_word4_{}({}) {{ return {}; }}\n", x, sig, bytes);
     }
   }
   return out;

@@ -36,10 +36,10 @@ std::string RegisterTiledDot4Body(const MatmulProblem& p, const TileConfig& c, u
   for (uint32_t j = 0; j < tn; ++j) body += fmt::format("  int sb{} = 0;\n", j);
   body += "  uint k = kbeg;\n  for (; k + 4u <= kend; k += 4u) {\n";
   for (uint32_t i = 0; i < tm; ++i) {
-    body += fmt::format("    uint pa{0} = q_word_a(b, mr{0}, k, 4u); sa{0} += q_sum4_a(pa{0});\n", i);
+    body += fmt::format("    uint pa{0} = q_word4_a(b, mr{0}, k); sa{0} += q_sum4_a(pa{0});\n", i);
   }
   for (uint32_t j = 0; j < tn; ++j) {
-    body += fmt::format("    uint pb{0} = q_word_b(b, k, nc{0}, 4u); sb{0} += q_sum4_b(pb{0});\n", j);
+    body += fmt::format("    uint pb{0} = q_word4_b(b, k, nc{0}); sb{0} += q_sum4_b(pb{0});\n", j);
   }
   for (uint32_t i = 0; i < tm; ++i) {
     for (uint32_t j = 0; j < tn; ++j) body += fmt::format("    c{0}_{1} += q_dot4(pa{0}, pb{1});\n", i, j);
@@ -50,13 +50,12 @@ std::string RegisterTiledDot4Body(const MatmulProblem& p, const TileConfig& c, u
   for (uint32_t i = 0; i < tm; ++i) {
     for (uint32_t j = 0; j < tn; ++j) body += fmt::format("    c{0}_{1} += ra{0} * rb{1};\n", i, j);
   }
-  body += "  }\n  uint kn = kend - kbeg;\n";
-  for (uint32_t j = 0; j < tn; ++j) body += fmt::format("  int zb{0} = q_zb(q_channel(b, nc{0}));\n", j);
+  body += "  }\n  uint kn = kend > kbeg ? kend - kbeg : 0u;  // an empty last split-K slice starts past K\n";
   for (uint32_t i = 0; i < tm; ++i) {
     for (uint32_t j = 0; j < tn; ++j) {
       const std::string cij = fmt::format("c{}_{}", i, j);
       body += fmt::format("  {} = {};\n", cij,
-                          Dot4Correct(cij, fmt::format("sa{}", i), fmt::format("sb{}", j), fmt::format("zb{}", j), "kn",
+                          Dot4Correct(cij, fmt::format("sa{}", i), fmt::format("sb{}", j), fmt::format("qc{}.w", j), "kn",
                                       p.quant->lhs_zero_point));
     }
   }
@@ -120,6 +119,9 @@ StatusOr<LibraryDispatch> EmitRegisterTiled(const MatmulProblem& p, const Epilog
   for (uint32_t j = 0; j < tn; ++j) {
     body += fmt::format("  uint nc{0} = min(n0 + {0}u, N - 1u);\n", j);
   }
+  // Integer quantized: each column's channel constants once (q_col), not per load and store.
+  const bool qcols = p.quant && !p.quant->hybrid;
+  for (uint32_t j = 0; qcols && j < tn; ++j) body += fmt::format("  ivec4 qc{0} = q_col(q_channel(b, nc{0}));\n", j);
   if (dot4) {
     body += RegisterTiledDot4Body(p, c, split);
   } else {
@@ -169,7 +171,11 @@ StatusOr<LibraryDispatch> EmitRegisterTiled(const MatmulProblem& p, const Epilog
       }
     } else if (mb == LoadMode::kScalar) {
       for (uint32_t j = 0; j < tn; ++j) {
-        body += fmt::format("    {} b{}_{} = load_b(b, k + {}u, nc{});\n", acc, kk, j, kk, j);
+        if (qcols) {
+          body += fmt::format("    int b{0}_{1} = load_b_raw(b, k + {0}u, nc{1}) - qc{1}.w;\n", kk, j);
+        } else {
+          body += fmt::format("    {} b{}_{} = load_b(b, k + {}u, nc{});\n", acc, kk, j, kk, j);
+        }
       }
     }
     for (uint32_t i = 0; i < tm; ++i) {
@@ -182,7 +188,10 @@ StatusOr<LibraryDispatch> EmitRegisterTiled(const MatmulProblem& p, const Epilog
   // The K tail, one step at a time.
   body += "  for (; k < kend; ++k) {\n";
   for (uint32_t i = 0; i < tm; ++i) body += fmt::format("    {} a{} = load_a(b, mr{}, k);\n", acc, i, i);
-  for (uint32_t j = 0; j < tn; ++j) body += fmt::format("    {} b{} = load_b(b, k, nc{});\n", acc, j, j);
+  for (uint32_t j = 0; j < tn; ++j) {
+    body += qcols ? fmt::format("    int b{0} = load_b_raw(b, k, nc{0}) - qc{0}.w;\n", j)
+                  : fmt::format("    {} b{} = load_b(b, k, nc{});\n", acc, j, j);
+  }
   for (uint32_t i = 0; i < tm; ++i) {
     for (uint32_t j = 0; j < tn; ++j) {
       body += "    " + w.Mac(fmt::format("c{}_{}", i, j), fmt::format("a{}", i), fmt::format("b{}", j)) + "\n";
@@ -196,7 +205,8 @@ StatusOr<LibraryDispatch> EmitRegisterTiled(const MatmulProblem& p, const Epilog
         body += fmt::format("  if (m0 + {0}u < M && n0 + {1}u < N) store_partial(s, b, m0 + {0}u, n0 + {1}u, c{0}_{1});\n",
                             i, j);
       } else {
-        body += fmt::format("  if (m0 + {0}u < M && n0 + {1}u < N) store_c(b, m0 + {0}u, n0 + {1}u, c{0}_{1});\n", i, j);
+        body += fmt::format("  if (m0 + {0}u < M && n0 + {1}u < N) store_c{2}(b, m0 + {0}u, n0 + {1}u, c{0}_{1}{3});\n", i, j,
+                            qcols ? "q" : "", qcols ? fmt::format(", qc{}", j) : "");
       }
     }
   }

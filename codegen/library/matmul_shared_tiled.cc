@@ -68,7 +68,7 @@ StatusOr<LibraryDispatch> EmitSharedTiled(const MatmulProblem& p, const Epilogue
     for (uint32_t i = 0; i < c.tm; ++i) {
       for (uint32_t j = 0; j < c.tn; ++j) body += fmt::format("      c{0}_{1} += q_dot4(a{0}, b{1});\n", i, j);
     }
-    body += "    }\n    barrier();\n  }\n  uint kn = kend - kbeg;\n";
+    body += "    }\n    barrier();\n  }\n  uint kn = kend > kbeg ? kend - kbeg : 0u;  // an empty last split-K slice starts past K\n";
     for (uint32_t j = 0; j < c.tn; ++j) {
       body += fmt::format("  int zb{} = q_zb(q_channel(b, min(nb + tx + {}u, N - 1u)));\n", j, j * c.wg_x);
     }

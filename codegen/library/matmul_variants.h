@@ -51,7 +51,7 @@ StatusOr<LibraryDispatch> EmitPackedProduct(const MatmulProblem& p, const Epilog
 
 // The packed integer path (matmul_dot4.cc): GLSL functions q_word_a(b, m, k, count) and
 // q_word_b(b, k, n, count) packing four raw values from k (positions from k + count on pack as
-// 0), for a kernel declared with p.quant->dot4; and the zero-point correction of accumulator
+// 0), q_word4_a / q_word4_b packing all four, for a kernel declared with p.quant->dot4; and the zero-point correction of accumulator
 // `c` from the sums of the raw values of its row and column over `count` values of k.
 std::string Dot4Functions(const MatmulProblem& p);
 std::string Dot4Correct(const std::string& c, const std::string& sum_a, const std::string& sum_b,

@@ -35,42 +35,38 @@ bool FitsI32(int64_t v) {
 //     +-2^33 and shifted by at most 29 (a nonzero y is at least 2^23 in magnitude, so every
 //     larger exponent saturates too);
 //   then + zero point and the clamp to [lo, hi], on the pair.
+// Both exponent cases are computed and selected (mix with a bool vector: OpSelect), with shift
+// amounts kept in range, so the function has no branches: it is inlined once per output of a
+// register tile, and llvmpipe's compile time grows fast with basic blocks.
 constexpr const char* kRequantizeGlsl = R"(uvec2 q_add64(uvec2 x, uvec2 y) { uint c; uint lo = uaddCarry(x.x, y.x, c); return uvec2(lo, x.y + y.y + c); }
-bool q_less64(uvec2 x, uvec2 y) { return int(x.y) < int(y.y) || (x.y == y.y && x.x < y.x); }
+bool q_less64(uvec2 x, uvec2 y) {
+  return (uint(int(x.y) < int(y.y)) | (uint(x.y == y.y) & uint(x.x < y.x))) != 0u;
+}
 uvec2 q_wide(int v) { return uvec2(uint(v), uint(v >> 31)); }
+uvec2 q_pick(uvec2 x, uvec2 y, bool take_y) { return mix(x, y, bvec2(take_y)); }
 int q_requant(int acc, int mantissa, int exponent, int zo, int lo, int hi) {
   int yh, yl;
   imulExtended(acc, mantissa, yh, yl);
   uvec2 y = uvec2(uint(yl), uint(yh));
-  uvec2 r;
-  if (exponent >= 0) {
-    const uvec2 cap = uvec2(0u, 2u), neg_cap = uvec2(0u, 0xFFFFFFFEu);  // +-2^33
-    if (q_less64(cap, y)) y = cap;
-    if (q_less64(y, neg_cap)) y = neg_cap;
-    uint s = uint(min(exponent, 29));
-    r = s == 0u ? y : uvec2(y.x << s, (y.y << s) | (y.x >> (32u - s)));
-  } else {
-    uint s = uint(-exponent);
-    if (s >= 63u) {
-      r = uvec2(0u);
-    } else {
-      uvec2 fl, rem;
-      if (s < 32u) {
-        fl = uvec2((y.x >> s) | (y.y << (32u - s)), uint(int(y.y) >> s));
-        rem = uvec2(y.x & ((1u << s) - 1u), 0u);
-      } else {
-        fl = uvec2(uint(int(y.y) >> (s - 32u)), uint(int(y.y) >> 31));
-        rem = uvec2(y.x, y.y & ((1u << (s - 32u)) - 1u));
-      }
-      uvec2 half_unit = s <= 32u ? uvec2(1u << (s - 1u), 0u) : uvec2(0u, 1u << (s - 33u));
-      bool up = rem.y > half_unit.y || (rem.y == half_unit.y && rem.x > half_unit.x) ||
-                (rem == half_unit && (fl.x & 1u) != 0u);
-      r = up ? q_add64(fl, uvec2(1u, 0u)) : fl;
-    }
-  }
-  r = q_add64(r, q_wide(zo));
-  if (q_less64(r, q_wide(lo))) return lo;
-  if (q_less64(q_wide(hi), r)) return hi;
+  // exponent >= 0: y clamped to +-2^33, shifted left by at most 29.
+  uvec2 c = q_pick(y, uvec2(0u, 2u), q_less64(uvec2(0u, 2u), y));
+  c = q_pick(c, uvec2(0u, 0xFFFFFFFEu), q_less64(c, uvec2(0u, 0xFFFFFFFEu)));
+  uint ls = uint(clamp(exponent, 0, 29));
+  uvec2 up_shifted = uvec2(c.x << ls, (c.y << ls) | ((c.x >> 1u) >> (31u - ls)));
+  // exponent < 0: y / 2^s rounded half to even (s >= 63: 0).
+  uint s = uint(clamp(-exponent, 1, 62));
+  uint s1 = min(s, 31u), t = uint(max(int(s) - 32, 0));
+  bool low = s < 32u;
+  uvec2 fl = q_pick(uvec2(uint(int(y.y) >> t), uint(int(y.y) >> 31)),
+                    uvec2((y.x >> s1) | ((y.y << 1u) << (31u - s1)), uint(int(y.y) >> s1)), low);
+  uvec2 rem = q_pick(uvec2(y.x, y.y & ((1u << t) - 1u)), uvec2(y.x & ((1u << s1) - 1u), 0u), low);
+  uvec2 half_unit = q_pick(uvec2(0u, 1u << uint(max(int(s) - 33, 0))), uvec2(1u << (min(s, 32u) - 1u), 0u), s <= 32u);
+  uint up = uint(q_less64(half_unit, rem)) | (uint(rem == half_unit) & fl.x & 1u);
+  uvec2 down_shifted = q_add64(fl, uvec2(up, 0u));
+  down_shifted = q_pick(down_shifted, uvec2(0u), -exponent >= 63);
+  uvec2 r = q_add64(q_pick(down_shifted, up_shifted, exponent >= 0), q_wide(zo));
+  r = q_pick(r, q_wide(lo), q_less64(r, q_wide(lo)));
+  r = q_pick(r, q_wide(hi), q_less64(q_wide(hi), r));
   return int(r.x);
 }
 )";
@@ -264,7 +260,7 @@ std::string QuantizedGlsl(const QuantizedContraction& q) {
   const size_t c = static_cast<size_t>(q.channels);
   out += fmt::format("uint q_channel(uint b, uint n) {{ return {}; }}\n", q.channels > 1 ? q.channel.Glsl() : "0u");
   if (c > 1) {
-    out += fmt::format("const int q_zb_table[{}] = int[](", c);
+    out += fmt::format("int q_zb_table[{}] = int[](", c);
     for (size_t i = 0; i < c; ++i) out += fmt::format("{}{}", i ? ", " : "", q.rhs_zero_points[i]);
     out += ");\nint q_zb(uint ch) { return q_zb_table[ch]; }\n";
   } else {
@@ -273,7 +269,7 @@ std::string QuantizedGlsl(const QuantizedContraction& q) {
   if (q.hybrid) {
     const std::string t = q.expressed == ElementType::kF64 ? "double" : "float";
     if (c > 1) {
-      out += fmt::format("const {} q_sb_table[{}] = {}[](", t, c, t);
+      out += fmt::format("{} q_sb_table[{}] = {}[](", t, c, t);
       for (size_t i = 0; i < c; ++i) out += fmt::format("{}{}", i ? ", " : "", FloatConstant(q.expressed, q.rhs_scales[i]));
       out += fmt::format(");\n{} q_sb(uint ch) {{ return q_sb_table[ch]; }}\n", t);
     } else {
@@ -283,7 +279,7 @@ std::string QuantizedGlsl(const QuantizedContraction& q) {
   }
   out += kRequantizeGlsl;
   if (c > 1) {
-    out += fmt::format("const ivec3 q_rq_table[{}] = ivec3[](", c);
+    out += fmt::format("ivec3 q_rq_table[{}] = ivec3[](", c);
     for (size_t i = 0; i < c; ++i) {
       out += fmt::format("{}ivec3({}, {}, {})", i ? ", " : "", q.multipliers[i].mantissa, q.multipliers[i].exponent,
                          q.result_zero_points[i]);
@@ -291,10 +287,13 @@ std::string QuantizedGlsl(const QuantizedContraction& q) {
     out += ");\n";
     out += fmt::format("int q_requantize(int acc, uint ch) {{ ivec3 r = q_rq_table[ch]; return q_requant(acc, r.x, r.y, r.z, {}, {}); }}\n",
                        q.result_min, q.result_max);
+    out += "ivec4 q_col(uint ch) { return ivec4(q_rq_table[ch], q_zb(ch)); }\n";
   } else {
     out += fmt::format("int q_requantize(int acc, uint ch) {{ return q_requant(acc, {}, {}, {}, {}, {}); }}\n",
                        q.multipliers[0].mantissa, q.multipliers[0].exponent, q.result_zero_points[0], q.result_min,
                        q.result_max);
+    out += fmt::format("ivec4 q_col(uint ch) {{ return ivec4({}, {}, {}, q_zb(ch)); }}\n", q.multipliers[0].mantissa,
+                       q.multipliers[0].exponent, q.result_zero_points[0]);
   }
   if (q.dot4) {
     // VK_KHR_shader_integer_dot_product through GL_EXT_spirv_intrinsics (glslang has no GLSL

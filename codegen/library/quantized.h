@@ -82,7 +82,9 @@ StatusOr<std::optional<QuantizedContraction>> ReadQuantizedContraction(
 bool Dot4Applies(const QuantizedContraction& q, const TargetInfo& target);
 
 // GLSL helpers of the quantized kernels: per-channel constant arrays, `q_channel(b, n)`,
-// `q_zb(ch)`, `q_sb(ch)` (hybrid), `q_requantize(acc, ch)` (integer) and, with `dot4`,
+// `q_zb(ch)`, `q_sb(ch)` (hybrid), `q_requantize(acc, ch)` and `q_col(ch)` (integer: a
+// channel's mantissa, exponent, result and rhs zero points, for kernels that look them up once
+// per column: llvmpipe indexes private arrays lane by lane) and, with `dot4`,
 // `q_dot4(a, b)` / `q_sum4_a(w)` / `q_sum4_b(w)`.
 std::string QuantizedGlsl(const QuantizedContraction& q);
 
