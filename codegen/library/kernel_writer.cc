@@ -132,6 +132,9 @@ void KernelWriter::DeclareQuantizedHelpers() {
   if (quantized_helpers_ || !p_.quant) return;
   quantized_helpers_ = true;
   if (p_.quant->dot4) prelude_.Extension("GL_EXT_spirv_intrinsics");
+  if (p_.quant->channels > 1) {
+    Binding({BufferRole::kScratch, p_.quant->table_scratch}, "QuantTable", "q_tab", true, false);
+  }
   functions_ += QuantizedGlsl(*p_.quant);
 }
 

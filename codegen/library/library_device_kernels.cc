@@ -68,7 +68,8 @@ StatusOr<DeviceKernel> EmitLibrary(const Fusion& fusion, const TargetInfo& targe
     dispatch.config = plan.config.name;
     // The product's FLOPs belong to the dispatch that multiplies: not the operand packs before
     // it (".pack_a/b") nor split-K's sum of slices after it.
-    const bool product = d.name.find(".pack_") == std::string::npos && d.name.find(".split_k_reduce") == std::string::npos;
+    const bool product = d.name.find(".pack_") == std::string::npos && d.name.find(".split_k_reduce") == std::string::npos &&
+                         d.name.find(".quant_constants") == std::string::npos;
     if (product) dispatch.flops = static_cast<uint64_t>(plan.problem.flops());
     for (const library::BufferRef& ref : d.bindings) {
       const size_t i = static_cast<size_t>(ref.index);

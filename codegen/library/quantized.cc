@@ -259,19 +259,19 @@ std::string QuantizedGlsl(const QuantizedContraction& q) {
   std::string out;
   const size_t c = static_cast<size_t>(q.channels);
   out += fmt::format("uint q_channel(uint b, uint n) {{ return {}; }}\n", q.channels > 1 ? q.channel.Glsl() : "0u");
+  // Per-channel constants: four words per channel in the table binding `q_tab` (see
+  // QuantizedTableKernel).
   if (c > 1) {
-    out += fmt::format("int q_zb_table[{}] = int[](", c);
-    for (size_t i = 0; i < c; ++i) out += fmt::format("{}{}", i ? ", " : "", q.rhs_zero_points[i]);
-    out += ");\nint q_zb(uint ch) { return q_zb_table[ch]; }\n";
+    out += "int q_zb(uint ch) { return int(q_tab[4u * ch + 3u]); }\n";
   } else {
     out += fmt::format("int q_zb(uint ch) {{ return {}; }}\n", q.rhs_zero_points[0]);
   }
   if (q.hybrid) {
     const std::string t = q.expressed == ElementType::kF64 ? "double" : "float";
     if (c > 1) {
-      out += fmt::format("{} q_sb_table[{}] = {}[](", t, c, t);
-      for (size_t i = 0; i < c; ++i) out += fmt::format("{}{}", i ? ", " : "", FloatConstant(q.expressed, q.rhs_scales[i]));
-      out += fmt::format(");\n{} q_sb(uint ch) {{ return q_sb_table[ch]; }}\n", t);
+      out += q.expressed == ElementType::kF64
+                 ? "double q_sb(uint ch) { return packDouble2x32(uvec2(q_tab[4u * ch], q_tab[4u * ch + 1u])); }\n"
+                 : "float q_sb(uint ch) { return uintBitsToFloat(q_tab[4u * ch]); }\n";
     } else {
       out += fmt::format("{} q_sb(uint ch) {{ return {}; }}\n", t, FloatConstant(q.expressed, q.rhs_scales[0]));
     }
@@ -279,15 +279,9 @@ std::string QuantizedGlsl(const QuantizedContraction& q) {
   }
   out += kRequantizeGlsl;
   if (c > 1) {
-    out += fmt::format("ivec3 q_rq_table[{}] = ivec3[](", c);
-    for (size_t i = 0; i < c; ++i) {
-      out += fmt::format("{}ivec3({}, {}, {})", i ? ", " : "", q.multipliers[i].mantissa, q.multipliers[i].exponent,
-                         q.result_zero_points[i]);
-    }
-    out += ");\n";
-    out += fmt::format("int q_requantize(int acc, uint ch) {{ ivec3 r = q_rq_table[ch]; return q_requant(acc, r.x, r.y, r.z, {}, {}); }}\n",
+    out += "ivec4 q_col(uint ch) { uint i = 4u * ch; return ivec4(q_tab[i], q_tab[i + 1u], q_tab[i + 2u], q_tab[i + 3u]); }\n";
+    out += fmt::format("int q_requantize(int acc, uint ch) {{ ivec4 r = q_col(ch); return q_requant(acc, r.x, r.y, r.z, {}, {}); }}\n",
                        q.result_min, q.result_max);
-    out += "ivec4 q_col(uint ch) { return ivec4(q_rq_table[ch], q_zb(ch)); }\n";
   } else {
     out += fmt::format("int q_requantize(int acc, uint ch) {{ return q_requant(acc, {}, {}, {}, {}, {}); }}\n",
                        q.multipliers[0].mantissa, q.multipliers[0].exponent, q.result_zero_points[0], q.result_min,
@@ -316,6 +310,40 @@ std::string QuantizedGlsl(const QuantizedContraction& q) {
     out += fmt::format("int q_sum4_a(uint w) {{ return {}; }}\nint q_sum4_b(uint w) {{ return {}; }}\n", sum(ua), sum(ub));
   }
   return out;
+}
+
+std::vector<uint32_t> QuantizedTableWords(const QuantizedContraction& q) {
+  std::vector<uint32_t> words;
+  for (size_t c = 0; c < static_cast<size_t>(q.channels); ++c) {
+    uint32_t w[4] = {0, 0, 0, static_cast<uint32_t>(q.rhs_zero_points[c])};
+    if (!q.hybrid) {
+      w[0] = static_cast<uint32_t>(q.multipliers[c].mantissa);
+      w[1] = static_cast<uint32_t>(q.multipliers[c].exponent);
+      w[2] = static_cast<uint32_t>(q.result_zero_points[c]);
+    } else if (q.expressed == ElementType::kF64) {
+      const uint64_t bits = ir::EncodeFloat(ElementType::kF64, q.rhs_scales[c]);
+      w[0] = static_cast<uint32_t>(bits);
+      w[1] = static_cast<uint32_t>(bits >> 32);
+    } else {  // scales of f32 and narrower expressed types are f32 values
+      w[0] = static_cast<uint32_t>(ir::EncodeFloat(ElementType::kF32, q.rhs_scales[c]));
+    }
+    words.insert(words.end(), w, w + 4);
+  }
+  return words;
+}
+
+std::string QuantizedTableKernel(const QuantizedContraction& q) {
+  const std::vector<uint32_t> words = QuantizedTableWords(q);
+  std::string out =
+      "#version 450\nlayout(local_size_x = 1, local_size_y = 1, local_size_z = 1) in;\n"
+      "layout(std430, binding = 0) writeonly buffer QuantTable { uvec4 q_tab_out[]; };\n"
+      "layout(push_constant) uniform PushConstants { uvec4 vkhlo_workgroup_base; } pc;\n"
+      "void main() {\n  if (gl_WorkGroupID.x + pc.vkhlo_workgroup_base.x != 0u) return;\n";
+  for (size_t i = 0; i + 3 < words.size(); i += 4) {
+    out += fmt::format("  q_tab_out[{}] = uvec4({}u, {}u, {}u, {}u);\n", i / 4, words[i], words[i + 1], words[i + 2],
+                       words[i + 3]);
+  }
+  return out + "}\n";
 }
 
 }  // namespace vkhlo::codegen::library

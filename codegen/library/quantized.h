@@ -53,8 +53,10 @@ struct QuantizedContraction {
   std::vector<ir::RequantizeMultiplier> multipliers;
   std::vector<int32_t> result_zero_points;
   int32_t result_min = 0, result_max = 0;
-  // Set by PlanMatmul: the packed 4 x 8-bit integer dot products are used.
+  // Set by PlanMatmul: the packed 4 x 8-bit integer dot products are used; the scratch buffer
+  // holding the per-channel table (channels > 1; -1: none).
   bool dot4 = false;
+  int table_scratch = -1;
 
   bool per_channel() const { return channels > 1; }
   std::string Describe() const;  // for plan summaries: "integer i8 x i8 -> i8 per-axis 3 dot4"
@@ -81,11 +83,20 @@ StatusOr<std::optional<QuantizedContraction>> ReadQuantizedContraction(
 // feature offered).
 bool Dot4Applies(const QuantizedContraction& q, const TargetInfo& target);
 
-// GLSL helpers of the quantized kernels: per-channel constant arrays, `q_channel(b, n)`,
+// GLSL helpers of the quantized kernels: `q_channel(b, n)`,
 // `q_zb(ch)`, `q_sb(ch)` (hybrid), `q_requantize(acc, ch)` and `q_col(ch)` (integer: a
 // channel's mantissa, exponent, result and rhs zero points, for kernels that look them up once
 // per column: llvmpipe indexes private arrays lane by lane) and, with `dot4`,
 // `q_dot4(a, b)` / `q_sum4_a(w)` / `q_sum4_b(w)`.
+// Per-channel tables (channels > 1) live in a buffer, not in GLSL arrays: llvmpipe compiles a
+// private or constant array indexed at run time as a per-invocation copy, minutes for a wide
+// layer, and GPUs would keep it in scratch memory. The plan's first dispatch
+// (QuantizedTableKernel: one invocation, straight-line stores) writes the table's words into a
+// scratch buffer the product kernels read as `q_tab`: per channel (mantissa, exponent, result
+// zero point, rhs zero point), or for the hybrid path (the rhs scale's f32 bits, or an f64's
+// two words, then 0, rhs zero point).
 std::string QuantizedGlsl(const QuantizedContraction& q);
+std::vector<uint32_t> QuantizedTableWords(const QuantizedContraction& q);
+std::string QuantizedTableKernel(const QuantizedContraction& q);
 
 }  // namespace vkhlo::codegen::library
