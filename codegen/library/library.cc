@@ -117,6 +117,9 @@ StatusOr<LibraryPlan> PlanMatmul(const MatmulProblem& problem, const TargetInfo&
     LibraryDispatch d;
     d.name = name + ".quant_constants";
     d.glsl = QuantizedTableKernel(*p.quant);
+    d.grid = {static_cast<uint32_t>((static_cast<size_t>(p.quant->channels) + kTableChannelsPerGroup - 1) /
+                                    kTableChannelsPerGroup),
+              1, 1};
     d.bindings = {{BufferRole::kScratch, p.quant->table_scratch, true}};
     plan.dispatches.push_back(std::move(d));
   }

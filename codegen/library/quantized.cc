@@ -334,16 +334,21 @@ std::vector<uint32_t> QuantizedTableWords(const QuantizedContraction& q) {
 
 std::string QuantizedTableKernel(const QuantizedContraction& q) {
   const std::vector<uint32_t> words = QuantizedTableWords(q);
+  const size_t channels = words.size() / 4;
+  // Workgroup g writes channels [16 g, 16 g + 16) with straight-line stores: small basic blocks
+  // (llvmpipe's compile time grows faster than linearly with one long block of stores).
   std::string out =
       "#version 450\nlayout(local_size_x = 1, local_size_y = 1, local_size_z = 1) in;\n"
       "layout(std430, binding = 0) writeonly buffer QuantTable { uvec4 q_tab_out[]; };\n"
       "layout(push_constant) uniform PushConstants { uvec4 vkhlo_workgroup_base; } pc;\n"
-      "void main() {\n  if (gl_WorkGroupID.x + pc.vkhlo_workgroup_base.x != 0u) return;\n";
-  for (size_t i = 0; i + 3 < words.size(); i += 4) {
-    out += fmt::format("  q_tab_out[{}] = uvec4({}u, {}u, {}u, {}u);\n", i / 4, words[i], words[i + 1], words[i + 2],
+      "void main() {\n  switch (gl_WorkGroupID.x + pc.vkhlo_workgroup_base.x) {\n";
+  for (size_t c = 0; c < channels; ++c) {
+    if (c % kTableChannelsPerGroup == 0) out += fmt::format("{}    case {}u:\n", c ? "      break;\n" : "", c / kTableChannelsPerGroup);
+    const size_t i = 4 * c;
+    out += fmt::format("      q_tab_out[{}] = uvec4({}u, {}u, {}u, {}u);\n", c, words[i], words[i + 1], words[i + 2],
                        words[i + 3]);
   }
-  return out + "}\n";
+  return out + "      break;\n    default: break;\n  }\n}\n";
 }
 
 }  // namespace vkhlo::codegen::library

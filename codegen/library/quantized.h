@@ -91,12 +91,13 @@ bool Dot4Applies(const QuantizedContraction& q, const TargetInfo& target);
 // Per-channel tables (channels > 1) live in a buffer, not in GLSL arrays: llvmpipe compiles a
 // private or constant array indexed at run time as a per-invocation copy, minutes for a wide
 // layer, and GPUs would keep it in scratch memory. The plan's first dispatch
-// (QuantizedTableKernel: one invocation, straight-line stores) writes the table's words into a
+// (QuantizedTableKernel: one workgroup per kTableChannelsPerGroup channels, straight-line stores) writes the table's words into a
 // scratch buffer the product kernels read as `q_tab`: per channel (mantissa, exponent, result
 // zero point, rhs zero point), or for the hybrid path (the rhs scale's f32 bits, or an f64's
 // two words, then 0, rhs zero point).
 std::string QuantizedGlsl(const QuantizedContraction& q);
 std::vector<uint32_t> QuantizedTableWords(const QuantizedContraction& q);
 std::string QuantizedTableKernel(const QuantizedContraction& q);
+inline constexpr size_t kTableChannelsPerGroup = 16;
 
 }  // namespace vkhlo::codegen::library

@@ -166,13 +166,10 @@ class QuantizedKernelTest : public testing::DeviceTest {
   }
 
   // The tiled variants (as the device's class and forced), split-K, the per-output kernel.
-  // (`shared`: also the shared-memory kernel. llvmpipe compiles kernels with barriers as
-  // coroutines, and saving a large per-channel table across them takes it minutes, so the
-  // tiled-shape case runs it per tensor; GPUs have no such cost.)
-  void CheckVariants(const std::string& text, ir::OpCode code, int64_t k, bool shared = true) {
+  void CheckVariants(const std::string& text, ir::OpCode code, int64_t k) {
     for (bool dot4 : {true, false}) {
       Check(text, code, {}, dot4, k);
-      if (shared) Check(text, code, Forced("generic.shared_32x32"), dot4, k);
+      Check(text, code, Forced("generic.shared_32x32"), dot4, k);
       Check(text, code, Forced("cpu.regtile_4x8", 2), dot4, k);
     }
     Check(text, code, Forced("generic.dot_per_output_64"), true, k);
@@ -186,7 +183,7 @@ class QuantizedKernelTest : public testing::DeviceTest {
   }
 
   codegen::TargetInfo target_;
-  std::mt19937_64 rng_{std::getenv("QK_SEED") ? 77u : 2026u};
+  std::mt19937_64 rng_{2026};
 };
 
 // A plain matmul [M, K] x [K, N] of the given storage types, per-axis weights along N or not.
@@ -201,7 +198,7 @@ StorageOp Matmul(std::mt19937_64& rng, int64_t m, int64_t k, int64_t n, ElementT
 
 TEST_F(QuantizedKernelTest, MatmulVariantsTiledShape) {
   const StorageOp op = Matmul(rng_, 64, 256, 96, ElementType::kS8, ElementType::kS8, ElementType::kS8, true, true);
-  CheckVariants(op.text, ir::OpCode::kDotGeneral, op.k, /*shared=*/false);
+  CheckVariants(op.text, ir::OpCode::kDotGeneral, op.k);
   const StorageOp per_tensor = Matmul(rng_, 64, 256, 96, ElementType::kU8, ElementType::kS8, ElementType::kU8, false, false);
   for (bool dot4 : {true, false}) Check(per_tensor.text, ir::OpCode::kDotGeneral, Forced("generic.shared_32x32"), dot4, op.k);
 }
@@ -316,7 +313,7 @@ func.func @main(%a: tensor<1x7x7x4xf32>, %b: tensor<3x3x4x5xi8>) -> tensor<1x4x4
 
 // Many channels: the per-channel constant tables of a wide layer.
 TEST_F(QuantizedKernelTest, ManyChannels) {
-  const StorageOp op = Matmul(rng_, 4, 40, 1500, ElementType::kS8, ElementType::kS8, ElementType::kS8, true, true);
+  const StorageOp op = Matmul(rng_, 4, 40, 520, ElementType::kS8, ElementType::kS8, ElementType::kS8, true, true);
   Check(op.text, ir::OpCode::kDotGeneral, {}, true, op.k);
 }
 
@@ -355,22 +352,5 @@ TEST_F(QuantizedKernelTest, ClearErrors) {
   EXPECT_NE(plan2.status().message().find("does not store"), std::string::npos) << plan2.status().message();
 }
 
-}  // namespace
-}  // namespace vkhlo
-namespace vkhlo {
-namespace {
-TEST_F(QuantizedKernelTest, DISABLED_Probe) {
-  const StorageOp op = Matmul(rng_, 64, 256, 96, ElementType::kS8, ElementType::kS8, ElementType::kS8, std::getenv("QK_AXIS") != nullptr, std::getenv("QK_AXIS") != nullptr);
-  const char* cfg = std::getenv("QK_CFG");
-  const bool dot4 = std::getenv("QK_DOT4") != nullptr;
-  ASSERT_OK_AND_ASSIGN(testing::ParsedOp parsed, testing::ParseOp(op.text, ir::OpCode::kDotGeneral));
-  codegen::TargetInfo target = target_;
-  target.shader_integer_dot_product = dot4;
-  ASSERT_OK_AND_ASSIGN(auto plan, codegen::library::PlanDotGeneral(*parsed.op, target, {}, cfg ? Forced(cfg) : PlanOptions{}));
-  FILE* f = std::fopen("/tmp/qk/probe.comp", "w");
-  std::fputs(plan.dispatches[0].glsl.c_str(), f);
-  std::fclose(f);
-  Check(op.text, ir::OpCode::kDotGeneral, cfg ? Forced(cfg) : PlanOptions{}, dot4, op.k);
-}
 }  // namespace
 }  // namespace vkhlo
