@@ -5,7 +5,8 @@
 //   kOperand i        -> the op's operand i (a fusion input)
 //   kEpilogueInput i  -> MatchEpilogue's input i (a fusion input: the bias before its broadcast)
 //   kResult           -> the fusion's one output (the op's result, or the end of the absorbed chain)
-//   kScratch i        -> DeviceKernel scratch buffer i (split-K partial sums)
+//   kScratch i        -> DeviceKernel scratch buffer i (split-K partial sums, a quantized
+//                        contraction's per-channel table)
 // Plans read operands as 32-byte vectors, hence binding_alignment = 32 (the runtime binds such
 // kernels' buffers whole: the allocator rounds every buffer up to its 32-byte alignment).
 //

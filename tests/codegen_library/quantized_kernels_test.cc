@@ -354,3 +354,45 @@ TEST_F(QuantizedKernelTest, ClearErrors) {
 
 }  // namespace
 }  // namespace vkhlo
+
+namespace vkhlo {
+namespace {
+
+// Not a test (disabled; no timed assertions): the same GEMM as f32 and as i8 with and without
+// the packed dot products, each run twice, the second (compiled, cached) run timed. For
+// docs/codegen.md; run with --gtest_also_run_disabled_tests.
+TEST_F(QuantizedKernelTest, DISABLED_Timing) {
+  const int64_t m = 256, k = 512, n = 256;
+  const StorageOp q = Matmul(rng_, m, k, n, ElementType::kS8, ElementType::kS8, ElementType::kS8, true, true);
+  const std::string f = fmt::format(R"(
+func.func @main(%a: tensor<{0}x{1}xf32>, %b: tensor<{1}x{2}xf32>) -> tensor<{0}x{2}xf32> {{
+  %r = "stablehlo.dot_general"(%a, %b) {{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>}} : (tensor<{0}x{1}xf32>, tensor<{1}x{2}xf32>) -> tensor<{0}x{2}xf32>
+  return %r : tensor<{0}x{2}xf32>
+}}
+)", m, k, n);
+  struct Run {
+    const char* what;
+    const std::string* text;
+    bool dot4;
+  };
+  for (const Run& r : {Run{"f32", &f, false}, Run{"i8 packed dot4", &q.text, true}, Run{"i8 i32 multiply-add", &q.text, false}}) {
+    ASSERT_OK_AND_ASSIGN(testing::ParsedOp parsed, testing::ParseOp(*r.text, ir::OpCode::kDotGeneral));
+    std::vector<ir::Literal> operands = {testing::RandomLiteral(parsed.op->operand(0)->type(), rng_),
+                                         testing::RandomLiteral(parsed.op->operand(1)->type(), rng_)};
+    codegen::TargetInfo target = target_;
+    target.shader_integer_dot_product = target_.shader_integer_dot_product && r.dot4;
+    ASSERT_OK_AND_ASSIGN(auto plan, codegen::library::PlanDotGeneral(*parsed.op, target, {}, {}));
+    double best = 1e9;
+    for (int i = 0; i < 3; ++i) {
+      const auto start = std::chrono::steady_clock::now();
+      ASSERT_OK_AND_ASSIGN(ir::Literal out, testing::RunPlan(dev(), testing::TestCompiler(), target, plan, operands));
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (i > 0) best = std::min(best, s);
+    }
+    std::printf("%s %lldx%lldx%lld (%s): %.1f ms (best of 2 after a first run)\n", r.what, (long long)m, (long long)k,
+                (long long)n, plan.config.name.c_str(), best * 1e3);
+  }
+}
+
+}  // namespace
+}  // namespace vkhlo
