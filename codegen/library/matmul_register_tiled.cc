@@ -125,79 +125,79 @@ StatusOr<LibraryDispatch> EmitRegisterTiled(const MatmulProblem& p, const Epilog
   if (dot4) {
     body += RegisterTiledDot4Body(p, c, split);
   } else {
-  for (uint32_t i = 0; i < tm; ++i) {
-    std::string line = "  " + acc;
-    for (uint32_t j = 0; j < tn; ++j) line += fmt::format("{} c{}_{} = {}(0)", j ? "," : "", i, j, acc);
-    body += line + ";\n";
-  }
-  // One step of the main loop: KU values of k.
-  body += fmt::format("  uint k = kbeg;\n  for (; k + {0}u <= kend; k += {0}u) {{\n", ku);
-  // A fragments a<i>_<kk>.
-  for (uint32_t i = 0; ma == LoadMode::kVecInner && i < tm; ++i) {
-    for (int q = 0; q < ku / va; ++q) {
-      std::vector<std::string> names;
-      for (int t2 = 0; t2 < va; ++t2) names.push_back(fmt::format("a{}_{}", i, q * va + t2));
-      body += w.VectorLoad('a', va, "b", fmt::format("mr{}", i), fmt::format("k + {}u", q * va), names);
-    }
-  }
-  for (int kk = 0; ma == LoadMode::kVecOuter && kk < ku; ++kk) {
-    for (uint32_t r = 0; r < tm / static_cast<uint32_t>(va); ++r) {
-      std::vector<std::string> names;
-      for (int t2 = 0; t2 < va; ++t2) names.push_back(fmt::format("a{}_{}", r * va + t2, kk));
-      body += w.VectorLoad('a', va, "b", fmt::format("min(m0 + {}u, M - {}u)", r * va, va), fmt::format("k + {}u", kk),
-                           names);
-    }
-  }
-  for (int kk = 0; ma == LoadMode::kScalar && kk < ku; ++kk) {
     for (uint32_t i = 0; i < tm; ++i) {
-      body += fmt::format("    {} a{}_{} = load_a(b, mr{}, k + {}u);\n", acc, i, kk, i, kk);
+      std::string line = "  " + acc;
+      for (uint32_t j = 0; j < tn; ++j) line += fmt::format("{} c{}_{} = {}(0)", j ? "," : "", i, j, acc);
+      body += line + ";\n";
     }
-  }
-  // B fragments b<kk>_<j>, loaded for all kk first when vectors run along k.
-  for (uint32_t j = 0; mb == LoadMode::kVecOuter && j < tn; ++j) {
-    for (int q = 0; q < ku / vb; ++q) {
-      std::vector<std::string> names;
-      for (int t2 = 0; t2 < vb; ++t2) names.push_back(fmt::format("b{}_{}", q * vb + t2, j));
-      body += w.VectorLoad('b', vb, "b", fmt::format("k + {}u", q * vb), fmt::format("nc{}", j), names);
-    }
-  }
-  for (int kk = 0; kk < ku; ++kk) {
-    if (mb == LoadMode::kVecInner) {
-      for (uint32_t q = 0; q < tn / static_cast<uint32_t>(vb); ++q) {
+    // One step of the main loop: KU values of k.
+    body += fmt::format("  uint k = kbeg;\n  for (; k + {0}u <= kend; k += {0}u) {{\n", ku);
+    // A fragments a<i>_<kk>.
+    for (uint32_t i = 0; ma == LoadMode::kVecInner && i < tm; ++i) {
+      for (int q = 0; q < ku / va; ++q) {
         std::vector<std::string> names;
-        for (int t2 = 0; t2 < vb; ++t2) names.push_back(fmt::format("b{}_{}", kk, q * vb + t2));
-        body += w.VectorLoad('b', vb, "b", fmt::format("k + {}u", kk), fmt::format("min(n0 + {}u, N - {}u)", q * vb, vb),
+        for (int t2 = 0; t2 < va; ++t2) names.push_back(fmt::format("a{}_{}", i, q * va + t2));
+        body += w.VectorLoad('a', va, "b", fmt::format("mr{}", i), fmt::format("k + {}u", q * va), names);
+      }
+    }
+    for (int kk = 0; ma == LoadMode::kVecOuter && kk < ku; ++kk) {
+      for (uint32_t r = 0; r < tm / static_cast<uint32_t>(va); ++r) {
+        std::vector<std::string> names;
+        for (int t2 = 0; t2 < va; ++t2) names.push_back(fmt::format("a{}_{}", r * va + t2, kk));
+        body += w.VectorLoad('a', va, "b", fmt::format("min(m0 + {}u, M - {}u)", r * va, va), fmt::format("k + {}u", kk),
                              names);
       }
-    } else if (mb == LoadMode::kScalar) {
-      for (uint32_t j = 0; j < tn; ++j) {
-        if (qcols) {
-          body += fmt::format("    int b{0}_{1} = load_b_raw(b, k + {0}u, nc{1}) - qc{1}.w;\n", kk, j);
-        } else {
-          body += fmt::format("    {} b{}_{} = load_b(b, k + {}u, nc{});\n", acc, kk, j, kk, j);
+    }
+    for (int kk = 0; ma == LoadMode::kScalar && kk < ku; ++kk) {
+      for (uint32_t i = 0; i < tm; ++i) {
+        body += fmt::format("    {} a{}_{} = load_a(b, mr{}, k + {}u);\n", acc, i, kk, i, kk);
+      }
+    }
+    // B fragments b<kk>_<j>, loaded for all kk first when vectors run along k.
+    for (uint32_t j = 0; mb == LoadMode::kVecOuter && j < tn; ++j) {
+      for (int q = 0; q < ku / vb; ++q) {
+        std::vector<std::string> names;
+        for (int t2 = 0; t2 < vb; ++t2) names.push_back(fmt::format("b{}_{}", q * vb + t2, j));
+        body += w.VectorLoad('b', vb, "b", fmt::format("k + {}u", q * vb), fmt::format("nc{}", j), names);
+      }
+    }
+    for (int kk = 0; kk < ku; ++kk) {
+      if (mb == LoadMode::kVecInner) {
+        for (uint32_t q = 0; q < tn / static_cast<uint32_t>(vb); ++q) {
+          std::vector<std::string> names;
+          for (int t2 = 0; t2 < vb; ++t2) names.push_back(fmt::format("b{}_{}", kk, q * vb + t2));
+          body += w.VectorLoad('b', vb, "b", fmt::format("k + {}u", kk), fmt::format("min(n0 + {}u, N - {}u)", q * vb, vb),
+                               names);
+        }
+      } else if (mb == LoadMode::kScalar) {
+        for (uint32_t j = 0; j < tn; ++j) {
+          if (qcols) {
+            body += fmt::format("    int b{0}_{1} = load_b_raw(b, k + {0}u, nc{1}) - qc{1}.w;\n", kk, j);
+          } else {
+            body += fmt::format("    {} b{}_{} = load_b(b, k + {}u, nc{});\n", acc, kk, j, kk, j);
+          }
+        }
+      }
+      for (uint32_t i = 0; i < tm; ++i) {
+        for (uint32_t j = 0; j < tn; ++j) {
+          body += "    " + w.Mac(fmt::format("c{}_{}", i, j), fmt::format("a{}_{}", i, kk), fmt::format("b{}_{}", kk, j)) + "\n";
         }
       }
     }
+    body += "  }\n";
+    // The K tail, one step at a time.
+    body += "  for (; k < kend; ++k) {\n";
+    for (uint32_t i = 0; i < tm; ++i) body += fmt::format("    {} a{} = load_a(b, mr{}, k);\n", acc, i, i);
+    for (uint32_t j = 0; j < tn; ++j) {
+      body += qcols ? fmt::format("    int b{0} = load_b_raw(b, k, nc{0}) - qc{0}.w;\n", j)
+                    : fmt::format("    {} b{} = load_b(b, k, nc{});\n", acc, j, j);
+    }
     for (uint32_t i = 0; i < tm; ++i) {
       for (uint32_t j = 0; j < tn; ++j) {
-        body += "    " + w.Mac(fmt::format("c{}_{}", i, j), fmt::format("a{}_{}", i, kk), fmt::format("b{}_{}", kk, j)) + "\n";
+        body += "    " + w.Mac(fmt::format("c{}_{}", i, j), fmt::format("a{}", i), fmt::format("b{}", j)) + "\n";
       }
     }
-  }
-  body += "  }\n";
-  // The K tail, one step at a time.
-  body += "  for (; k < kend; ++k) {\n";
-  for (uint32_t i = 0; i < tm; ++i) body += fmt::format("    {} a{} = load_a(b, mr{}, k);\n", acc, i, i);
-  for (uint32_t j = 0; j < tn; ++j) {
-    body += qcols ? fmt::format("    int b{0} = load_b_raw(b, k, nc{0}) - qc{0}.w;\n", j)
-                  : fmt::format("    {} b{} = load_b(b, k, nc{});\n", acc, j, j);
-  }
-  for (uint32_t i = 0; i < tm; ++i) {
-    for (uint32_t j = 0; j < tn; ++j) {
-      body += "    " + w.Mac(fmt::format("c{}_{}", i, j), fmt::format("a{}", i), fmt::format("b{}", j)) + "\n";
-    }
-  }
-  body += "  }\n";
+    body += "  }\n";
   }
   for (uint32_t i = 0; i < tm; ++i) {
     for (uint32_t j = 0; j < tn; ++j) {

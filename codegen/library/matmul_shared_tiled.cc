@@ -82,29 +82,29 @@ StatusOr<LibraryDispatch> EmitSharedTiled(const MatmulProblem& p, const Epilogue
     }
   } else {
   body += fmt::format("  for (uint k0 = kbeg; k0 < kend; k0 += {}u) {{\n", bk);
-  // Staging: A with k fastest across invocations, B with n fastest.
-  body += fmt::format(
-      "    for (uint e = tid; e < {0}u; e += {1}u) {{\n      uint r = e / {2}u, kk = e % {2}u;\n"
-      "      uint m = mb + r, k = k0 + kk;\n"
-      "      {3} v = load_a(b, min(m, M - 1u), min(k, K - 1u));\n"
-      "      As[kk * {4}u + r] = (m < M && k < kend) ? v : {3}(0);\n    }}\n",
-      bm * bk, nt, bk, acc, bm);
-  body += fmt::format(
-      "    for (uint e = tid; e < {0}u; e += {1}u) {{\n      uint kk = e / {2}u, cc = e % {2}u;\n"
-      "      uint k = k0 + kk, n = nb + cc;\n"
-      "      {3} v = load_b(b, min(k, K - 1u), min(n, N - 1u));\n"
-      "      Bs[kk * {2}u + cc] = (n < N && k < kend) ? v : {3}(0);\n    }}\n",
-      bk * bn, nt, bn, acc);
-  body += "    barrier();\n";
-  body += fmt::format("    for (uint kk = 0u; kk < {}u; ++kk) {{\n", bk);
-  for (uint32_t i = 0; i < c.tm; ++i) body += fmt::format("      {} a{} = As[kk * {}u + ty + {}u];\n", acc, i, bm, i * c.wg_y);
-  for (uint32_t j = 0; j < c.tn; ++j) body += fmt::format("      {} b{} = Bs[kk * {}u + tx + {}u];\n", acc, j, bn, j * c.wg_x);
-  for (uint32_t i = 0; i < c.tm; ++i) {
-    for (uint32_t j = 0; j < c.tn; ++j) {
-      body += "      " + w.Mac(fmt::format("c{}_{}", i, j), fmt::format("a{}", i), fmt::format("b{}", j)) + "\n";
+    // Staging: A with k fastest across invocations, B with n fastest.
+    body += fmt::format(
+        "    for (uint e = tid; e < {0}u; e += {1}u) {{\n      uint r = e / {2}u, kk = e % {2}u;\n"
+        "      uint m = mb + r, k = k0 + kk;\n"
+        "      {3} v = load_a(b, min(m, M - 1u), min(k, K - 1u));\n"
+        "      As[kk * {4}u + r] = (m < M && k < kend) ? v : {3}(0);\n    }}\n",
+        bm * bk, nt, bk, acc, bm);
+    body += fmt::format(
+        "    for (uint e = tid; e < {0}u; e += {1}u) {{\n      uint kk = e / {2}u, cc = e % {2}u;\n"
+        "      uint k = k0 + kk, n = nb + cc;\n"
+        "      {3} v = load_b(b, min(k, K - 1u), min(n, N - 1u));\n"
+        "      Bs[kk * {2}u + cc] = (n < N && k < kend) ? v : {3}(0);\n    }}\n",
+        bk * bn, nt, bn, acc);
+    body += "    barrier();\n";
+    body += fmt::format("    for (uint kk = 0u; kk < {}u; ++kk) {{\n", bk);
+    for (uint32_t i = 0; i < c.tm; ++i) body += fmt::format("      {} a{} = As[kk * {}u + ty + {}u];\n", acc, i, bm, i * c.wg_y);
+    for (uint32_t j = 0; j < c.tn; ++j) body += fmt::format("      {} b{} = Bs[kk * {}u + tx + {}u];\n", acc, j, bn, j * c.wg_x);
+    for (uint32_t i = 0; i < c.tm; ++i) {
+      for (uint32_t j = 0; j < c.tn; ++j) {
+        body += "      " + w.Mac(fmt::format("c{}_{}", i, j), fmt::format("a{}", i), fmt::format("b{}", j)) + "\n";
+      }
     }
-  }
-  body += "    }\n    barrier();\n  }\n";
+    body += "    }\n    barrier();\n  }\n";
   }
   for (uint32_t i = 0; i < c.tm; ++i) {
     for (uint32_t j = 0; j < c.tn; ++j) {

@@ -374,14 +374,18 @@ func.func @main(%a: tensor<{0}x{1}xf32>, %b: tensor<{1}x{2}xf32>) -> tensor<{0}x
     const char* what;
     const std::string* text;
     bool dot4;
+    const char* config;
   };
-  for (const Run& r : {Run{"f32", &f, false}, Run{"i8 packed dot4", &q.text, true}, Run{"i8 i32 multiply-add", &q.text, false}}) {
+  for (const Run& r : {Run{"f32", &f, false, ""}, Run{"f32", &f, false, "cpu.regtile_8x16"},
+                       Run{"i8 packed dot4", &q.text, true, ""}, Run{"i8 i32 multiply-add", &q.text, false, ""}}) {
     ASSERT_OK_AND_ASSIGN(testing::ParsedOp parsed, testing::ParseOp(*r.text, ir::OpCode::kDotGeneral));
     std::vector<ir::Literal> operands = {testing::RandomLiteral(parsed.op->operand(0)->type(), rng_),
                                          testing::RandomLiteral(parsed.op->operand(1)->type(), rng_)};
     codegen::TargetInfo target = target_;
     target.shader_integer_dot_product = target_.shader_integer_dot_product && r.dot4;
-    ASSERT_OK_AND_ASSIGN(auto plan, codegen::library::PlanDotGeneral(*parsed.op, target, {}, {}));
+    PlanOptions options;
+    options.force_config = r.config;
+    ASSERT_OK_AND_ASSIGN(auto plan, codegen::library::PlanDotGeneral(*parsed.op, target, {}, options));
     double best = 1e9;
     for (int i = 0; i < 3; ++i) {
       const auto start = std::chrono::steady_clock::now();
