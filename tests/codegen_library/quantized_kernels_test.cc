@@ -270,6 +270,7 @@ TEST_F(QuantizedKernelTest, Convolution) {
       {{1, 11, 9, 4}, {3, 2, 4, 8}, {1, 4, 5, 8}, "pad = [[2, 1], [0, 1]], stride = [3, 2], rhs_dilate = [2, 1]", 1, 1},
       {{1, 7, 6, 8}, {2, 3, 2, 12}, {1, 7, 5, 12}, "pad = [[1, 1], [1, 0]], lhs_dilate = [2, 1], stride = [2, 1]", 4, 1},
       {{4, 5, 5, 3}, {3, 3, 3, 6}, {2, 3, 3, 6}, "stride = [1, 1]", 1, 2},
+      {{1, 6, 6, 4}, {3, 3, 1, 8}, {1, 6, 6, 8}, "pad = [[1, 1], [1, 1]]", 4, 1},  // depthwise, multiplier 2
   };
   for (const Case& c : cases) {
     const int64_t k = c.kernel[0] * c.kernel[1] * c.kernel[2];
@@ -350,6 +351,32 @@ TEST_F(QuantizedKernelTest, ClearErrors) {
   auto plan2 = codegen::library::PlanDotGeneral(*parsed2.op, target_, {}, {});
   ASSERT_FALSE(plan2.ok());
   EXPECT_NE(plan2.status().message().find("does not store"), std::string::npos) << plan2.status().message();
+  // The integer path's epilogue is the requantization: a fused epilogue is refused.
+  const StorageOp good = StorageDot({2, 3}, {3, 2}, {2, 2}, DotNumbers({}, {}, {1}, {0}), a,
+                                    "tensor<3x2x!quant.uniform<i8:f32, 0.5:2>>", o, "tensor<2x3xi8>", "tensor<3x2xi8>",
+                                    "tensor<2x2xi8>", 3);
+  ASSERT_OK_AND_ASSIGN(testing::ParsedOp parsed3, testing::ParseOp(good.text, ir::OpCode::kDotGeneral));
+  codegen::library::Epilogue relu;
+  relu.steps.push_back({});
+  auto plan3 = codegen::library::PlanDotGeneral(*parsed3.op, target_, relu, {});
+  ASSERT_FALSE(plan3.ok());
+  EXPECT_NE(plan3.status().message().find("takes no fused epilogue"), std::string::npos) << plan3.status().message();
+  // Nor does the direct convolution kernel take a quantized convolution.
+  const std::string conv = R"(
+func.func @main(%a: tensor<1x4x4x2xi8>, %b: tensor<3x3x1x2xi8>) -> tensor<1x2x2x2xi8> {
+  %r = stablehlo.convolution(%a, %b) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64, vkhlo.quantized_types = [tensor<1x4x4x2x!quant.uniform<i8:f32, 0.5:1>>, tensor<3x3x1x2x!quant.uniform<i8:f32, 0.25:0>>, tensor<1x2x2x2x!quant.uniform<i8:f32, 0.5:-1>>]} : (tensor<1x4x4x2xi8>, tensor<3x3x1x2xi8>) -> tensor<1x2x2x2xi8>
+  return %r : tensor<1x2x2x2xi8>
+}
+)";
+  ASSERT_OK_AND_ASSIGN(testing::ParsedOp parsed4, testing::ParseOp(conv, ir::OpCode::kConvolution));
+  PlanOptions direct;
+  direct.force_config = "direct";
+  auto plan4 = codegen::library::PlanConvolution(*parsed4.op, target_, {}, direct);
+  ASSERT_FALSE(plan4.ok());
+  EXPECT_NE(plan4.status().message().find("direct convolution kernel"), std::string::npos) << plan4.status().message();
+  // Depthwise (which the direct kernel would take unquantized) goes through the implicit GEMM.
+  ASSERT_OK_AND_ASSIGN(auto depthwise, codegen::library::PlanConvolution(*parsed4.op, target_, {}, {}));
+  EXPECT_TRUE(depthwise.problem.quant.has_value()) << depthwise.summary;
 }
 
 }  // namespace
