@@ -83,18 +83,17 @@ StatusOr<std::optional<QuantizedContraction>> ReadQuantizedContraction(
 // feature offered).
 bool Dot4Applies(const QuantizedContraction& q, const TargetInfo& target);
 
-// GLSL helpers of the quantized kernels: `q_channel(b, n)`,
-// `q_zb(ch)`, `q_sb(ch)` (hybrid), `q_requantize(acc, ch)` and `q_col(ch)` (integer: a
-// channel's mantissa, exponent, result and rhs zero points, for kernels that look them up once
-// per column: llvmpipe indexes private arrays lane by lane) and, with `dot4`,
+// GLSL helpers of the quantized kernels: `q_channel(b, n)`, `q_zb(ch)`, `q_sb(ch)` (hybrid),
+// `q_requantize(acc, ch)` and `q_col(ch)` (integer: a channel's mantissa, exponent, result and
+// rhs zero points, for kernels that look them up once per column) and, with `dot4`,
 // `q_dot4(a, b)` / `q_sum4_a(w)` / `q_sum4_b(w)`.
 // Per-channel tables (channels > 1) live in a buffer, not in GLSL arrays: llvmpipe compiles a
-// private or constant array indexed at run time as a per-invocation copy, minutes for a wide
-// layer, and GPUs would keep it in scratch memory. The plan's first dispatch
-// (QuantizedTableKernel: one workgroup per kTableChannelsPerGroup channels, straight-line stores) writes the table's words into a
-// scratch buffer the product kernels read as `q_tab`: per channel (mantissa, exponent, result
-// zero point, rhs zero point), or for the hybrid path (the rhs scale's f32 bits, or an f64's
-// two words, then 0, rhs zero point).
+// private or constant array indexed at run time as a per-invocation copy (minutes for a wide
+// layer), and GPUs would keep it in scratch memory. The plan's first dispatch
+// (QuantizedTableKernel: one workgroup per kTableChannelsPerGroup channels, straight-line
+// stores) writes the table into a scratch buffer the product kernels read as `q_tab`, four
+// words per channel: mantissa, exponent, result zero point, rhs zero point; for the hybrid
+// path the rhs scale's f32 bits (an f64's two words), 0, rhs zero point.
 std::string QuantizedGlsl(const QuantizedContraction& q);
 std::vector<uint32_t> QuantizedTableWords(const QuantizedContraction& q);
 std::string QuantizedTableKernel(const QuantizedContraction& q);
