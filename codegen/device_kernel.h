@@ -38,17 +38,19 @@ namespace vkhlo::codegen {
 // A buffer a dispatch binds.
 struct KernelBuffer {
   enum class Kind {
-    kValue,    // a fusion input or output (`value`)
-    kScratch,  // DeviceKernel::scratch_bytes[scratch], alive during this kernel's dispatches
+    kValue,     // a fusion input or output (`value`)
+    kScratch,   // DeviceKernel::scratch_bytes[scratch], alive during this kernel's dispatches
+    kConstant,  // DeviceKernel::constant_words[scratch]: uploaded once when compiled, read only
   };
   Kind kind = Kind::kValue;
   const ir::Value* value = nullptr;
-  int scratch = -1;
+  int scratch = -1;  // the index of a scratch or constant buffer
   bool written = false;  // the dispatch writes it (outputs must be written by some dispatch)
 
   static KernelBuffer Read(const ir::Value* v) { return {Kind::kValue, v, -1, false}; }
   static KernelBuffer Write(const ir::Value* v) { return {Kind::kValue, v, -1, true}; }
   static KernelBuffer Scratch(int index, bool written) { return {Kind::kScratch, nullptr, index, written}; }
+  static KernelBuffer Constant(int index) { return {Kind::kConstant, nullptr, index, false}; }
 };
 
 struct KernelDispatch {
@@ -81,11 +83,26 @@ struct InPlaceOutput {
 struct DeviceKernel {
   std::string summary;                  // the ops, the strategy and why (dumps, tests)
   std::vector<uint64_t> scratch_bytes;  // per scratch buffer
+  // Tables the kernel reads (e.g. per-channel quantization constants), uploaded once when the
+  // kernel is compiled and held by the executable: a table in a buffer, not in GLSL text,
+  // because drivers compile large constant arrays slowly (llvmpipe: minutes).
+  std::vector<std::vector<uint32_t>> constant_words;
   std::vector<KernelDispatch> dispatches;
   // Every bound buffer's offset must be a multiple of this (vector loads need more than 4).
   uint32_t binding_alignment = 4;
   std::vector<InPlaceOutput> in_place;
 };
+
+// Bytes a scratch or constant buffer `b` of `kernel` takes (0 for values and bad indices).
+inline uint64_t InternalBufferBytes(const DeviceKernel& kernel, const KernelBuffer& b) {
+  if (b.scratch < 0) return 0;
+  const auto i = static_cast<size_t>(b.scratch);
+  if (b.kind == KernelBuffer::Kind::kScratch) return i < kernel.scratch_bytes.size() ? kernel.scratch_bytes[i] : 0;
+  if (b.kind == KernelBuffer::Kind::kConstant) {
+    return i < kernel.constant_words.size() ? kernel.constant_words[i].size() * sizeof(uint32_t) : 0;
+  }
+  return 0;
+}
 
 using DeviceKernelEmitFn = StatusOr<DeviceKernel> (*)(const Fusion& fusion, const TargetInfo& target,
                                                       const KernelOptions& options);

@@ -133,7 +133,7 @@ void KernelWriter::DeclareQuantizedHelpers() {
   quantized_helpers_ = true;
   if (p_.quant->dot4) prelude_.Extension("GL_EXT_spirv_intrinsics");
   if (p_.quant->channels > 1) {
-    Binding({BufferRole::kScratch, p_.quant->table_scratch}, "QuantTable", "q_tab", true, false);
+    Binding({BufferRole::kConstant, 0}, "QuantTable", "q_tab", true, false);
   }
   functions_ += QuantizedGlsl(*p_.quant);
 }

@@ -106,38 +106,13 @@ StatusOr<LibraryPlan> PlanMatmul(const MatmulProblem& problem, const TargetInfo&
   if (p.quant) plan.summary += "\n  quantized " + p.quant->Describe();
   if (p.empty()) return plan;
   const std::string name = options.name.empty() ? "matmul" : options.name;
-  // A quantized contraction's per-channel table (quantized.h): a scratch buffer after split-K's
-  // partial sums (scratch 0) where there are some, written by a first dispatch.
-  const bool partials = p.k > 0 && plan.config.split_k > 1 && plan.config.variant != MatmulVariant::kDotPerOutput &&
-                        plan.config.variant != MatmulVariant::kCooperativeMatrix;
-  const bool table = p.quant && p.quant->channels > 1;
-  if (table) {
-    p.quant->table_scratch = partials ? 1 : 0;
-    plan.problem = p;
-    LibraryDispatch d;
-    d.name = name + ".quant_constants";
-    d.glsl = QuantizedTableKernel(*p.quant);
-    d.grid = {static_cast<uint32_t>((static_cast<size_t>(p.quant->channels) + kTableChannelsPerGroup - 1) /
-                                    kTableChannelsPerGroup),
-              1, 1};
-    d.bindings = {{BufferRole::kScratch, p.quant->table_scratch, true}};
-    plan.dispatches.push_back(std::move(d));
-  }
-  auto table_bytes = [&] {
-    if (!table) return;
-    const uint64_t bytes = static_cast<uint64_t>(p.quant->channels) * 16;
-    if (p.quant->table_scratch == 0) {
-      plan.scratch_bytes.insert(plan.scratch_bytes.begin(), bytes);
-    } else {
-      plan.scratch_bytes.push_back(bytes);
-    }
-  };
+  // A quantized contraction's per-channel table (quantized.h): constant 0, uploaded once.
+  if (p.quant && p.quant->channels > 1) plan.constants.push_back(QuantizedTableWords(*p.quant));
   if (p.k == 0) {
     // Nothing to sum: every output is the epilogue of zero, and the operands are not read.
     plan.config.split_k = 1;
     VKHLO_ASSIGN_OR_RETURN(auto d, EmitZeroContraction(p, e, t, name));
     plan.dispatches.push_back(std::move(d));
-    table_bytes();
     return plan;
   }
   const TileConfig& c = plan.config;
@@ -186,7 +161,6 @@ StatusOr<LibraryPlan> PlanMatmul(const MatmulProblem& problem, const TargetInfo&
     VKHLO_ASSIGN_OR_RETURN(auto r, EmitSplitKReduce(p, e, t, split, name));
     plan.dispatches.push_back(std::move(r));
   }
-  table_bytes();
   plan.binding_alignment = 32;  // vector views read 32-byte units
   return plan;
 }

@@ -5,8 +5,9 @@
 //   kOperand i        -> the op's operand i (a fusion input)
 //   kEpilogueInput i  -> MatchEpilogue's input i (a fusion input: the bias before its broadcast)
 //   kResult           -> the fusion's one output (the op's result, or the end of the absorbed chain)
-//   kScratch i        -> DeviceKernel scratch buffer i (split-K partial sums, a quantized
-//                        contraction's per-channel table)
+//   kScratch i        -> DeviceKernel scratch buffer i (split-K partial sums)
+//   kConstant i       -> DeviceKernel constant table i (a quantized contraction's per-channel
+//                        constants), uploaded once by the runtime
 // Plans read operands as 32-byte vectors, hence binding_alignment = 32 (the runtime binds such
 // kernels' buffers whole: the allocator rounds every buffer up to its 32-byte alignment).
 //
@@ -59,6 +60,7 @@ StatusOr<DeviceKernel> EmitLibrary(const Fusion& fusion, const TargetInfo& targe
   kernel.summary = plan.summary;
   for (size_t i = 1; i < fusion.ops.size(); ++i) kernel.summary += "\n  epilogue " + std::string(fusion.ops[i]->name());
   kernel.scratch_bytes = plan.scratch_bytes;
+  kernel.constant_words = plan.constants;
   kernel.binding_alignment = plan.binding_alignment;
   for (library::LibraryDispatch& d : plan.dispatches) {
     KernelDispatch dispatch;
@@ -88,6 +90,10 @@ StatusOr<DeviceKernel> EmitLibrary(const Fusion& fusion, const TargetInfo& targe
           break;
         case BufferRole::kScratch:
           dispatch.bindings.push_back(KernelBuffer::Scratch(ref.index, ref.written));
+          break;
+        case BufferRole::kConstant:
+          if (i >= plan.constants.size()) return InternalError(fmt::format("{}: constant {} out of range", d.name, i));
+          dispatch.bindings.push_back(KernelBuffer::Constant(ref.index));
           break;
       }
       // A read-write binding of a value (none today) keeps the plan's flag.

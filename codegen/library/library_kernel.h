@@ -32,6 +32,7 @@ enum class BufferRole {
   kEpilogueInput,  // index into Epilogue::inputs
   kResult,         // the op's result (or the epilogue's converted result)
   kScratch,        // index into LibraryPlan::scratch_bytes
+  kConstant,       // index into LibraryPlan::constants (read only, uploaded once)
 };
 
 struct BufferRef {
@@ -56,6 +57,7 @@ struct LibraryPlan {
   MatmulProblem problem;
   TileConfig config;
   std::vector<uint64_t> scratch_bytes;
+  std::vector<std::vector<uint32_t>> constants;  // tables the dispatches read (as DeviceKernel's)
   std::vector<LibraryDispatch> dispatches;  // empty when the result is empty or needs no work
   // Bytes the result takes (the runtime allocates it); every bound buffer's offset must be a
   // multiple of binding_alignment (vector loads read 32-byte units).

@@ -259,8 +259,8 @@ std::string QuantizedGlsl(const QuantizedContraction& q) {
   std::string out;
   const size_t c = static_cast<size_t>(q.channels);
   out += fmt::format("uint q_channel(uint b, uint n) {{ return {}; }}\n", q.channels > 1 ? q.channel.Glsl() : "0u");
-  // Per-channel constants: four words per channel in the table binding `q_tab` (see
-  // QuantizedTableKernel).
+  // Per-channel constants: four words per channel in the table binding `q_tab` (the plan's
+  // constant 0, quantized.h).
   if (c > 1) {
     out += "int q_zb(uint ch) { return int(q_tab[4u * ch + 3u]); }\n";
   } else {
@@ -330,25 +330,6 @@ std::vector<uint32_t> QuantizedTableWords(const QuantizedContraction& q) {
     words.insert(words.end(), w, w + 4);
   }
   return words;
-}
-
-std::string QuantizedTableKernel(const QuantizedContraction& q) {
-  const std::vector<uint32_t> words = QuantizedTableWords(q);
-  const size_t channels = words.size() / 4;
-  // Workgroup g writes channels [16 g, 16 g + 16) with straight-line stores: small basic blocks
-  // (llvmpipe's compile time grows faster than linearly with one long block of stores).
-  std::string out =
-      "#version 450\nlayout(local_size_x = 1, local_size_y = 1, local_size_z = 1) in;\n"
-      "layout(std430, binding = 0) writeonly buffer QuantTable { uvec4 q_tab_out[]; };\n"
-      "layout(push_constant) uniform PushConstants { uvec4 vkhlo_workgroup_base; } pc;\n"
-      "void main() {\n  switch (gl_WorkGroupID.x + pc.vkhlo_workgroup_base.x) {\n";
-  for (size_t c = 0; c < channels; ++c) {
-    if (c % kTableChannelsPerGroup == 0) out += fmt::format("{}    case {}u:\n", c ? "      break;\n" : "", c / kTableChannelsPerGroup);
-    const size_t i = 4 * c;
-    out += fmt::format("      q_tab_out[{}] = uvec4({}u, {}u, {}u, {}u);\n", c, words[i], words[i + 1], words[i + 2],
-                       words[i + 3]);
-  }
-  return out + "      break;\n    default: break;\n  }\n}\n";
 }
 
 }  // namespace vkhlo::codegen::library

@@ -53,10 +53,8 @@ struct QuantizedContraction {
   std::vector<ir::RequantizeMultiplier> multipliers;
   std::vector<int32_t> result_zero_points;
   int32_t result_min = 0, result_max = 0;
-  // Set by PlanMatmul: the packed 4 x 8-bit integer dot products are used; the scratch buffer
-  // holding the per-channel table (channels > 1; -1: none).
+  // Set by PlanMatmul: the packed 4 x 8-bit integer dot products are used.
   bool dot4 = false;
-  int table_scratch = -1;
 
   bool per_channel() const { return channels > 1; }
   std::string Describe() const;  // for plan summaries: "integer i8 x i8 -> i8 per-axis 3 dot4"
@@ -89,14 +87,11 @@ bool Dot4Applies(const QuantizedContraction& q, const TargetInfo& target);
 // `q_dot4(a, b)` / `q_sum4_a(w)` / `q_sum4_b(w)`.
 // Per-channel tables (channels > 1) live in a buffer, not in GLSL arrays: llvmpipe compiles a
 // private or constant array indexed at run time as a per-invocation copy (minutes for a wide
-// layer), and GPUs would keep it in scratch memory. The plan's first dispatch
-// (QuantizedTableKernel: one workgroup per kTableChannelsPerGroup channels, straight-line
-// stores) writes the table into a scratch buffer the product kernels read as `q_tab`, four
-// words per channel: mantissa, exponent, result zero point, rhs zero point; for the hybrid
-// path the rhs scale's f32 bits (an f64's two words), 0, rhs zero point.
+// layer), and GPUs would keep it in scratch memory. The table is the plan's constant 0
+// (LibraryPlan::constants, uploaded once by the runtime), read as `q_tab`, four words per
+// channel: mantissa, exponent, result zero point, rhs zero point; for the hybrid path the rhs
+// scale's f32 bits (an f64's two words), 0, rhs zero point.
 std::string QuantizedGlsl(const QuantizedContraction& q);
 std::vector<uint32_t> QuantizedTableWords(const QuantizedContraction& q);
-std::string QuantizedTableKernel(const QuantizedContraction& q);
-inline constexpr size_t kTableChannelsPerGroup = 16;
 
 }  // namespace vkhlo::codegen::library

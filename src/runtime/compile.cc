@@ -432,15 +432,14 @@ class Compiler {
       if (!HasGrid(dispatch)) continue;
       std::vector<uint64_t> bytes;
       for (const codegen::KernelBuffer& b : dispatch.bindings) {
-        bytes.push_back(b.kind == codegen::KernelBuffer::Kind::kScratch
-                            ? (b.scratch >= 0 && static_cast<size_t>(b.scratch) < emitted->scratch_bytes.size()
-                                   ? emitted->scratch_bytes[static_cast<size_t>(b.scratch)]
-                                   : 0)
-                            : BufferBytes(b.value->type()));
+        bytes.push_back(b.kind == codegen::KernelBuffer::Kind::kValue ? BufferBytes(b.value->type())
+                                                                      : codegen::InternalBufferBytes(*emitted, b));
       }
       auto what = [&](size_t i) {
         const codegen::KernelBuffer& b = dispatch.bindings[i];
-        return b.kind == codegen::KernelBuffer::Kind::kScratch ? fmt::format("a scratch buffer") : b.value->type().ToString();
+        if (b.kind == codegen::KernelBuffer::Kind::kScratch) return std::string("a scratch buffer");
+        if (b.kind == codegen::KernelBuffer::Kind::kConstant) return std::string("a constant table");
+        return b.value->type().ToString();
       };
       VKHLO_ASSIGN_OR_RETURN(BigBindingPlan big, BigBindings(dispatch.name, bytes, what));
       e.names.push_back(dispatch.name);
@@ -543,6 +542,16 @@ class Compiler {
                                          pipeline->binding_count(), dispatch.bindings.size()));
       }
       kernel.device_pipelines.push_back(std::move(pipeline));
+    }
+    for (const std::vector<uint32_t>& words : kernel.device->constant_words) {
+      const ir::Type type = ir::Type::Tensor(ir::ElementType::kU32, {static_cast<int64_t>(words.size())});
+      VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> table, AllocateTensor(exe_.client, type));
+      if (!words.empty()) {
+        VKHLO_RETURN_IF_ERROR(exe_.client->device->transfers().Upload(table->buffer, 0,
+                                                                       std::as_bytes(std::span<const uint32_t>(words))));
+      }
+      kernel.constants.push_back(std::move(table));
+      exe_.compile_stats.constant_bytes += words.size() * sizeof(uint32_t);
     }
     return std::move(kernel);
   }

@@ -264,6 +264,13 @@ Status Execution::RecordDeviceKernel(const CompiledKernel& kernel, const std::ve
         bindings.push_back({bytes == 0 || dk.binding_alignment > 4 ? buffer.view() : buffer.view(0, bytes), access});
         continue;
       }
+      if (b.kind == codegen::KernelBuffer::Kind::kConstant) {
+        if (b.scratch < 0 || static_cast<size_t>(b.scratch) >= kernel.constants.size()) {
+          return InternalError(fmt::format("kernel '{}': constant table {} out of range", dispatch.name, b.scratch));
+        }
+        bindings.push_back({kernel.constants[static_cast<size_t>(b.scratch)]->buffer.view(), device::Access::kRead});
+        continue;
+      }
       auto it = position.find(b.value);
       if (it == position.end()) return InternalError(fmt::format("kernel '{}' binds a value it does not own", dispatch.name));
       bindings.push_back({values[it->second].view, access});
@@ -285,8 +292,8 @@ Status Execution::RecordDeviceKernel(const CompiledKernel& kernel, const std::ve
       if (dk.dispatches.size() > 1) {
         bytes = 0;
         for (const codegen::KernelBuffer& b : dispatch.bindings) {
-          bytes += b.kind == codegen::KernelBuffer::Kind::kScratch ? dk.scratch_bytes[static_cast<size_t>(b.scratch)]
-                                                                   : BufferBytes(b.value->type());
+          bytes += b.kind == codegen::KernelBuffer::Kind::kValue ? BufferBytes(b.value->type())
+                                                                 : codegen::InternalBufferBytes(dk, b);
         }
       }
       // The dispatch's strategy: its config by name, else its name's suffix ("fusion_3.reduce_rows").

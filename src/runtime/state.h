@@ -93,6 +93,8 @@ struct CompiledKernel {
   // dispatches' pipelines in order (null for a dispatch with an empty grid).
   std::optional<codegen::DeviceKernel> device;
   std::vector<std::shared_ptr<const device::Pipeline>> device_pipelines;
+  // The device kernel's constant tables (DeviceKernel::constant_words), uploaded when compiled.
+  std::vector<std::shared_ptr<BufferState>> constants;
   // What a profile says about it (class, config, fused ops with their locations).
   std::shared_ptr<const KernelProfile> profile;
 };

@@ -77,7 +77,7 @@ StatusOr<ir::Literal> RunPlan(device::Device& device, codegen::GlslCompiler& com
                               const std::vector<ir::Literal>& operands,
                               const std::vector<ir::Literal>& epilogue_inputs) {
   VKHLO_RETURN_IF_ERROR(codegen::library::CompilePlan(plan, compiler, target));
-  std::vector<device::Buffer> ops, epis, scratch;
+  std::vector<device::Buffer> ops, epis, scratch, constants;
   for (const auto& l : operands) {
     VKHLO_ASSIGN_OR_RETURN(device::Buffer b, Upload(device, l));
     ops.push_back(std::move(b));
@@ -89,6 +89,13 @@ StatusOr<ir::Literal> RunPlan(device::Device& device, codegen::GlslCompiler& com
   for (uint64_t bytes : plan.scratch_bytes) {
     VKHLO_ASSIGN_OR_RETURN(device::Buffer b, device.allocator().Allocate(Padded(bytes)));
     scratch.push_back(std::move(b));
+  }
+  for (const std::vector<uint32_t>& words : plan.constants) {
+    VKHLO_ASSIGN_OR_RETURN(device::Buffer b, device.allocator().Allocate(Padded(words.size() * sizeof(uint32_t))));
+    if (!words.empty()) {
+      VKHLO_RETURN_IF_ERROR(device.transfers().Upload(b, 0, std::as_bytes(std::span<const uint32_t>(words))));
+    }
+    constants.push_back(std::move(b));
   }
   VKHLO_ASSIGN_OR_RETURN(device::Buffer result, device.allocator().Allocate(Padded(plan.result_bytes)));
   VKHLO_ASSIGN_OR_RETURN(device::CommandList list, device::CommandList::Begin(device));
@@ -108,6 +115,7 @@ StatusOr<ir::Literal> RunPlan(device::Device& device, codegen::GlslCompiler& com
         case BufferRole::kEpilogueInput: b = &epis.at(static_cast<size_t>(ref.index)); break;
         case BufferRole::kResult: b = &result; break;
         case BufferRole::kScratch: b = &scratch.at(static_cast<size_t>(ref.index)); break;
+        case BufferRole::kConstant: b = &constants.at(static_cast<size_t>(ref.index)); break;
       }
       bindings.push_back({b->view(), ref.written ? device::Access::kReadWrite : device::Access::kRead});
     }

@@ -326,7 +326,9 @@ TEST_F(QuantizedKernelTest, PackedPathChosenByFeature) {
   ASSERT_OK_AND_ASSIGN(auto plan, codegen::library::PlanDotGeneral(*parsed.op, target_, {}, {}));
   const bool packed = plan.summary.find("packed 4x8-bit dot products") != std::string::npos;
   EXPECT_EQ(packed, target_.shader_integer_dot_product) << plan.summary;
-  if (target_.profile == "mobile") EXPECT_FALSE(target_.shader_integer_dot_product);
+  if (target_.profile == "mobile") {
+    EXPECT_FALSE(target_.shader_integer_dot_product);
+  }
   if (target_.shader_integer_dot_product) {
     EXPECT_NE(plan.dispatches.at(0).glsl.find("SPV_KHR_integer_dot_product"), std::string::npos);
   }
