@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "codegen/library/matmul_problem.h"
+#include "ir/requantize.h"
 
 namespace vkhlo::codegen::library {
 
@@ -18,6 +19,9 @@ StatusOr<ConvParams> ReadConvParams(const ir::Operation& op) {
   if (!lhs.is_tensor() || !rhs.is_tensor() || !out.is_tensor() || lhs.is_quantized() || rhs.is_quantized() ||
       out.is_quantized()) {
     return UnimplementedError(what + ": the library kernels take unquantized tensors");
+  }
+  if (op.attribute(ir::kQuantizedTypesAttribute) != nullptr) {
+    return UnimplementedError(what + ": no integer kernels for quantized contractions yet");
   }
   ConvParams c;
   c.what = fmt::format("{} on {} x {} -> {}", what, lhs.ToString(), rhs.ToString(), out.ToString());

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "codegen/library/matmul_problem.h"
+#include "ir/requantize.h"
 
 namespace vkhlo::codegen::library {
 namespace {
@@ -47,6 +48,9 @@ StatusOr<MatmulProblem> NormalizeDotGeneral(const ir::Operation& op) {
   if (!lhs.is_tensor() || !rhs.is_tensor() || !result.is_tensor() || lhs.is_quantized() || rhs.is_quantized() ||
       result.is_quantized()) {
     return UnimplementedError(what + ": the library kernels take unquantized tensors");
+  }
+  if (op.attribute(ir::kQuantizedTypesAttribute) != nullptr) {
+    return UnimplementedError(what + ": no integer kernels for quantized contractions yet");
   }
   ir::DotDimensionNumbers dn;
   if (op.code() == ir::OpCode::kDot) {

@@ -222,6 +222,15 @@ StatusOr<ir::Literal> ConvolveLiterals(EvalContext& context, const Operation& op
   return out;
 }
 
+// Only the kernel output feature dimension has a result dimension (the output features).
+std::vector<int64_t> ConvRhsToResult(const InterpValues& operands, const ir::ConvDimensionNumbers& dn) {
+  if (operands.size() < 2 || !operands[1].is_tensor()) return {};
+  std::vector<int64_t> map(static_cast<size_t>(operands[1].literal().type().rank()), -1);
+  const auto d = static_cast<size_t>(dn.kernel_output_feature_dimension);
+  if (d < map.size()) map[d] = dn.output_feature_dimension;
+  return map;
+}
+
 StatusOr<InterpValues> ConvolutionWith(EvalContext& context, const Operation& op, const InterpValues& operands,
                                        const std::vector<int64_t>& padding) {
   if (lib::UsesQuantizedTensors(op, operands)) {
@@ -231,7 +240,8 @@ StatusOr<InterpValues> ConvolutionWith(EvalContext& context, const Operation& op
     return lib::EvalQuantizedLibraryOp(
         context, op, operands,
         lib::QuantizedAxes{.rhs_required = dn->kernel_output_feature_dimension,
-                           .result_required = dn->output_feature_dimension},
+                           .result_required = dn->output_feature_dimension,
+                           .rhs_to_result = ConvRhsToResult(operands, *dn)},
         [&](const ir::Literal& lhs, const ir::Literal& rhs, const ir::Type& result) {
           return ConvolveLiterals(context, op, &lhs, &rhs, result, padding);
         });

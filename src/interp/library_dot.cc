@@ -196,11 +196,33 @@ StatusOr<ir::Literal> DotLiterals(EvalContext& context, const Operation& op, con
   return out;
 }
 
+// The result dimension of each rhs dimension (-1: contracting). The result is
+// [batch (in order), lhs free, rhs free (in increasing order)].
+std::vector<int64_t> RhsToResult(const InterpValues& operands, const ir::DotDimensionNumbers& dn) {
+  if (operands.size() < 2 || !operands[0].is_tensor() || !operands[1].is_tensor()) return {};
+  const int64_t lhs_rank = operands[0].literal().type().rank(), rhs_rank = operands[1].literal().type().rank();
+  const auto nb = static_cast<int64_t>(dn.lhs_batching_dimensions.size());
+  int64_t next = lhs_rank - static_cast<int64_t>(dn.lhs_contracting_dimensions.size());  // first rhs free
+  std::vector<int64_t> map(static_cast<size_t>(rhs_rank), -1);
+  auto find = [](const std::vector<int64_t>& v, int64_t d) { return std::find(v.begin(), v.end(), d) - v.begin(); };
+  for (int64_t d = 0; d < rhs_rank; ++d) {
+    const auto batch = find(dn.rhs_batching_dimensions, d);
+    if (batch < nb) {
+      map[static_cast<size_t>(d)] = batch;
+    } else if (find(dn.rhs_contracting_dimensions, d) == static_cast<int64_t>(dn.rhs_contracting_dimensions.size())) {
+      map[static_cast<size_t>(d)] = next++;
+    }
+  }
+  return map;
+}
+
 StatusOr<InterpValues> DotWith(EvalContext& context, const Operation& op, const InterpValues& operands,
                                const ir::DotDimensionNumbers& dn) {
   if (lib::UsesQuantizedTensors(op, operands)) {
     return lib::EvalQuantizedLibraryOp(
-        context, op, operands, lib::QuantizedAxes{.rhs_not_allowed = dn.rhs_contracting_dimensions},
+        context, op, operands,
+        lib::QuantizedAxes{.rhs_not_allowed = dn.rhs_contracting_dimensions,
+                           .rhs_to_result = RhsToResult(operands, dn)},
         [&](const ir::Literal& lhs, const ir::Literal& rhs, const ir::Type& result) {
           return DotLiterals(context, op, &lhs, &rhs, result, dn);
         });

@@ -14,14 +14,16 @@
 //   2. Retype every remaining quantized value (op results, block and function arguments,
 //      function types, constants) to its storage tensor type; the bitcast_converts of step 1
 //      then convert a type to itself and are dropped.
-// Hybrid dot_general / dot / convolution (float lhs and result, quantized rhs: weight-only
-// quantization) are the interpreter's hybrid_dequantize_then_op: the float op on the dequantized
-// weights. Any other op that would need more (all-quantized dot_general and convolution, which
-// need integer kernels; custom_call, rng, ...) on quantized tensors is an error naming the op.
+// dot_general / dot / convolution with quantized weights (all quantized, or hybrid: float lhs
+// and result) stay one op on storage tensors carrying `vkhlo.quantized_types` (the types they
+// had), for the library's integer kernels and dequantize-on-load; the interpreter evaluates that
+// form as it does the quantized one (src/interp/library_quantized.h). Any other op that would
+// need more (custom_call, rng, ...) on quantized tensors is an error naming the op.
 #include <fmt/format.h>
 
 #include <algorithm>
 
+#include "ir/requantize.h"
 #include "ir/walk.h"
 #include "passes/op_properties.h"
 #include "passes/passes.h"
@@ -105,26 +107,48 @@ Value* Requantize(OpBuilder& b, Value* x, const ir::Type& type) {
 }
 
 bool IsContraction(const ir::Operation& op) {
-  return op.code() == OpCode::kDotGeneral || op.code() == OpCode::kDot || op.code() == OpCode::kConvolution;
+  return op.code() == OpCode::kDotGeneral || op.code() == OpCode::kDot || op.code() == OpCode::kConvolution ||
+         op.code() == OpCode::kDynamicConv;
 }
 
-// The interpreter's constraints on a hybrid op (src/interp/library_quantized.cc): one float
-// type, and per-axis weights along an output dimension.
-Status CheckHybrid(const ir::Operation& op) {
+ir::ElementType ExpressedOf(const ir::Type& t) {
+  return t.is_quantized() ? t.quantization()->expressed : t.element_type();
+}
+
+// The interpreter's constraints on a quantized contraction (src/interp/library_quantized.cc):
+// a quantized rhs; lhs and result both quantized (lhs per tensor) or both float (hybrid); one
+// expressed type; per-axis weights along an output dimension; a per-axis result only along the
+// output feature dimension (convolution) with per-axis weights.
+Status CheckContraction(const ir::Operation& op) {
   const ir::Type& lhs = op.operand(0)->type();
   const ir::Type& rhs = op.operand(1)->type();
   const ir::Type& result = op.result(0)->type();
-  if (!rhs.is_quantized() || lhs.is_quantized() || result.is_quantized()) return OkStatus();
+  if (lhs.is_quantized() != result.is_quantized()) {
+    return OpError(op, lhs.is_quantized() ? "with quantized operands needs a quantized result"
+                                          : "with a float lhs (hybrid) needs a float result");
+  }
   const ir::QuantizedElement& q = *rhs.quantization();
-  if (lhs.element_type() != q.expressed || result.element_type() != q.expressed) {
-    return OpError(op, "(hybrid) needs one expressed type for lhs, rhs and result");
+  if (ExpressedOf(lhs) != q.expressed || ExpressedOf(result) != q.expressed) {
+    return OpError(op, "needs one expressed type for lhs, rhs and result");
+  }
+  if (lhs.is_quantized() && lhs.quantization()->quantized_dimension) return OpError(op, "needs a per-tensor quantized lhs");
+  const bool convolution = op.code() == OpCode::kConvolution || op.code() == OpCode::kDynamicConv;
+  const ir::ConvDimensionNumbers* conv = nullptr;
+  if (convolution) {
+    const ir::Attribute* a = op.attribute("dimension_numbers");
+    conv = a ? a->as<ir::ConvDimensionNumbers>() : nullptr;
+    if (conv == nullptr) return OpError(op, "has no `dimension_numbers`");
+  }
+  if (result.is_quantized() && result.quantization()->quantized_dimension) {
+    if (!q.quantized_dimension) return OpError(op, "has a per-axis result but a per-tensor rhs");
+    if (conv != nullptr && conv->output_feature_dimension != *result.quantization()->quantized_dimension) {
+      return OpError(op, "result is quantized per axis along another dimension than the output feature dimension");
+    }
   }
   if (!q.quantized_dimension) return OkStatus();
   const int64_t d = *q.quantized_dimension;
-  if (op.code() == OpCode::kConvolution) {
-    const ir::Attribute* a = op.attribute("dimension_numbers");
-    const ir::ConvDimensionNumbers* dn = a ? a->as<ir::ConvDimensionNumbers>() : nullptr;
-    if (dn == nullptr || dn->kernel_output_feature_dimension != d) {
+  if (conv != nullptr) {
+    if (conv->kernel_output_feature_dimension != d) {
       return OpError(op, "rhs is quantized per axis along another dimension than the kernel output feature dimension");
     }
     return OkStatus();
@@ -140,6 +164,23 @@ Status CheckHybrid(const ir::Operation& op) {
     return OpError(op, fmt::format("rhs is quantized per axis along contracting dimension {}", d));
   }
   return OkStatus();
+}
+
+// A contraction with quantized weights stays one op, on storage tensors, with the types it had
+// in `vkhlo.quantized_types`: the library kernels compute it on the stored integers (the
+// definition in src/ir/requantize.h; hybrid ops dequantize the weights as they load them).
+Value* KeepContraction(ir::Operation& op, OpBuilder& b) {
+  std::vector<Value*> operands;
+  for (Value* v : op.operands()) operands.push_back(v->type().is_quantized() ? quantized::ToStorage(b, v) : v);
+  const ir::Type& result_type = op.result(0)->type();
+  std::vector<ir::NamedAttribute> attributes = op.attributes();
+  attributes.emplace_back(ir::kQuantizedTypesAttribute,
+                          ir::Attribute(ir::Attribute::Array{ir::Attribute(op.operand(0)->type()),
+                                                             ir::Attribute(op.operand(1)->type()),
+                                                             ir::Attribute(result_type)}));
+  const ir::Type stored = result_type.is_quantized() ? quantized::StorageType(result_type) : result_type;
+  Value* r = b.CreateWithTypes(op.code(), operands, {stored}, std::move(attributes))->result(0);
+  return result_type.is_quantized() ? quantized::FromStorage(b, r, result_type) : r;
 }
 
 RewriteResult Rewrite(ir::Operation& op, OpBuilder& b) {
@@ -174,12 +215,10 @@ RewriteResult Rewrite(ir::Operation& op, OpBuilder& b) {
     Value* computed = b.CreateWithTypes(op.code(), operands, {compute_type}, op.attributes())->result(0);
     return std::optional(std::vector<Value*>{Requantize(b, computed, result_type)});
   }
-  if (IsContraction(op) && op.num_operands() == 2 && op.num_results() == 1 && !op.operand(0)->type().is_quantized() &&
-      op.operand(1)->type().is_quantized() && !result_type.is_quantized()) {
-    VKHLO_RETURN_IF_ERROR(CheckHybrid(op));
-    Value* weights = Expressed(b, op.operand(1));
-    return std::optional(std::vector<Value*>{
-        b.CreateWithTypes(op.code(), {op.operand(0), weights}, {result_type}, op.attributes())->result(0)});
+  if (IsContraction(op) && op.num_operands() >= 2 && op.num_results() == 1 && op.operand(1)->type().is_quantized() &&
+      op.attribute(ir::kQuantizedTypesAttribute) == nullptr) {
+    VKHLO_RETURN_IF_ERROR(CheckContraction(op));
+    return std::optional(std::vector<Value*>{KeepContraction(op, b)});
   }
   if (MovesStorage(op)) return std::optional<std::vector<Value*>>();
   return OpError(op, "on quantized tensors cannot be lowered by quantized-decompose (element-wise "

@@ -75,18 +75,35 @@ func.func @main(%a: tensor<2x3x!quant.uniform<i8:f32:1, {0.5:1,0.25:0,1.0:2}>>, 
 // CHECK-NOT: quant.uniform
 
 // -----
-// A hybrid dot_general (float lhs and result, quantized weights) is the float op on the
-// dequantized weights.
+// A hybrid dot_general (float lhs and result, quantized weights) stays one op on the stored
+// weights, the types it had in `vkhlo.quantized_types` (the kernel dequantizes as it loads).
 func.func @main(%x: tensor<2x2xf32>, %w: tensor<2x3x!quant.uniform<i8:f32:1, {0.5, 0.25, 2.0}>>) -> tensor<2x3xf32> {
   %r = "stablehlo.dot_general"(%x, %w) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<2x2xf32>, tensor<2x3x!quant.uniform<i8:f32:1, {0.5, 0.25, 2.0}>>) -> tensor<2x3xf32>
   return %r : tensor<2x3xf32>
 }
 // CHECK: func.func @main(%arg0: tensor<2x2xf32>, %arg1: tensor<2x3xi8>) -> tensor<2x3xf32> {
-// CHECK-NEXT: %0 = "stablehlo.convert"(%arg1) : (tensor<2x3xi8>) -> tensor<2x3xi32>
-// CHECK: %7 = "stablehlo.multiply"(%4, %6) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
-// CHECK-NEXT: %8 = "stablehlo.dot_general"(%arg0, %7)
-// CHECK-SAME: (tensor<2x2xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
-// CHECK-NOT: quant.uniform
+// CHECK-NEXT: %0 = "stablehlo.dot_general"(%arg0, %arg1)
+// CHECK-SAME: vkhlo.quantized_types = [tensor<2x2xf32>, tensor<2x3x!quant.uniform<i8:f32:1, {0.5:0,0.25:0,2.0:0}>>, tensor<2x3xf32>]
+// CHECK-SAME: (tensor<2x2xf32>, tensor<2x3xi8>) -> tensor<2x3xf32>
+// CHECK-NEXT: "func.return"(%0)
+
+// -----
+// All quantized: the op on storage tensors with its types in `vkhlo.quantized_types`; the
+// values around it are storage tensors.
+func.func @main() {
+  %a0 = stablehlo.constant dense<[[3, 5, -1], [1, 0, 7]]> : tensor<2x3xi8>
+  %a = "stablehlo.bitcast_convert"(%a0) : (tensor<2x3xi8>) -> tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>
+  %b0 = stablehlo.constant dense<[[4, -8], [2, 0], [12, 4]]> : tensor<3x2xi8>
+  %b = "stablehlo.bitcast_convert"(%b0) : (tensor<3x2xi8>) -> tensor<3x2x!quant.uniform<i8:f32:1, {0.25:0, 0.5:2}>>
+  %r = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<3x2x!quant.uniform<i8:f32:1, {0.25:0, 0.5:2}>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.125:-2>>
+  %s = "stablehlo.bitcast_convert"(%r) : (tensor<2x2x!quant.uniform<i8:f32, 0.125:-2>>) -> tensor<2x2xi8>
+  check.expect_eq_const %s, dense<[[-10, -66], [68, 26]]> : tensor<2x2xi8>
+  func.return
+}
+// CHECK: "stablehlo.dot_general"(%0, %1)
+// CHECK-SAME: vkhlo.quantized_types = [tensor<2x3x!quant.uniform<i8:f32, 0.5:1>>, tensor<3x2x!quant.uniform<i8:f32:1, {0.25:0,0.5:2}>>, tensor<2x2x!quant.uniform<i8:f32, 0.125:-2>>]
+// CHECK-SAME: (tensor<2x3xi8>, tensor<3x2xi8>) -> tensor<2x2xi8>
+// CHECK-NOT: bitcast_convert
 
 // -----
 // A hybrid convolution's weights quantized along another dimension than the output features:
@@ -99,8 +116,16 @@ func.func @main(%x: tensor<1x4x2xf32>, %k: tensor<2x2x3x!quant.uniform<i8:f32:1,
 
 // -----
 // Ops the pass cannot lower on quantized tensors are errors naming the op.
-func.func @main(%a: tensor<2x2x!quant.uniform<i8:f32, 0.5:0>>, %b: tensor<2x2x!quant.uniform<i8:f32, 0.5:0>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.5:0>> {
-  %r = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<2x2x!quant.uniform<i8:f32, 0.5:0>>, tensor<2x2x!quant.uniform<i8:f32, 0.5:0>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.5:0>>
+func.func @main(%a: tensor<2x2x!quant.uniform<i8:f32, 0.5:0>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.5:0>> {
+  %r = stablehlo.custom_call @foo(%a) : (tensor<2x2x!quant.uniform<i8:f32, 0.5:0>>) -> tensor<2x2x!quant.uniform<i8:f32, 0.5:0>>
   return %r : tensor<2x2x!quant.uniform<i8:f32, 0.5:0>>
 }
-// CHECK-ERROR: 'stablehlo.dot_general' on quantized tensors cannot be lowered by quantized-decompose
+// CHECK-ERROR: 'stablehlo.custom_call' on quantized tensors cannot be lowered by quantized-decompose
+
+// -----
+// A quantized lhs needs a quantized result (the interpreter's rule, checked when the pass keeps the op).
+func.func @main(%a: tensor<2x2x!quant.uniform<i8:f32, 0.5:0>>, %b: tensor<2x2x!quant.uniform<i8:f32, 0.5:0>>) -> tensor<2x2xf32> {
+  %r = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<2x2x!quant.uniform<i8:f32, 0.5:0>>, tensor<2x2x!quant.uniform<i8:f32, 0.5:0>>) -> tensor<2x2xf32>
+  return %r : tensor<2x2xf32>
+}
+// CHECK-ERROR: 'stablehlo.dot_general' with quantized operands needs a quantized result
