@@ -63,6 +63,9 @@ struct TargetInfo {
   // not need these; they are here for library kernels that may).
   bool storage_buffer_8bit = false;   // storageBuffer8BitAccess
   bool storage_buffer_16bit = false;  // storageBuffer16BitAccess
+  // shaderIntegerDotProduct (VK_KHR_shader_integer_dot_product, core in 1.3): OpSDotKHR and
+  // friends on 4 x 8-bit values packed in a 32-bit word (the quantized library kernels).
+  bool shader_integer_dot_product = false;
 
   // Execution modes kernels declare (see FloatControls).
   FloatControls float_controls;
@@ -111,6 +114,7 @@ struct TargetInfo {
     t.device_name = "an unlimited test target";
     t.shader_int64 = t.shader_float64 = t.shader_float16 = t.shader_int8 = t.shader_int16 = true;
     t.storage_buffer_8bit = t.storage_buffer_16bit = true;
+    t.shader_integer_dot_product = true;
     t.subgroup_size = 32;
     t.max_workgroup_size = {1024, 1024, 64};
     t.max_workgroup_count = {65535, 65535, 65535};

@@ -58,6 +58,8 @@ struct DeviceFeatures {
   // Narrow types in storage buffers.
   bool storage_buffer_8bit = false;   // storageBuffer8BitAccess
   bool storage_buffer_16bit = false;  // storageBuffer16BitAccess
+  // Packed 4 x 8-bit integer dot products (VK_KHR_shader_integer_dot_product / Vulkan 1.3).
+  bool shader_integer_dot_product = false;
   // Atomics.
   bool shader_buffer_int64_atomics = false;
   bool shader_buffer_float32_atomic_add = false;  // VK_EXT_shader_atomic_float

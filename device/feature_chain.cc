@@ -57,6 +57,9 @@ FeatureChain::FeatureChain(uint32_t api_version, const std::vector<std::string>&
   has_cooperative_matrix_ =
       Link(cooperative_matrix_, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR,
            0, VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME);
+  has_integer_dot_product_ =
+      Link(integer_dot_product_, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_FEATURES, v13,
+           VK_KHR_SHADER_INTEGER_DOT_PRODUCT_EXTENSION_NAME);
 }
 
 void FeatureChain::ReadInto(DeviceFeatures& f) const {
@@ -79,6 +82,7 @@ void FeatureChain::ReadInto(DeviceFeatures& f) const {
       has_subgroup_size_control_ && subgroup_size_control_.computeFullSubgroups;
   f.shader_buffer_float32_atomic_add = has_atomic_float_ && atomic_float_.shaderBufferFloat32AtomicAdd;
   f.cooperative_matrix = has_cooperative_matrix_ && cooperative_matrix_.cooperativeMatrix;
+  f.shader_integer_dot_product = has_integer_dot_product_ && integer_dot_product_.shaderIntegerDotProduct;
 }
 
 void FeatureChain::EnableOnly(const DeviceFeatures& f) {
@@ -116,6 +120,8 @@ void FeatureChain::EnableOnly(const DeviceFeatures& f) {
   atomic_float_.shaderBufferFloat32AtomicAdd = f.shader_buffer_float32_atomic_add;
   reset(cooperative_matrix_);
   cooperative_matrix_.cooperativeMatrix = f.cooperative_matrix;
+  reset(integer_dot_product_);
+  integer_dot_product_.shaderIntegerDotProduct = f.shader_integer_dot_product;
 }
 
 }  // namespace vkhlo::device

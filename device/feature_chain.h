@@ -56,10 +56,11 @@ class FeatureChain {
   VkPhysicalDeviceSubgroupSizeControlFeatures subgroup_size_control_{};
   VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float_{};
   VkPhysicalDeviceCooperativeMatrixFeaturesKHR cooperative_matrix_{};
+  VkPhysicalDeviceShaderIntegerDotProductFeatures integer_dot_product_{};
   bool has_storage16_ = false, has_storage8_ = false, has_float16_int8_ = false;
   bool has_atomic_int64_ = false, has_timeline_ = false, has_buffer_device_address_ = false;
   bool has_host_query_reset_ = false, has_subgroup_size_control_ = false;
-  bool has_atomic_float_ = false, has_cooperative_matrix_ = false;
+  bool has_atomic_float_ = false, has_cooperative_matrix_ = false, has_integer_dot_product_ = false;
 };
 
 bool HasExtension(const std::vector<std::string>& extensions, std::string_view name);

@@ -223,6 +223,8 @@ Status PipelineCache::CheckLimits(const std::string& name, const ShaderInterface
       {12, "Int64Atomics", "shaderBufferInt64Atomics", caps.features.shader_buffer_int64_atomics},
       {22, "Int16", "shaderInt16", caps.features.shader_int16},
       {39, "Int8", "shaderInt8", caps.features.shader_int8},
+      {6018, "DotProductInput4x8BitPacked", "shaderIntegerDotProduct", caps.features.shader_integer_dot_product},
+      {6019, "DotProduct", "shaderIntegerDotProduct", caps.features.shader_integer_dot_product},
   };
   for (const FeatureCapability& f : kFeatureCapabilities) {
     if (!f.enabled && std::binary_search(shader.capabilities.begin(), shader.capabilities.end(), f.capability)) {

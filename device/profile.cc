@@ -44,6 +44,7 @@ void ApplyMobile(DeviceCapabilities& caps) {
   f.shader_float16 = false;
   f.shader_int8 = false;
   f.storage_buffer_8bit = false;
+  f.shader_integer_dot_product = false;  // 8-bit values come packed in words there; no dot4
   f.storage_buffer_16bit = false;
   f.shader_buffer_float32_atomic_add = false;
   f.cooperative_matrix = false;

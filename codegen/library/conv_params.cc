@@ -20,9 +20,6 @@ StatusOr<ConvParams> ReadConvParams(const ir::Operation& op) {
       out.is_quantized()) {
     return UnimplementedError(what + ": the library kernels take unquantized tensors");
   }
-  if (op.attribute(ir::kQuantizedTypesAttribute) != nullptr) {
-    return UnimplementedError(what + ": no integer kernels for quantized contractions yet");
-  }
   ConvParams c;
   c.what = fmt::format("{} on {} x {} -> {}", what, lhs.ToString(), rhs.ToString(), out.ToString());
   const ir::Attribute* a = op.attribute("dimension_numbers");
@@ -108,6 +105,21 @@ StatusOr<ConvParams> ReadConvParams(const ir::Operation& op) {
   if (expected != c.out_dims) {
     return InvalidArgumentError(fmt::format("{}: the result does not have the shape the convolution produces", c.what));
   }
+  // Quantized: per-axis along the kernel output features (result: the output features), the
+  // channel of normalized (b = group, n = feature in group) is b * per_group + n.
+  QuantizedAxisRules rules;
+  rules.rhs_required = dn->kernel_output_feature_dimension;
+  rules.result_required = dn->output_feature_dimension;
+  auto channel = [&](int64_t) -> StatusOr<ChannelMap> {
+    const int64_t groups = c.feature_groups * c.batch_groups, per_group = c.out_features / groups;
+    ChannelMap m;
+    m.b_mod = groups;
+    m.b_mul = per_group;
+    m.n_mod = per_group;
+    m.n_mul = 1;
+    return m;
+  };
+  VKHLO_ASSIGN_OR_RETURN(c.quant, ReadQuantizedContraction(op, c.what, rules, channel));
   return c;
 }
 

@@ -24,6 +24,8 @@ struct ConvParams {
   int64_t out_batch = 0;               // output batch size (input batch / batch_groups)
   int64_t in_features_per_group = 0;   // the kernel's input feature size
   int64_t out_features = 0;            // the kernel's output feature size
+  // ir::kQuantizedTypesAttribute read (quantized.h): channels are the output features.
+  std::optional<QuantizedContraction> quant;
 
   size_t spatial() const { return strides.size(); }
 };

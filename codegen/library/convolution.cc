@@ -51,6 +51,8 @@ StatusOr<MatmulProblem> ConvolutionAsMatmul(const ConvParams& c) {
   p.b_type = c.rhs_type;
   p.c_type = c.out_type;
   VKHLO_ASSIGN_OR_RETURN(p.acc, AccumulatorFor(p.a_type, p.b_type, p.c_type));
+  p.quant = c.quant;
+  if (p.quant) p.acc = p.quant->hybrid ? ComputeDomain(p.quant->expressed) : AccKind::kI32;
   const int64_t groups = c.feature_groups * c.batch_groups;
   const int64_t per_group = c.out_features / groups;
   std::vector<int64_t> out_sp(s), win(s);

@@ -49,9 +49,6 @@ StatusOr<MatmulProblem> NormalizeDotGeneral(const ir::Operation& op) {
       result.is_quantized()) {
     return UnimplementedError(what + ": the library kernels take unquantized tensors");
   }
-  if (op.attribute(ir::kQuantizedTypesAttribute) != nullptr) {
-    return UnimplementedError(what + ": no integer kernels for quantized contractions yet");
-  }
   ir::DotDimensionNumbers dn;
   if (op.code() == ir::OpCode::kDot) {
     if (lhs.rank() < 1 || lhs.rank() > 2 || rhs.rank() < 1 || rhs.rank() > 2) {
@@ -133,6 +130,36 @@ StatusOr<MatmulProblem> NormalizeDotGeneral(const ir::Operation& op) {
                                             result.ToString()));
   }
   p.result_dims = result.dims();
+  // Quantized (ir::kQuantizedTypesAttribute): per-axis rhs channels along a batching or free
+  // dimension, numbered as the normalized b (batching dims row-major) or n (rhs free dims).
+  QuantizedAxisRules rules;
+  rules.rhs_not_allowed = dn.rhs_contracting_dimensions;
+  rules.result_dim_of_rhs.assign(static_cast<size_t>(rhs.rank()), -1);
+  const int64_t nb = static_cast<int64_t>(dn.rhs_batching_dimensions.size());
+  for (int64_t i = 0; i < nb; ++i) rules.result_dim_of_rhs[static_cast<size_t>(dn.rhs_batching_dimensions[i])] = i;
+  for (size_t j = 0; j < rhs_free.size(); ++j) {
+    rules.result_dim_of_rhs[static_cast<size_t>(rhs_free[j])] = nb + static_cast<int64_t>(lhs_free.size() + j);
+  }
+  auto channel = [&](int64_t d) -> StatusOr<ChannelMap> {
+    auto place = [&](const std::vector<int64_t>& dims, int64_t& div, int64_t& mod, int64_t& mul) {
+      for (size_t i = 0; i < dims.size(); ++i) {
+        if (dims[i] != d) continue;
+        div = 1;
+        for (size_t j = i + 1; j < dims.size(); ++j) div *= rhs.dim(dims[j]);
+        mod = rhs.dim(d);
+        mul = 1;
+        return true;
+      }
+      return false;
+    };
+    ChannelMap m;
+    if (place(dn.rhs_batching_dimensions, m.b_div, m.b_mod, m.b_mul) || place(rhs_free, m.n_div, m.n_mod, m.n_mul)) {
+      return m;
+    }
+    return InvalidArgumentError(fmt::format("{}: rhs dimension {} is neither batching nor free", what, d));
+  };
+  VKHLO_ASSIGN_OR_RETURN(p.quant, ReadQuantizedContraction(op, p.what, rules, channel));
+  if (p.quant) p.acc = p.quant->hybrid ? ComputeDomain(p.quant->expressed) : AccKind::kI32;
   p.c_batch.parts = {{p.batch, p.m * p.n}};
   p.c_rows.parts = {{p.m, p.n}};
   p.c_cols.parts = {{p.n, 1}};

@@ -3,6 +3,7 @@
 #include <numeric>
 #include <optional>
 
+#include "ir/requantize.h"
 #include "ir/walk.h"
 
 namespace vkhlo::codegen::library {
@@ -56,6 +57,12 @@ FusedEpilogue MatchEpilogue(const ir::Block& block, const ir::Operation& op) {
   out.result = op.result(0);
   const ir::Region* region = block.parent_region();
   if (region == nullptr) return out;
+  // A quantized contraction's integer result is requantized by its kernel: element-wise ops on
+  // the stored values stay separate kernels. (A hybrid one's float result takes an epilogue as
+  // any float dot.)
+  if (op.attribute(ir::kQuantizedTypesAttribute) != nullptr && !ir::IsFloat(op.result(0)->type().element_type())) {
+    return out;
+  }
   const auto uses = ir::CountUses(*region);
   const ir::Type result_type = op.result(0)->type();
   const ir::ElementType t = result_type.element_type();

@@ -128,8 +128,56 @@ std::string KernelWriter::Binding(BufferRef ref, const std::string& block, const
   return member;
 }
 
+void KernelWriter::DeclareQuantizedHelpers() {
+  if (quantized_helpers_ || !p_.quant) return;
+  quantized_helpers_ = true;
+  if (p_.quant->dot4) prelude_.Extension("GL_EXT_spirv_intrinsics");
+  if (p_.quant->channels > 1) {
+    Binding({BufferRole::kScratch, p_.quant->table_scratch}, "QuantTable", "q_tab", true, false);
+  }
+  functions_ += QuantizedGlsl(*p_.quant);
+}
+
+Status KernelWriter::DeclareQuantizedOperand(char x, const OperandAccess& access, ElementType type) {
+  const QuantizedContraction& q = *p_.quant;
+  const std::string buf = fmt::format("{}_buf", x);
+  // The stored integer, sign-extended (unsigned 32-bit values wrap, as convert<i32> does).
+  VKHLO_RETURN_IF_ERROR(
+      EmitElementLoader(fmt::format("ldr_{}", x), buf, type, AccKind::kI32, prelude_, functions_, !t_.shader_int64));
+  std::string body;
+  if (access.affine) {
+    body = fmt::format("  valid = true;\n  return {};\n", AffineIndex(access));
+  } else {
+    body = "  uint idx;\n" + access.custom_index + "  return valid ? idx : 0u;\n";
+  }
+  functions_ += fmt::format("uint ix_{}(uint b, uint r, uint c, out bool valid) {{\n{}}}\n", x, body);
+  const std::string zero = x == 'a' ? fmt::format("{}", q.lhs_zero_point) : "q_zb(q_channel(b, n))";
+  const std::string sig = x == 'a' ? "uint b, uint m, uint k" : "uint b, uint k, uint n";
+  const std::string at = x == 'a' ? "b, m, k" : "b, k, n";
+  if (q.hybrid && x == 'b') {
+    // convert<E>(int(s) - zb) * sb with the interpreter's roundings: to E, then the product to E
+    // (for f32 the int -> float of a storage value is exact and the product rounds once).
+    VKHLO_ASSIGN_OR_RETURN(std::string as_e, RoundToType(fmt::format("{}(s - q_zb(ch))", acc()), q.expressed, prelude_));
+    VKHLO_ASSIGN_OR_RETURN(std::string product, RoundToType(fmt::format("({}) * q_sb(ch)", as_e), q.expressed, prelude_));
+    functions_ += fmt::format(
+        "{0} load_b({1}) {{\n  bool v; uint i = ix_b({2}, v);\n  if (!v) return {0}(0);\n"
+        "  uint ch = q_channel(b, n); int s = ldr_b(i);\n  return {3};\n}}\n",
+        acc(), sig, at, product);
+    return OkStatus();
+  }
+  // Integer path: zero-point-corrected values (padding reads as 0) and the raw ones (padding
+  // reads as the zero point: the packed path's identity then holds, see quantized.h).
+  functions_ += fmt::format("int load_{0}({1}) {{ bool v; uint i = ix_{0}({2}, v); return v ? ldr_{0}(i) - {3} : 0; }}\n",
+                            x, sig, at, zero);
+  functions_ += fmt::format("int load_{0}_raw({1}) {{ bool v; uint i = ix_{0}({2}, v); return v ? ldr_{0}(i) : {3}; }}\n",
+                            x, sig, at, zero);
+  return OkStatus();
+}
+
 Status KernelWriter::DeclareOperand(char x, const OperandAccess& access, ElementType type, int binding) {
   operand_bindings_[x == 'a' ? 0 : 1] = binding;
+  DeclareQuantizedHelpers();
+  if (p_.quant && (x == 'b' || !p_.quant->hybrid)) return DeclareQuantizedOperand(x, access, type);
   const std::string buf = fmt::format("{}_buf", x);
   VKHLO_RETURN_IF_ERROR(
       EmitElementLoader(fmt::format("ld_{}", x), buf, type, p_.acc, prelude_, functions_, !t_.shader_int64));
@@ -155,6 +203,9 @@ Status KernelWriter::DeclareOperand(char x, const OperandAccess& access, Element
 
 bool KernelWriter::DeclareVectorView(char x, int width) {
   const ElementType type = x == 'a' ? p_.a_type : p_.b_type;
+  // Quantized operands load through load_<x> (zero points, dequantization); a hybrid's float
+  // lhs reads as any float operand.
+  if (p_.quant && (x == 'b' || !p_.quant->hybrid)) return false;
   const bool is32 = type == ElementType::kF32 || type == ElementType::kS32 || type == ElementType::kU32;
   if (!is32 || width < 2) return false;
   if (p_.acc != AccKind::kF32 && p_.acc != AccKind::kF64 && p_.acc != AccKind::kI32 && p_.acc != AccKind::kI64 &&
@@ -299,6 +350,20 @@ Status KernelWriter::DeclareOutput() {
   VKHLO_RETURN_IF_ERROR(EmitElementStorer("st_c", "c_buf", final_type, prelude_, functions_, !t_.shader_int64));
   functions_ += fmt::format("uint out_index(uint b, uint m, uint n) {{ return {} + {} + {}; }}\n", p_.c_batch.Offset("b"),
                             p_.c_rows.Offset("m"), p_.c_cols.Offset("n"));
+  DeclareQuantizedHelpers();
+  if (p_.quant && !p_.quant->hybrid) {
+    // The integer path's epilogue is the requantization (PlanMatmul admits no other).
+    if (p_.acc != AccKind::kI32 || r != AccKind::kI32 || final_type != p_.c_type) {
+      return InternalError(p_.what + ": quantized result not stored from an i32 accumulator");
+    }
+    functions_ += "int epilogue(int acc, uint b, uint m, uint n) { return q_requantize(acc, q_channel(b, n)); }\n";
+    functions_ += "void store_c(uint b, uint m, uint n, int acc) { st_c(out_index(b, m, n), epilogue(acc, b, m, n)); }\n";
+    // With the column's constants looked up once (q_col).
+    functions_ += fmt::format(
+        "void store_cq(uint b, uint m, uint n, int acc, ivec4 qc) {{ st_c(out_index(b, m, n), q_requant(acc, qc.x, qc.y, qc.z, {}, {})); }}\n",
+        p_.quant->result_min, p_.quant->result_max);
+    return OkStatus();
+  }
   VKHLO_ASSIGN_OR_RETURN(std::string to_r, ConvertDomain("acc", p_.acc, r, &prelude_, r_unsigned, r_unsigned));
   VKHLO_ASSIGN_OR_RETURN(std::string rounded, RoundToType(to_r, p_.c_type, prelude_));
   functions_ += fmt::format("{} round_result({} acc) {{ return {}; }}\n", AccGlslType(r), acc(), rounded);

@@ -72,6 +72,8 @@ class KernelWriter {
   AccKind Domain(ir::ElementType type) const;
 
   void AddShared(const std::string& decl) { shared_ += decl; }
+  // A GLSL function after the declared ones (it may call load_a, load_b, ...).
+  void AddFunction(const std::string& text) { functions_ += text; }
   // The whole kernel: version, extensions, layout, buffers, functions, then `main_body`.
   std::string Assemble(uint32_t wg_x, uint32_t wg_y, uint32_t wg_z, const std::string& main_body) const;
 
@@ -82,6 +84,12 @@ class KernelWriter {
   std::string Binding(BufferRef ref, const std::string& block, const std::string& member, bool readonly,
                       bool writeonly);
   Status DeclareOperand(char x, const OperandAccess& access, ir::ElementType type, int binding);
+  // Quantized operands: load_<x> subtracts the zero point (integer path) or dequantizes the
+  // rhs (hybrid); load_<x>_raw (integer path) returns the stored value, the zero point where
+  // a convolution pads (quantized.h).
+  Status DeclareQuantizedOperand(char x, const OperandAccess& access, ir::ElementType type);
+  void DeclareQuantizedHelpers();
+  bool quantized_helpers_ = false;
   Status DeclareEpilogue();
   Status DeclareOutput();
   // The element type the result is stored as (after the epilogue's convert or custom result).

@@ -34,7 +34,7 @@ Status CheckPlanSupport(const MatmulProblem& p, const Epilogue& e, const TargetI
   for (const EpilogueInput& in : e.inputs) {
     VKHLO_RETURN_IF_ERROR(CheckTypeSupport(in.type, ComputeDomain(in.type, t), t, p.what + " (epilogue input)"));
   }
-  const size_t buffers = 3 + e.inputs.size();
+  const size_t buffers = 3 + e.inputs.size() + (p.quant && p.quant->channels > 1 ? 1 : 0);
   if (buffers > t.max_storage_buffers_per_stage) {
     return ResourceExhaustedError(fmt::format("{} with its epilogue binds {} storage buffers, more than {}'s "
                                               "maxPerStageDescriptorStorageBuffers = {}",
@@ -63,6 +63,13 @@ StatusOr<LibraryPlan> PlanMatmul(const MatmulProblem& problem, const TargetInfo&
   MatmulProblem p = problem;
   p.acc = AccForTarget(p.acc, t);
   VKHLO_RETURN_IF_ERROR(CheckPlanSupport(p, e, t));
+  if (p.quant) {
+    // The integer path's epilogue is the requantization; element-wise ops after it are not
+    // absorbed (epilogue_match.cc), so an epilogue here is a caller's error.
+    if (!p.quant->hybrid && (!e.steps.empty() || !e.inputs.empty() || e.convert_to || !e.custom_glsl.empty())) {
+      return InvalidArgumentError(p.what + ": a quantized contraction takes no fused epilogue");
+    }
+  }
   LibraryPlan plan;
   plan.problem = p;
   plan.result_type = FinalType(p, e);
@@ -80,18 +87,57 @@ StatusOr<LibraryPlan> PlanMatmul(const MatmulProblem& problem, const TargetInfo&
   }
   if (options.force_split_k > 0) choice.config.split_k = options.force_split_k;
   plan.config = choice.config;
+  if (p.quant) {
+    const MatmulVariant v = plan.config.variant;
+    if (v == MatmulVariant::kPacked || v == MatmulVariant::kCooperativeMatrix) {
+      return InvalidArgumentError(fmt::format("config {} cannot run the quantized {}", plan.config.name, p.what));
+    }
+    // The packed integer dot products in the tiled kernels (the per-output kernel multiplies
+    // element by element).
+    p.quant->dot4 = Dot4Applies(*p.quant, t) &&
+                    (v == MatmulVariant::kRegisterTiled || (v == MatmulVariant::kSharedTiled && plan.config.bk % 4 == 0));
+    plan.problem = p;
+  }
   plan.summary = fmt::format("{}\n  normalized B={} M={} N={} K={} acc={} A{} B{}\n  config {}\n  why {}", p.what,
                              p.batch, p.m, p.n, p.k, AccName(p.acc),
                              p.a.affine ? fmt::format(" runs {}x{}", p.a.row_run, p.a.col_run) : " (implicit)",
                              p.b.affine ? fmt::format(" runs {}x{}", p.b.row_run, p.b.col_run) : " (implicit)",
                              plan.config.ToString(), choice.reason);
+  if (p.quant) plan.summary += "\n  quantized " + p.quant->Describe();
   if (p.empty()) return plan;
   const std::string name = options.name.empty() ? "matmul" : options.name;
+  // A quantized contraction's per-channel table (quantized.h): a scratch buffer after split-K's
+  // partial sums (scratch 0) where there are some, written by a first dispatch.
+  const bool partials = p.k > 0 && plan.config.split_k > 1 && plan.config.variant != MatmulVariant::kDotPerOutput &&
+                        plan.config.variant != MatmulVariant::kCooperativeMatrix;
+  const bool table = p.quant && p.quant->channels > 1;
+  if (table) {
+    p.quant->table_scratch = partials ? 1 : 0;
+    plan.problem = p;
+    LibraryDispatch d;
+    d.name = name + ".quant_constants";
+    d.glsl = QuantizedTableKernel(*p.quant);
+    d.grid = {static_cast<uint32_t>((static_cast<size_t>(p.quant->channels) + kTableChannelsPerGroup - 1) /
+                                    kTableChannelsPerGroup),
+              1, 1};
+    d.bindings = {{BufferRole::kScratch, p.quant->table_scratch, true}};
+    plan.dispatches.push_back(std::move(d));
+  }
+  auto table_bytes = [&] {
+    if (!table) return;
+    const uint64_t bytes = static_cast<uint64_t>(p.quant->channels) * 16;
+    if (p.quant->table_scratch == 0) {
+      plan.scratch_bytes.insert(plan.scratch_bytes.begin(), bytes);
+    } else {
+      plan.scratch_bytes.push_back(bytes);
+    }
+  };
   if (p.k == 0) {
     // Nothing to sum: every output is the epilogue of zero, and the operands are not read.
     plan.config.split_k = 1;
     VKHLO_ASSIGN_OR_RETURN(auto d, EmitZeroContraction(p, e, t, name));
     plan.dispatches.push_back(std::move(d));
+    table_bytes();
     return plan;
   }
   const TileConfig& c = plan.config;
@@ -140,6 +186,7 @@ StatusOr<LibraryPlan> PlanMatmul(const MatmulProblem& problem, const TargetInfo&
     VKHLO_ASSIGN_OR_RETURN(auto r, EmitSplitKReduce(p, e, t, split, name));
     plan.dispatches.push_back(std::move(r));
   }
+  table_bytes();
   plan.binding_alignment = 32;  // vector views read 32-byte units
   return plan;
 }
@@ -159,6 +206,12 @@ StatusOr<LibraryPlan> PlanConvolution(const ir::Operation& op, const TargetInfo&
   if (o.name.empty()) o.name = "convolution";
   VKHLO_ASSIGN_OR_RETURN(MatmulProblem p, ConvolutionAsMatmul(params));
   const bool direct_ok = p.k > 0;  // the direct kernel reads its operands; K = 0 reads nothing
+  // Quantized convolutions take the implicit GEMM (its loads subtract the zero points and its
+  // epilogue requantizes); the direct kernel has neither.
+  if (p.quant && o.force_config == "direct") {
+    return InvalidArgumentError(p.what + ": the direct convolution kernel does not take quantized convolutions");
+  }
+  if (p.quant) return PlanMatmul(p, t, e, o);
   if (o.force_config.empty() && direct_ok && UseDirectConvolution(params, t)) return PlanDirectConvolution(params, t, e, o);
   if (o.force_config == "direct" && direct_ok) {
     o.force_config.clear();

@@ -5,7 +5,8 @@
 //   kOperand i        -> the op's operand i (a fusion input)
 //   kEpilogueInput i  -> MatchEpilogue's input i (a fusion input: the bias before its broadcast)
 //   kResult           -> the fusion's one output (the op's result, or the end of the absorbed chain)
-//   kScratch i        -> DeviceKernel scratch buffer i (split-K partial sums)
+//   kScratch i        -> DeviceKernel scratch buffer i (split-K partial sums, a quantized
+//                        contraction's per-channel table)
 // Plans read operands as 32-byte vectors, hence binding_alignment = 32 (the runtime binds such
 // kernels' buffers whole: the allocator rounds every buffer up to its 32-byte alignment).
 //
@@ -68,7 +69,8 @@ StatusOr<DeviceKernel> EmitLibrary(const Fusion& fusion, const TargetInfo& targe
     dispatch.config = plan.config.name;
     // The product's FLOPs belong to the dispatch that multiplies: not the operand packs before
     // it (".pack_a/b") nor split-K's sum of slices after it.
-    const bool product = d.name.find(".pack_") == std::string::npos && d.name.find(".split_k_reduce") == std::string::npos;
+    const bool product = d.name.find(".pack_") == std::string::npos && d.name.find(".split_k_reduce") == std::string::npos &&
+                         d.name.find(".quant_constants") == std::string::npos;
     if (product) dispatch.flops = static_cast<uint64_t>(plan.problem.flops());
     for (const library::BufferRef& ref : d.bindings) {
       const size_t i = static_cast<size_t>(ref.index);

@@ -9,11 +9,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "codegen/library/element_io.h"
 #include "codegen/library/index_map.h"
+#include "codegen/library/quantized.h"
 #include "codegen/target.h"
 #include "ir/module.h"
 #include "vkhlo/status.h"
@@ -44,6 +46,9 @@ struct MatmulProblem {
   // Output element offset = c_batch.Offset(b) + c_rows.Offset(m) + c_cols.Offset(n).
   AxisMap c_batch, c_rows, c_cols;
   std::vector<int64_t> result_dims;  // the op's result shape (epilogue broadcasts use it)
+  // Set for an op with ir::kQuantizedTypesAttribute (quantized.h): a_type / b_type / c_type
+  // are then the storage types, `acc` i32 (integer path) or the expressed type's (hybrid).
+  std::optional<QuantizedContraction> quant;
 
   int64_t flops() const { return 2 * batch * m * n * k; }
   bool empty() const { return batch == 0 || m == 0 || n == 0; }

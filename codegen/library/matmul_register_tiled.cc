@@ -21,10 +21,56 @@ int64_t SplitKChunk(int64_t k, uint32_t split, uint32_t unroll) {
   return (chunk + unroll - 1) / unroll * unroll;
 }
 
+namespace {
+
+// The register tile of the packed integer path (matmul_dot4.cc): per step of 4 k one packed
+// word per row of A and per column of B, TM x TN dot products and TM + TN byte sums.
+std::string RegisterTiledDot4Body(const MatmulProblem& p, const TileConfig& c, uint32_t split) {
+  const uint32_t tm = c.tm, tn = c.tn;
+  std::string body;
+  for (uint32_t i = 0; i < tm; ++i) {
+    std::string line = "  int";
+    for (uint32_t j = 0; j < tn; ++j) line += fmt::format("{} c{}_{} = 0", j ? "," : "", i, j);
+    body += line + fmt::format(", sa{} = 0;\n", i);
+  }
+  for (uint32_t j = 0; j < tn; ++j) body += fmt::format("  int sb{} = 0;\n", j);
+  body += "  uint k = kbeg;\n  for (; k + 4u <= kend; k += 4u) {\n";
+  for (uint32_t i = 0; i < tm; ++i) {
+    body += fmt::format("    uint pa{0} = q_word4_a(b, mr{0}, k); sa{0} += q_sum4_a(pa{0});\n", i);
+  }
+  for (uint32_t j = 0; j < tn; ++j) {
+    body += fmt::format("    uint pb{0} = q_word4_b(b, k, nc{0}); sb{0} += q_sum4_b(pb{0});\n", j);
+  }
+  for (uint32_t i = 0; i < tm; ++i) {
+    for (uint32_t j = 0; j < tn; ++j) body += fmt::format("    c{0}_{1} += q_dot4(pa{0}, pb{1});\n", i, j);
+  }
+  body += "  }\n  for (; k < kend; ++k) {\n";
+  for (uint32_t i = 0; i < tm; ++i) body += fmt::format("    int ra{0} = load_a_raw(b, mr{0}, k); sa{0} += ra{0};\n", i);
+  for (uint32_t j = 0; j < tn; ++j) body += fmt::format("    int rb{0} = load_b_raw(b, k, nc{0}); sb{0} += rb{0};\n", j);
+  for (uint32_t i = 0; i < tm; ++i) {
+    for (uint32_t j = 0; j < tn; ++j) body += fmt::format("    c{0}_{1} += ra{0} * rb{1};\n", i, j);
+  }
+  body += "  }\n  uint kn = kend > kbeg ? kend - kbeg : 0u;  // an empty last split-K slice starts past K\n";
+  for (uint32_t i = 0; i < tm; ++i) {
+    for (uint32_t j = 0; j < tn; ++j) {
+      const std::string cij = fmt::format("c{}_{}", i, j);
+      body += fmt::format("  {} = {};\n", cij,
+                          Dot4Correct(cij, fmt::format("sa{}", i), fmt::format("sb{}", j), fmt::format("qc{}.w", j), "kn",
+                                      p.quant->lhs_zero_point));
+    }
+  }
+  (void)split;
+  return body;
+}
+
+}  // namespace
+
 StatusOr<LibraryDispatch> EmitRegisterTiled(const MatmulProblem& p, const Epilogue& e, const TargetInfo& t,
                                             const TileConfig& c, uint32_t split, const std::string& name) {
   KernelWriter w(p, e, t);
   VKHLO_RETURN_IF_ERROR(w.DeclareMatmul(split <= 1));
+  const bool dot4 = p.quant && p.quant->dot4;
+  if (dot4) w.AddFunction(Dot4Functions(p));
   const uint32_t tm = c.tm, tn = c.tn;
   const int cap = static_cast<int>(c.vec);
   // A: vectors along k (cols) or m (rows); B: along n (cols) or k (rows).
@@ -50,6 +96,7 @@ StatusOr<LibraryDispatch> EmitRegisterTiled(const MatmulProblem& p, const Epilog
   if (ma == LoadMode::kVecInner) ku = std::max(ku, va);
   if (mb == LoadMode::kVecOuter) ku = std::max(ku, vb);
   if (ku == 1) ku = static_cast<int>(std::max<uint32_t>(1, std::min<uint32_t>(c.bk, 4)));
+  if (dot4) ku = 4;  // split-K slices start at multiples of 4: aligned words
   const std::string acc = w.acc();
 
   std::string body;
@@ -72,79 +119,94 @@ StatusOr<LibraryDispatch> EmitRegisterTiled(const MatmulProblem& p, const Epilog
   for (uint32_t j = 0; j < tn; ++j) {
     body += fmt::format("  uint nc{0} = min(n0 + {0}u, N - 1u);\n", j);
   }
-  for (uint32_t i = 0; i < tm; ++i) {
-    std::string line = "  " + acc;
-    for (uint32_t j = 0; j < tn; ++j) line += fmt::format("{} c{}_{} = {}(0)", j ? "," : "", i, j, acc);
-    body += line + ";\n";
-  }
-  // One step of the main loop: KU values of k.
-  body += fmt::format("  uint k = kbeg;\n  for (; k + {0}u <= kend; k += {0}u) {{\n", ku);
-  // A fragments a<i>_<kk>.
-  for (uint32_t i = 0; ma == LoadMode::kVecInner && i < tm; ++i) {
-    for (int q = 0; q < ku / va; ++q) {
-      std::vector<std::string> names;
-      for (int t2 = 0; t2 < va; ++t2) names.push_back(fmt::format("a{}_{}", i, q * va + t2));
-      body += w.VectorLoad('a', va, "b", fmt::format("mr{}", i), fmt::format("k + {}u", q * va), names);
-    }
-  }
-  for (int kk = 0; ma == LoadMode::kVecOuter && kk < ku; ++kk) {
-    for (uint32_t r = 0; r < tm / static_cast<uint32_t>(va); ++r) {
-      std::vector<std::string> names;
-      for (int t2 = 0; t2 < va; ++t2) names.push_back(fmt::format("a{}_{}", r * va + t2, kk));
-      body += w.VectorLoad('a', va, "b", fmt::format("min(m0 + {}u, M - {}u)", r * va, va), fmt::format("k + {}u", kk),
-                           names);
-    }
-  }
-  for (int kk = 0; ma == LoadMode::kScalar && kk < ku; ++kk) {
+  // Integer quantized: each column's channel constants once (q_col), not per load and store.
+  const bool qcols = p.quant && !p.quant->hybrid;
+  for (uint32_t j = 0; qcols && j < tn; ++j) body += fmt::format("  ivec4 qc{0} = q_col(q_channel(b, nc{0}));\n", j);
+  if (dot4) {
+    body += RegisterTiledDot4Body(p, c, split);
+  } else {
     for (uint32_t i = 0; i < tm; ++i) {
-      body += fmt::format("    {} a{}_{} = load_a(b, mr{}, k + {}u);\n", acc, i, kk, i, kk);
+      std::string line = "  " + acc;
+      for (uint32_t j = 0; j < tn; ++j) line += fmt::format("{} c{}_{} = {}(0)", j ? "," : "", i, j, acc);
+      body += line + ";\n";
     }
-  }
-  // B fragments b<kk>_<j>, loaded for all kk first when vectors run along k.
-  for (uint32_t j = 0; mb == LoadMode::kVecOuter && j < tn; ++j) {
-    for (int q = 0; q < ku / vb; ++q) {
-      std::vector<std::string> names;
-      for (int t2 = 0; t2 < vb; ++t2) names.push_back(fmt::format("b{}_{}", q * vb + t2, j));
-      body += w.VectorLoad('b', vb, "b", fmt::format("k + {}u", q * vb), fmt::format("nc{}", j), names);
-    }
-  }
-  for (int kk = 0; kk < ku; ++kk) {
-    if (mb == LoadMode::kVecInner) {
-      for (uint32_t q = 0; q < tn / static_cast<uint32_t>(vb); ++q) {
+    // One step of the main loop: KU values of k.
+    body += fmt::format("  uint k = kbeg;\n  for (; k + {0}u <= kend; k += {0}u) {{\n", ku);
+    // A fragments a<i>_<kk>.
+    for (uint32_t i = 0; ma == LoadMode::kVecInner && i < tm; ++i) {
+      for (int q = 0; q < ku / va; ++q) {
         std::vector<std::string> names;
-        for (int t2 = 0; t2 < vb; ++t2) names.push_back(fmt::format("b{}_{}", kk, q * vb + t2));
-        body += w.VectorLoad('b', vb, "b", fmt::format("k + {}u", kk), fmt::format("min(n0 + {}u, N - {}u)", q * vb, vb),
+        for (int t2 = 0; t2 < va; ++t2) names.push_back(fmt::format("a{}_{}", i, q * va + t2));
+        body += w.VectorLoad('a', va, "b", fmt::format("mr{}", i), fmt::format("k + {}u", q * va), names);
+      }
+    }
+    for (int kk = 0; ma == LoadMode::kVecOuter && kk < ku; ++kk) {
+      for (uint32_t r = 0; r < tm / static_cast<uint32_t>(va); ++r) {
+        std::vector<std::string> names;
+        for (int t2 = 0; t2 < va; ++t2) names.push_back(fmt::format("a{}_{}", r * va + t2, kk));
+        body += w.VectorLoad('a', va, "b", fmt::format("min(m0 + {}u, M - {}u)", r * va, va), fmt::format("k + {}u", kk),
                              names);
       }
-    } else if (mb == LoadMode::kScalar) {
-      for (uint32_t j = 0; j < tn; ++j) {
-        body += fmt::format("    {} b{}_{} = load_b(b, k + {}u, nc{});\n", acc, kk, j, kk, j);
+    }
+    for (int kk = 0; ma == LoadMode::kScalar && kk < ku; ++kk) {
+      for (uint32_t i = 0; i < tm; ++i) {
+        body += fmt::format("    {} a{}_{} = load_a(b, mr{}, k + {}u);\n", acc, i, kk, i, kk);
       }
+    }
+    // B fragments b<kk>_<j>, loaded for all kk first when vectors run along k.
+    for (uint32_t j = 0; mb == LoadMode::kVecOuter && j < tn; ++j) {
+      for (int q = 0; q < ku / vb; ++q) {
+        std::vector<std::string> names;
+        for (int t2 = 0; t2 < vb; ++t2) names.push_back(fmt::format("b{}_{}", q * vb + t2, j));
+        body += w.VectorLoad('b', vb, "b", fmt::format("k + {}u", q * vb), fmt::format("nc{}", j), names);
+      }
+    }
+    for (int kk = 0; kk < ku; ++kk) {
+      if (mb == LoadMode::kVecInner) {
+        for (uint32_t q = 0; q < tn / static_cast<uint32_t>(vb); ++q) {
+          std::vector<std::string> names;
+          for (int t2 = 0; t2 < vb; ++t2) names.push_back(fmt::format("b{}_{}", kk, q * vb + t2));
+          body += w.VectorLoad('b', vb, "b", fmt::format("k + {}u", kk), fmt::format("min(n0 + {}u, N - {}u)", q * vb, vb),
+                               names);
+        }
+      } else if (mb == LoadMode::kScalar) {
+        for (uint32_t j = 0; j < tn; ++j) {
+          if (qcols) {
+            body += fmt::format("    int b{0}_{1} = load_b_raw(b, k + {0}u, nc{1}) - qc{1}.w;\n", kk, j);
+          } else {
+            body += fmt::format("    {} b{}_{} = load_b(b, k + {}u, nc{});\n", acc, kk, j, kk, j);
+          }
+        }
+      }
+      for (uint32_t i = 0; i < tm; ++i) {
+        for (uint32_t j = 0; j < tn; ++j) {
+          body += "    " + w.Mac(fmt::format("c{}_{}", i, j), fmt::format("a{}_{}", i, kk), fmt::format("b{}_{}", kk, j)) + "\n";
+        }
+      }
+    }
+    body += "  }\n";
+    // The K tail, one step at a time.
+    body += "  for (; k < kend; ++k) {\n";
+    for (uint32_t i = 0; i < tm; ++i) body += fmt::format("    {} a{} = load_a(b, mr{}, k);\n", acc, i, i);
+    for (uint32_t j = 0; j < tn; ++j) {
+      body += qcols ? fmt::format("    int b{0} = load_b_raw(b, k, nc{0}) - qc{0}.w;\n", j)
+                    : fmt::format("    {} b{} = load_b(b, k, nc{});\n", acc, j, j);
     }
     for (uint32_t i = 0; i < tm; ++i) {
       for (uint32_t j = 0; j < tn; ++j) {
-        body += "    " + w.Mac(fmt::format("c{}_{}", i, j), fmt::format("a{}_{}", i, kk), fmt::format("b{}_{}", kk, j)) + "\n";
+        body += "    " + w.Mac(fmt::format("c{}_{}", i, j), fmt::format("a{}", i), fmt::format("b{}", j)) + "\n";
       }
     }
+    body += "  }\n";
   }
-  body += "  }\n";
-  // The K tail, one step at a time.
-  body += "  for (; k < kend; ++k) {\n";
-  for (uint32_t i = 0; i < tm; ++i) body += fmt::format("    {} a{} = load_a(b, mr{}, k);\n", acc, i, i);
-  for (uint32_t j = 0; j < tn; ++j) body += fmt::format("    {} b{} = load_b(b, k, nc{});\n", acc, j, j);
-  for (uint32_t i = 0; i < tm; ++i) {
-    for (uint32_t j = 0; j < tn; ++j) {
-      body += "    " + w.Mac(fmt::format("c{}_{}", i, j), fmt::format("a{}", i), fmt::format("b{}", j)) + "\n";
-    }
-  }
-  body += "  }\n";
   for (uint32_t i = 0; i < tm; ++i) {
     for (uint32_t j = 0; j < tn; ++j) {
       if (split > 1) {
         body += fmt::format("  if (m0 + {0}u < M && n0 + {1}u < N) store_partial(s, b, m0 + {0}u, n0 + {1}u, c{0}_{1});\n",
                             i, j);
       } else {
-        body += fmt::format("  if (m0 + {0}u < M && n0 + {1}u < N) store_c(b, m0 + {0}u, n0 + {1}u, c{0}_{1});\n", i, j);
+        body += fmt::format("  if (m0 + {0}u < M && n0 + {1}u < N) store_c{2}(b, m0 + {0}u, n0 + {1}u, c{0}_{1}{3});\n", i, j,
+                            qcols ? "q" : "", qcols ? fmt::format(", qc{}", j) : "");
       }
     }
   }

@@ -17,7 +17,16 @@ StatusOr<LibraryDispatch> EmitSharedTiled(const MatmulProblem& p, const Epilogue
   VKHLO_RETURN_IF_ERROR(w.DeclareMatmul(split <= 1));
   const uint32_t bm = c.bm(), bn = c.bn(), bk = c.bk, nt = c.invocations();
   const std::string acc = w.acc();
-  w.AddShared(fmt::format("shared {} As[{}];\nshared {} Bs[{}];\n", acc, bm * bk, acc, bk * bn));
+  // The packed integer path (matmul_dot4.cc) stages words of four k.
+  const bool dot4 = p.quant && p.quant->dot4;
+  if (dot4 && bk % 4 != 0) return InternalError(p.what + ": packed integer path with a K step not a multiple of 4");
+  const uint32_t bk4 = bk / 4;
+  if (dot4) {
+    w.AddFunction(Dot4Functions(p));
+    w.AddShared(fmt::format("shared uint As[{}];\nshared uint Bs[{}];\n", bm * bk4, bk4 * bn));
+  } else {
+    w.AddShared(fmt::format("shared {} As[{}];\nshared {} Bs[{}];\n", acc, bm * bk, acc, bk * bn));
+  }
   std::string body;
   if (split > 1) {
     const int64_t chunk = SplitKChunk(p.k, split, bk);
@@ -33,30 +42,70 @@ StatusOr<LibraryDispatch> EmitSharedTiled(const MatmulProblem& p, const Epilogue
     for (uint32_t j = 0; j < c.tn; ++j) line += fmt::format("{} c{}_{} = {}(0)", j ? "," : "", i, j, acc);
     body += line + ";\n";
   }
-  body += fmt::format("  for (uint k0 = kbeg; k0 < kend; k0 += {}u) {{\n", bk);
-  // Staging: A with k fastest across invocations, B with n fastest.
-  body += fmt::format(
-      "    for (uint e = tid; e < {0}u; e += {1}u) {{\n      uint r = e / {2}u, kk = e % {2}u;\n"
-      "      uint m = mb + r, k = k0 + kk;\n"
-      "      {3} v = load_a(b, min(m, M - 1u), min(k, K - 1u));\n"
-      "      As[kk * {4}u + r] = (m < M && k < kend) ? v : {3}(0);\n    }}\n",
-      bm * bk, nt, bk, acc, bm);
-  body += fmt::format(
-      "    for (uint e = tid; e < {0}u; e += {1}u) {{\n      uint kk = e / {2}u, cc = e % {2}u;\n"
-      "      uint k = k0 + kk, n = nb + cc;\n"
-      "      {3} v = load_b(b, min(k, K - 1u), min(n, N - 1u));\n"
-      "      Bs[kk * {2}u + cc] = (n < N && k < kend) ? v : {3}(0);\n    }}\n",
-      bk * bn, nt, bn, acc);
-  body += "    barrier();\n";
-  body += fmt::format("    for (uint kk = 0u; kk < {}u; ++kk) {{\n", bk);
-  for (uint32_t i = 0; i < c.tm; ++i) body += fmt::format("      {} a{} = As[kk * {}u + ty + {}u];\n", acc, i, bm, i * c.wg_y);
-  for (uint32_t j = 0; j < c.tn; ++j) body += fmt::format("      {} b{} = Bs[kk * {}u + tx + {}u];\n", acc, j, bn, j * c.wg_x);
-  for (uint32_t i = 0; i < c.tm; ++i) {
-    for (uint32_t j = 0; j < c.tn; ++j) {
-      body += "      " + w.Mac(fmt::format("c{}_{}", i, j), fmt::format("a{}", i), fmt::format("b{}", j)) + "\n";
+  if (dot4) {
+    for (uint32_t i = 0; i < c.tm; ++i) body += fmt::format("  int sa{} = 0;\n", i);
+    for (uint32_t j = 0; j < c.tn; ++j) body += fmt::format("  int sb{} = 0;\n", j);
+    body += fmt::format("  for (uint k0 = kbeg; k0 < kend; k0 += {}u) {{\n", bk);
+    // Words of four k; positions from kend on pack as 0.
+    body += fmt::format(
+        "    for (uint e = tid; e < {0}u; e += {1}u) {{\n      uint r = e / {2}u, kq = e % {2}u;\n"
+        "      uint m = mb + r, k = k0 + 4u * kq;\n"
+        "      As[kq * {3}u + r] = m < M && k < kend ? q_word_a(b, m, k, kend - k) : 0u;\n    }}\n",
+        bm * bk4, nt, bk4, bm);
+    body += fmt::format(
+        "    for (uint e = tid; e < {0}u; e += {1}u) {{\n      uint kq = e / {2}u, cc = e % {2}u;\n"
+        "      uint k = k0 + 4u * kq, n = nb + cc;\n"
+        "      Bs[kq * {2}u + cc] = n < N && k < kend ? q_word_b(b, k, n, kend - k) : 0u;\n    }}\n",
+        bk4 * bn, nt, bn);
+    body += "    barrier();\n";
+    body += fmt::format("    for (uint kq = 0u; kq < {}u; ++kq) {{\n", bk4);
+    for (uint32_t i = 0; i < c.tm; ++i) {
+      body += fmt::format("      uint a{0} = As[kq * {1}u + ty + {2}u]; sa{0} += q_sum4_a(a{0});\n", i, bm, i * c.wg_y);
     }
+    for (uint32_t j = 0; j < c.tn; ++j) {
+      body += fmt::format("      uint b{0} = Bs[kq * {1}u + tx + {2}u]; sb{0} += q_sum4_b(b{0});\n", j, bn, j * c.wg_x);
+    }
+    for (uint32_t i = 0; i < c.tm; ++i) {
+      for (uint32_t j = 0; j < c.tn; ++j) body += fmt::format("      c{0}_{1} += q_dot4(a{0}, b{1});\n", i, j);
+    }
+    body += "    }\n    barrier();\n  }\n  uint kn = kend > kbeg ? kend - kbeg : 0u;  // an empty last split-K slice starts past K\n";
+    for (uint32_t j = 0; j < c.tn; ++j) {
+      body += fmt::format("  int zb{} = q_zb(q_channel(b, min(nb + tx + {}u, N - 1u)));\n", j, j * c.wg_x);
+    }
+    for (uint32_t i = 0; i < c.tm; ++i) {
+      for (uint32_t j = 0; j < c.tn; ++j) {
+        const std::string cij = fmt::format("c{}_{}", i, j);
+        body += fmt::format("  {} = {};\n", cij,
+                            Dot4Correct(cij, fmt::format("sa{}", i), fmt::format("sb{}", j), fmt::format("zb{}", j),
+                                        "kn", p.quant->lhs_zero_point));
+      }
+    }
+  } else {
+  body += fmt::format("  for (uint k0 = kbeg; k0 < kend; k0 += {}u) {{\n", bk);
+    // Staging: A with k fastest across invocations, B with n fastest.
+    body += fmt::format(
+        "    for (uint e = tid; e < {0}u; e += {1}u) {{\n      uint r = e / {2}u, kk = e % {2}u;\n"
+        "      uint m = mb + r, k = k0 + kk;\n"
+        "      {3} v = load_a(b, min(m, M - 1u), min(k, K - 1u));\n"
+        "      As[kk * {4}u + r] = (m < M && k < kend) ? v : {3}(0);\n    }}\n",
+        bm * bk, nt, bk, acc, bm);
+    body += fmt::format(
+        "    for (uint e = tid; e < {0}u; e += {1}u) {{\n      uint kk = e / {2}u, cc = e % {2}u;\n"
+        "      uint k = k0 + kk, n = nb + cc;\n"
+        "      {3} v = load_b(b, min(k, K - 1u), min(n, N - 1u));\n"
+        "      Bs[kk * {2}u + cc] = (n < N && k < kend) ? v : {3}(0);\n    }}\n",
+        bk * bn, nt, bn, acc);
+    body += "    barrier();\n";
+    body += fmt::format("    for (uint kk = 0u; kk < {}u; ++kk) {{\n", bk);
+    for (uint32_t i = 0; i < c.tm; ++i) body += fmt::format("      {} a{} = As[kk * {}u + ty + {}u];\n", acc, i, bm, i * c.wg_y);
+    for (uint32_t j = 0; j < c.tn; ++j) body += fmt::format("      {} b{} = Bs[kk * {}u + tx + {}u];\n", acc, j, bn, j * c.wg_x);
+    for (uint32_t i = 0; i < c.tm; ++i) {
+      for (uint32_t j = 0; j < c.tn; ++j) {
+        body += "      " + w.Mac(fmt::format("c{}_{}", i, j), fmt::format("a{}", i), fmt::format("b{}", j)) + "\n";
+      }
+    }
+    body += "    }\n    barrier();\n  }\n";
   }
-  body += "    }\n    barrier();\n  }\n";
   for (uint32_t i = 0; i < c.tm; ++i) {
     for (uint32_t j = 0; j < c.tn; ++j) {
       const std::string m = fmt::format("mb + ty + {}u", i * c.wg_y), n = fmt::format("nb + tx + {}u", j * c.wg_x);

@@ -49,6 +49,14 @@ StatusOr<LibraryDispatch> EmitPackOperand(const MatmulProblem& p, const Epilogue
 StatusOr<LibraryDispatch> EmitPackedProduct(const MatmulProblem& p, const Epilogue& e, const TargetInfo& t,
                                             const TileConfig& c, const std::string& name);
 
+// The packed integer path (matmul_dot4.cc): GLSL functions q_word_a(b, m, k, count) and
+// q_word_b(b, k, n, count) packing four raw values from k (positions from k + count on pack as
+// 0), q_word4_a / q_word4_b packing all four, for a kernel declared with p.quant->dot4; and the zero-point correction of accumulator
+// `c` from the sums of the raw values of its row and column over `count` values of k.
+std::string Dot4Functions(const MatmulProblem& p);
+std::string Dot4Correct(const std::string& c, const std::string& sum_a, const std::string& sum_b,
+                        const std::string& zb, const std::string& count, int32_t za);
+
 // K = 0: writes the epilogue of zero to every output (the operands are not bound).
 StatusOr<LibraryDispatch> EmitZeroContraction(const MatmulProblem& p, const Epilogue& e, const TargetInfo& t,
                                               const std::string& name);

@@ -262,7 +262,7 @@ MatmulChoice ChooseMatmulConfig(const MatmulProblem& p, const TargetInfo& t) {
   const TileConfig* main = nullptr;
   for (const TileConfig& c : fitting) {
     if (c.variant == V::kCooperativeMatrix) {
-      if (p.acc == AccKind::kF32 && p.a_type == ir::ElementType::kF16 && p.b_type == ir::ElementType::kF16 &&
+      if (!p.quant && p.acc == AccKind::kF32 && p.a_type == ir::ElementType::kF16 && p.b_type == ir::ElementType::kF16 &&
           p.a.affine && p.b.affine) {
         main = &c;
         break;
@@ -311,7 +311,8 @@ MatmulChoice ChooseMatmulConfig(const MatmulProblem& p, const TargetInfo& t) {
   // CPU drivers: the packed kernel where it applies and the product is large enough to pay for
   // copying the operands (three dispatches instead of one) and has a tile's worth of rows and
   // columns; split-K shapes (few output tiles, long K) stay register-tiled.
-  if (cpu && out.config.variant == V::kRegisterTiled) {
+  // Quantized contractions never: the panels hold f32.
+  if (cpu && out.config.variant == V::kRegisterTiled && !p.quant) {
     for (const TileConfig& c : fitting) {
       if (c.variant != V::kPacked) continue;
       std::string why;

@@ -23,6 +23,7 @@ codegen::TargetInfo TargetFromDevice(const device::Device& device) {
   t.shader_int8 = caps.features.shader_int8;
   t.shader_int16 = caps.features.shader_int16;
   t.storage_buffer_8bit = caps.features.storage_buffer_8bit;
+  t.shader_integer_dot_product = caps.features.shader_integer_dot_product;
   t.storage_buffer_16bit = caps.features.storage_buffer_16bit;
   // Kernels declare the float-control modes the device offers (docs/exactness.md), unless
   // VKHLO_FLOAT_CONTROLS=0 (to measure their cost, or around a driver that mishandles them).

@@ -90,6 +90,7 @@ std::string CapabilitiesText(const DeviceCapabilities& c) {
   line("shaderFloat16 (arithmetic)", Yes(f.shader_float16));
   line("shaderInt8 (arithmetic)", Yes(f.shader_int8));
   line("storageBuffer8BitAccess", Yes(f.storage_buffer_8bit));
+  line("shaderIntegerDotProduct", Yes(f.shader_integer_dot_product));
   line("storageBuffer16BitAccess", Yes(f.storage_buffer_16bit));
   line("shaderBufferInt64Atomics", Yes(f.shader_buffer_int64_atomics));
   line("shaderBufferFloat32AtomicAdd", Yes(f.shader_buffer_float32_atomic_add));
