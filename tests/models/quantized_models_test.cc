@@ -135,10 +135,6 @@ TEST_P(QuantizedModel, WithinQuantizationErrorOfTheFloatModel) {
 TEST_P(QuantizedModel, DeviceEqualsInterpreterBitForBit) {
   const std::string text = testing::ReadFile(kPrograms / (Stem() + ".mlir"));
   auto both = testing::RunOnBoth(text, {Npy(Stem() + ".in0.npy")});
-  // Until the integer kernels land, codegen refuses quantized contractions with this error.
-  if (!both.ok() && both.status().message().find("no integer kernels for quantized contractions yet") != std::string::npos) {
-    GTEST_SKIP() << both.status().message();
-  }
   ASSERT_TRUE(both.ok()) << both.status().message();
   ASSERT_EQ(both->vulkan.size(), both->reference.size());
   for (size_t i = 0; i < both->vulkan.size(); ++i) {
