@@ -123,6 +123,10 @@ Status Run(Prepared& p) {
     const auto& d = p.plan.dispatches[i];
     std::vector<device::Binding> bindings;
     for (const auto& ref : d.bindings) {
+      // The benchmarked plans have no epilogue inputs nor constant tables (float problems).
+      if (ref.role == library::BufferRole::kEpilogueInput || ref.role == library::BufferRole::kConstant) {
+        return InvalidArgumentError(d.name + ": the benchmark binds no epilogue inputs or constant tables");
+      }
       const device::Buffer* b = ref.role == library::BufferRole::kOperand  ? &p.operands[ref.index]
                                 : ref.role == library::BufferRole::kScratch ? &p.scratch[ref.index]
                                                                             : &p.result;
