@@ -228,16 +228,11 @@ bool KernelWriter::DeclareVectorView(char x, int width) {
   if (functions_.find(fn + "(") == std::string::npos) functions_ += fmt::format("{} {}(uint w) {{ return {}; }}\n", acc(), fn, word);
   const std::string view = fmt::format("{}_v{}", x, width);
   if (buffers_.find(view + "[]") != std::string::npos) return true;
-  std::string elem = width == 2 ? "uvec2" : "uvec4";
-  if (width == 8) {
-    if (t_.shader_int64) {
-      prelude_.Extension("GL_ARB_gpu_shader_int64");
-      elem = "u64vec4";
-    } else {
-      elem = "uvec4";  // two loads per vector
-    }
-  }
-  const std::string real_view = width == 8 && elem == "uvec4" ? fmt::format("{}_v4", x) : view;
+  // A vector of 8 is two uvec4 loads: 16 bytes is the widest load GPUs issue, and llvmpipe runs
+  // a u64vec4 load unpacked with unpackUint2x32 3.3x slower (a 3x3 convolution 8x16x16x32 -> 64:
+  // 20.7 ms against 6.3 ms), besides needing shaderInt64.
+  const std::string elem = width == 2 ? "uvec2" : "uvec4";
+  const std::string real_view = width == 8 ? fmt::format("{}_v4", x) : view;
   if (buffers_.find(real_view + "[]") == std::string::npos) {
     buffers_ += fmt::format("layout(std430, binding = {}) readonly buffer {}_{} {{ {} {}[]; }};\n", binding, x,
                             real_view, elem, real_view);
@@ -258,11 +253,7 @@ std::string KernelWriter::VectorLoadAt(char x, int width, const std::string& ind
   const int id = vector_loads_++;
   std::string out;
   std::vector<std::string> words;
-  if (width == 8 && buffers_.find(fmt::format("{}_v8[]", x)) != std::string::npos) {
-    out += fmt::format("    u64vec4 vw{0} = {1}_v8[({2}) >> 3u];\n", id, x, index);
-    for (int q = 0; q < 4; ++q) out += fmt::format("    uvec2 vp{0}_{1} = unpackUint2x32(vw{0}.{2});\n", id, q, "xyzw"[q]);
-    for (int q = 0; q < 8; ++q) words.push_back(fmt::format("vp{}_{}.{}", id, q / 2, "xy"[q % 2]));
-  } else if (width >= 4) {
+  if (width >= 4) {
     for (int h = 0; h < width / 4; ++h) {
       out += fmt::format("    uvec4 vw{0}_{1} = {2}_v4[(({3}) >> 2u) + {1}u];\n", id, h, x, index);
       for (int q = 0; q < 4; ++q) words.push_back(fmt::format("vw{}_{}.{}", id, h, "xyzw"[q]));

@@ -1,6 +1,6 @@
 // The register-tiled matmul: each invocation owns a TM x TN tile of C in registers and reads
 // its A and B fragments straight from the buffers, no shared memory. Fragments are read as
-// vectors along whichever axis of an operand is contiguous (8 elements per u64vec4 load), which
+// vectors along whichever axis of an operand is contiguous (8 elements per two uvec4 loads), which
 // is what makes this fast on CPU drivers (see tile_config.h); everything is unrolled into
 // straight-line code with one variable per accumulator, because llvmpipe keeps private arrays
 // in memory and indexes them lane by lane.
