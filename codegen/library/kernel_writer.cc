@@ -138,12 +138,8 @@ void KernelWriter::DeclareQuantizedHelpers() {
   functions_ += QuantizedGlsl(*p_.quant);
 }
 
-Status KernelWriter::DeclareQuantizedOperand(char x, const OperandAccess& access, ElementType type) {
-  const QuantizedContraction& q = *p_.quant;
-  const std::string buf = fmt::format("{}_buf", x);
-  // The stored integer, sign-extended (unsigned 32-bit values wrap, as convert<i32> does).
-  VKHLO_RETURN_IF_ERROR(
-      EmitElementLoader(fmt::format("ldr_{}", x), buf, type, AccKind::kI32, prelude_, functions_, !t_.shader_int64));
+// ix_<x>(b, r, c, valid): the element index of operand x (0 where invalid, a safe address).
+void KernelWriter::DeclareIndexFunction(char x, const OperandAccess& access) {
   std::string body;
   if (access.affine) {
     body = fmt::format("  valid = true;\n  return {};\n", AffineIndex(access));
@@ -151,6 +147,15 @@ Status KernelWriter::DeclareQuantizedOperand(char x, const OperandAccess& access
     body = "  uint idx;\n" + access.custom_index + "  return valid ? idx : 0u;\n";
   }
   functions_ += fmt::format("uint ix_{}(uint b, uint r, uint c, out bool valid) {{\n{}}}\n", x, body);
+}
+
+Status KernelWriter::DeclareQuantizedOperand(char x, const OperandAccess& access, ElementType type) {
+  const QuantizedContraction& q = *p_.quant;
+  const std::string buf = fmt::format("{}_buf", x);
+  // The stored integer, sign-extended (unsigned 32-bit values wrap, as convert<i32> does).
+  VKHLO_RETURN_IF_ERROR(
+      EmitElementLoader(fmt::format("ldr_{}", x), buf, type, AccKind::kI32, prelude_, functions_, !t_.shader_int64));
+  DeclareIndexFunction(x, access);
   const std::string zero = x == 'a' ? fmt::format("{}", q.lhs_zero_point) : "q_zb(q_channel(b, n))";
   const std::string sig = x == 'a' ? "uint b, uint m, uint k" : "uint b, uint k, uint n";
   const std::string at = x == 'a' ? "b, m, k" : "b, k, n";
@@ -181,14 +186,7 @@ Status KernelWriter::DeclareOperand(char x, const OperandAccess& access, Element
   const std::string buf = fmt::format("{}_buf", x);
   VKHLO_RETURN_IF_ERROR(
       EmitElementLoader(fmt::format("ld_{}", x), buf, type, p_.acc, prelude_, functions_, !t_.shader_int64));
-  // ix_<x>(b, r, c, valid): the element index (0 where invalid, a safe address).
-  std::string body;
-  if (access.affine) {
-    body = fmt::format("  valid = true;\n  return {};\n", AffineIndex(access));
-  } else {
-    body = "  uint idx;\n" + access.custom_index + "  return valid ? idx : 0u;\n";
-  }
-  functions_ += fmt::format("uint ix_{}(uint b, uint r, uint c, out bool valid) {{\n{}}}\n", x, body);
+  DeclareIndexFunction(x, access);
   const std::string row = x == 'a' ? "m" : "k", col = x == 'a' ? "k" : "n";
   if (access.affine) {
     functions_ += fmt::format("{0} load_{1}(uint b, uint {2}, uint {3}) {{ bool v; return ld_{1}(ix_{1}(b, {2}, {3}, v)); }}\n",

@@ -87,6 +87,7 @@ class KernelWriter {
   // Quantized operands: load_<x> subtracts the zero point (integer path) or dequantizes the
   // rhs (hybrid); load_<x>_raw (integer path) returns the stored value, the zero point where
   // a convolution pads (quantized.h).
+  void DeclareIndexFunction(char x, const OperandAccess& access);
   Status DeclareQuantizedOperand(char x, const OperandAccess& access, ir::ElementType type);
   void DeclareQuantizedHelpers();
   bool quantized_helpers_ = false;

@@ -229,6 +229,16 @@ TEST(QuantizedDot, RandomMatchesTheIntegerDefinition) {
   }
 }
 
+// How many elements of `got` differ from `spec`, each by at most one stored unit.
+int CountWithinOneUnit(const std::vector<int64_t>& got, const std::vector<int64_t>& spec, uint32_t seed) {
+  int differing = 0;
+  for (size_t i = 0; i < got.size() && i < spec.size(); ++i) {
+    EXPECT_LE(std::abs(got[i] - spec[i]), 1) << "seed " << seed << " element " << i;
+    differing += got[i] != spec[i];
+  }
+  return differing;
+}
+
 // The spec's float formula rounds every dequantized value, product and partial sum to f32: it
 // may differ from the exact integer form by one stored unit where those roundings move a value
 // across a rounding boundary, rarely.
@@ -240,10 +250,7 @@ TEST(QuantizedDot, WithinOneUnitOfDequantizeOpQuantize) {
     const auto spec = RunInts(DequantizeOpQuantize(lhs, rhs, "5x3", "i8", kRandomResult, kMatmul));
     ASSERT_EQ(got.size(), 15u);
     ASSERT_EQ(spec.size(), 15u);
-    for (size_t i = 0; i < got.size(); ++i) {
-      EXPECT_LE(std::abs(got[i] - spec[i]), 1) << "seed " << seed << " element " << i;
-      differing += got[i] != spec[i];
-    }
+    differing += CountWithinOneUnit(got, spec, seed);
   }
   EXPECT_LE(differing, 9);  // of 90: rare
 }
@@ -290,10 +297,7 @@ TEST(QuantizedConvolution, RandomWithinOneUnitOfDequantizeOpQuantize) {
     const auto spec = RunInts(DequantizeOpQuantize(x, k, "2x3x4x4", "ui8", result, conv));
     ASSERT_EQ(got.size(), 96u);
     ASSERT_EQ(spec.size(), 96u);
-    for (size_t i = 0; i < got.size(); ++i) {
-      EXPECT_LE(std::abs(got[i] - spec[i]), 1) << "seed " << seed << " element " << i;
-      differing += got[i] != spec[i];
-    }
+    differing += CountWithinOneUnit(got, spec, seed);
   }
   EXPECT_LE(differing, 20);  // of 384: rare
 }
