@@ -94,8 +94,9 @@ class Buffer {
 
 struct CompileOptions {
   std::string entry = "main";
-  // Passes run before fusion (names of vkhlo-opt --pass); those not registered in this build
-  // are skipped. Empty: the default pipeline.
+  // Passes run before fusion (names of vkhlo-opt --pass, comma-separated; an unknown name is
+  // an error). Empty: the default pipeline (passes::DefaultPipelineSpec(), vkhlo-opt
+  // --list-passes prints it).
   std::string passes;
   // Write every kernel's GLSL (.comp) and SPIR-V assembly (.spvasm) here.
   std::string dump_kernels_dir;
