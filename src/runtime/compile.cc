@@ -46,8 +46,7 @@ double Ms(Clock::time_point start) {
 }
 
 std::string Where(const ir::Module& module, const ir::Operation& op) {
-  if (!op.location().known()) return module.source_name();
-  return fmt::format("{}:{}:{}", module.source_name(), op.location().line, op.location().column);
+  return ir::FormatLocation(module.source_name(), op.location());
 }
 
 // Fused values a kernel may reach beyond 2^32 - 1 elements (CheckIndexSpace): int coordinates

@@ -37,8 +37,7 @@ void CollectReferences(const ir::Region& region, std::set<std::string>& out) {
 }
 
 std::string Where(const ir::Module& module, ir::Location loc) {
-  if (!loc.known()) return module.source_name();
-  return fmt::format("{}:{}:{}", module.source_name(), loc.line, loc.column);
+  return ir::FormatLocation(module.source_name(), loc);
 }
 
 TestOutcome RunOnReference(const ir::Module& module, const ir::Function& function) {

@@ -20,8 +20,7 @@ namespace {
 using ir::OpCode;
 
 std::string Where(const ir::Module& module, ir::Location loc) {
-  if (!loc.known()) return module.source_name();
-  return fmt::format("{}:{}:{}", module.source_name(), loc.line, loc.column);
+  return ir::FormatLocation(module.source_name(), loc);
 }
 
 // Values `op` reads from outside itself (operands of it and of ops in its regions).
