@@ -11,6 +11,7 @@
 #include "codegen/elemental/op_emitters.h"
 #include "codegen/elemental/emitter.h"
 #include "codegen/elemental/types.h"
+#include "codegen/fusion.h"
 #include "codegen/kernel.h"
 #include "codegen/reduction/reducer.h"
 
@@ -125,11 +126,20 @@ class GroupFinder {
     if (depth > 64 || taken_.count(def) || group.count(def) || !IsElementalOp(*def) || !usable_(*def)) return false;
     if (def->num_results() != 1) return false;
     late.push_back(def);
+    // Users outside the group recompute it too (the planner fuses a late value everywhere), so
+    // they must be elemental and the value cheap (a constant's broadcast, a scale).
+    bool outside = false;
     for (const ir::Operation* user : users_[v]) {
-      if (!group.count(user) && std::find(late.begin(), late.end(), user) == late.end() && user != current_) {
+      if (group.count(user) || std::find(late.begin(), late.end(), user) != late.end() || user == current_) continue;
+      outside = true;
+      if (!IsElementalOp(*user) || !usable_(*user) || user->code() == OpCode::kReduce) {
         late.pop_back();
         return false;
       }
+    }
+    if (outside && ElementCost(*def) > kCheapRecomputeCost) {
+      late.pop_back();
+      return false;
     }
     const size_t mark = late.size();
     for (const ir::Value* operand : def->operands()) {

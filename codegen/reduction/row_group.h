@@ -15,8 +15,9 @@
 //         broadcast_in_dim that only add or drop unit dimensions over them (so their row-major
 //         position is the row's index).
 // Values the group reads without computing them ("external") must exist when the group's
-// first reduction would run: defined before it, constants, or elemental ops after it whose
-// every user is in the group (the planner then computes them inside the kernel).
+// first reduction would run: defined before it, constants, or elemental ops after it that
+// the planner then computes wherever they are read ("late" values: read by the group and,
+// if cheap to recompute, by other element-wise ops).
 //
 // ChooseRowPlan picks the layout from the row length, the types and the device: W invocations
 // per row (a power of two; on CPU devices at most a subgroup, since every barrier switches

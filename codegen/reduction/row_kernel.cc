@@ -16,12 +16,15 @@
 #include <map>
 #include <functional>
 #include <set>
+#include <unordered_set>
 
 #include "codegen/elemental/types.h"
 #include "codegen/reduction/dispatch_builder.h"
 #include "codegen/reduction/reducer.h"
 #include "codegen/reduction/result_writer.h"
 #include "codegen/reduction/row_group.h"
+#include "codegen/texel_reads.h"
+#include "ir/walk.h"
 
 namespace vkhlo::codegen::reduction {
 namespace {
@@ -44,6 +47,43 @@ uint32_t SharedBytes(const TypeFacts& f) {
     default:
       return 4;
   }
+}
+
+// Fusion inputs read only at the element's own position (vector_inputs.h's rule for a row
+// kernel): walking the ops backwards, FULL outputs and the reductions' inputs are read at their
+// own index, and so are the same-shaped operands of element-wise ops whose results are; any
+// other read (a broadcast, a reshape to the row's value, a region) scatters the value.
+std::vector<bool> RowVectorInputs(const Fusion& fusion, const std::vector<int64_t>& dims, const TargetInfo& target) {
+  std::unordered_set<const ir::Value*> read, scattered, own;
+  for (const ir::Value* out : fusion.outputs) {
+    if (out->type().dims() == dims) own.insert(out);
+  }
+  for (auto it = fusion.ops.rbegin(); it != fusion.ops.rend(); ++it) {
+    const ir::Operation& op = **it;
+    const bool is_reduce =
+        std::find(fusion.row_reductions.begin(), fusion.row_reductions.end(), &op) != fusion.row_reductions.end();
+    const bool result_own = !is_reduce && op.num_results() == 1 && own.count(op.result(0)) != 0 &&
+                            scattered.count(op.result(0)) == 0 && op.result(0)->type().dims() == dims;
+    for (size_t k = 0; k < op.num_operands(); ++k) {
+      const ir::Value* v = op.operand(k);
+      read.insert(v);
+      const bool same_index =
+          is_reduce ? k < op.num_operands() / 2
+                    : result_own && op.info().kind == ir::OpKind::kElementwise && v->type().dims() == dims;
+      (same_index ? own : scattered).insert(v);
+    }
+    for (size_t r = 0; r < op.num_regions(); ++r) {
+      ir::WalkOps(op.region(r), [&](ir::Operation& inner) {
+        for (const ir::Value* v : inner.operands()) scattered.insert(v);
+      });
+    }
+  }
+  std::vector<bool> vector;
+  for (const ir::Value* in : fusion.inputs) {
+    vector.push_back(read.count(in) != 0 && own.count(in) != 0 && scattered.count(in) == 0 && in->type().dims() == dims &&
+                     GetTypeFacts(in->type().element_type(), target).storage_bits == 32);
+  }
+  return vector;
 }
 
 class RowWriter {
@@ -83,8 +123,28 @@ class RowWriter {
     std::optional<RowPlan> plan = ChooseRowPlan(rows_, n_, target_, shared, unit, commutative);
     if (!plan) return InternalError(fmt::format("row kernel {}: rows of {} the planner should have refused", f_.name, n_));
     p_ = *plan;
+    // Inputs read only at each element's own position come 4 words at a time (one uvec4 per 4
+    // elements an invocation owns together) where the elements stay in registers.
+    const std::vector<bool> vector_inputs = RowVectorInputs(f_, dims_, target_);
+    if (n_ % 4 == 0 && std::find(vector_inputs.begin(), vector_inputs.end(), true) != vector_inputs.end()) {
+      std::optional<RowPlan> vector_plan = ChooseRowPlan(rows_, n_, target_, shared, 4, commutative);
+      if (vector_plan && vector_plan->cached && p_.cached) p_ = *vector_plan;
+    }
 
     b_.BindInputs(f_.inputs);
+    if (p_.unit == 4 && p_.cached) {
+      int texels = 0;
+      for (size_t i = 0; i < f_.inputs.size(); ++i) {
+        if (!vector_inputs[i]) continue;
+        const ir::Value* in = f_.inputs[i];
+        if (texels < kMaxTexelViews && PrefersTexelReads(target_, static_cast<uint64_t>(in->type().num_elements()))) {
+          ++texels;
+          vectors_.push_back({in, b_.TexelView(in), true, {}});
+        } else {
+          vectors_.push_back({in, b_.VectorView(b_.BindingOf(in)), false, {}});
+        }
+      }
+    }
     size_t fi = 0, ri = 0;
     for (const ir::Value* out : f_.outputs) {
       const std::string name = b_.Bind(KernelBuffer::Write(out));
@@ -115,6 +175,13 @@ class RowWriter {
         const std::string q = em.Var("uint", Position(fmt::format("{}u", j), j));
         positions_.push_back(q);
         elements_.push_back(em.Var("uint", all_full_ ? fmt::format("rb + {}", q) : fmt::format("rb + min({}, {})", q, U(n_ - 1))));
+      }
+      for (VectorInput& in : vectors_) {
+        for (uint32_t j = 0; j < p_.elements; j += 4) {
+          const std::string at = fmt::format("{} >> 2u", elements_[j]);
+          in.words.push_back(em.Var("uvec4", in.texel ? fmt::format("imageLoad({}, int({}))", in.view, at)
+                                                      : fmt::format("{}[{}]", in.view, at)));
+        }
       }
     }
     for (size_t i = 0; i < reducers_.size(); ++i) {
@@ -208,14 +275,32 @@ class RowWriter {
     return OkStatus();
   }
 
-  StatusOr<std::vector<Expr>> Operands(const Reducer& r, const std::string& element) {
+  // Element j's words of the vector inputs (cached mode), bound while its values are emitted.
+  void BindElement(uint32_t j) {
+    for (const VectorInput& in : vectors_) {
+      b_.em().Bind(in.value, Expr{fmt::format("{}[{}]", in.words[j / 4], j % 4), in.value->type().element_type(), true});
+    }
+  }
+  void UnbindElement() {
+    for (const VectorInput& in : vectors_) b_.em().Unbind(in.value);
+  }
+
+  StatusOr<std::vector<Expr>> Operands(const Reducer& r, const std::string& element, int64_t j = -1) {
     ElementalEmitter& em = b_.em();
     std::vector<Expr> values;
-    for (size_t k = 0; k < r.num_operands; ++k) {
-      VKHLO_ASSIGN_OR_RETURN(Expr v, em.Emit(r.op->operand(k), Index::Linear(dims_, element)));
-      VKHLO_ASSIGN_OR_RETURN(v, em.Compute(v));
-      values.push_back(v);
+    if (j >= 0) BindElement(static_cast<uint32_t>(j));
+    Status status = OkStatus();
+    for (size_t k = 0; k < r.num_operands && status.ok(); ++k) {
+      StatusOr<Expr> v = em.Emit(r.op->operand(k), Index::Linear(dims_, element));
+      if (v.ok()) v = em.Compute(*v);
+      if (v.ok()) {
+        values.push_back(*v);
+      } else {
+        status = v.status();
+      }
     }
+    if (j >= 0) UnbindElement();
+    VKHLO_RETURN_IF_ERROR(status);
     return values;
   }
 
@@ -227,7 +312,7 @@ class RowWriter {
     for (size_t k = 0; k < n; ++k) acc.push_back(fmt::format("acc{}_{}", i, k));
     if (p_.cached) {
       for (uint32_t j = 0; j < p_.elements; ++j) {
-        VKHLO_ASSIGN_OR_RETURN(std::vector<Expr> x, Operands(r, elements_[j]));
+        VKHLO_ASSIGN_OR_RETURN(std::vector<Expr> x, Operands(r, elements_[j], j));
         if (j == 0) {
           for (size_t k = 0; k < n; ++k) em.Line(fmt::format("{} {} = {};", em.Facts(r.types[k]).glsl, acc[k], x[k].code));
           continue;
@@ -316,17 +401,26 @@ class RowWriter {
 
   // The FULL outputs of the unit whose first element is at row position `q` (a GLSL uint):
   // `element(v)` is the GLSL linear index of its v-th element.
-  Status StoreUnit(const std::string& q, const std::function<std::string(uint32_t)>& element) {
+  // `first`: the unit's first element j (cached mode; -1 in a loop).
+  Status StoreUnit(const std::string& q, const std::function<std::string(uint32_t)>& element, int64_t first = -1) {
     ElementalEmitter& em = b_.em();
     em.Open(all_full_ ? "if (row_ok)" : fmt::format("if (row_ok && {} < {})", q, U(n_)));
     full_.Declare(em);
     for (uint32_t v = 0; v < p_.unit; ++v) {
       const std::string e = element(v);
       std::vector<Expr> values;
+      if (first >= 0) BindElement(static_cast<uint32_t>(first) + v);
+      Status status = OkStatus();
       for (const ir::Value* out : full_values_) {
-        VKHLO_ASSIGN_OR_RETURN(Expr value, em.Emit(out, Index::Linear(dims_, e)));
-        values.push_back(value);
+        StatusOr<Expr> value = em.Emit(out, Index::Linear(dims_, e));
+        if (!value.ok()) {
+          status = value.status();
+          break;
+        }
+        values.push_back(*value);
       }
+      if (first >= 0) UnbindElement();
+      VKHLO_RETURN_IF_ERROR(status);
       full_.Store(em, values, e, fmt::format("{}u", v));
     }
     full_.Flush(em, element(0));
@@ -340,7 +434,7 @@ class RowWriter {
     const uint32_t unit = p_.unit;
     if (p_.cached) {
       for (uint32_t j = 0; j < p_.elements; j += unit) {
-        VKHLO_RETURN_IF_ERROR(StoreUnit(positions_[j], [&](uint32_t v) { return elements_[j + v]; }));
+        VKHLO_RETURN_IF_ERROR(StoreUnit(positions_[j], [&](uint32_t v) { return elements_[j + v]; }, j));
       }
       return OkStatus();
     }
@@ -367,6 +461,14 @@ class RowWriter {
   std::vector<std::string> positions_, elements_;  // cached mode: per element j
   std::set<const ir::Operation*> done_;
   std::set<const ir::Value*> bound_;
+  // Inputs read as uvec4 (cached mode, unit 4): per input, one word vector per 4 elements.
+  struct VectorInput {
+    const ir::Value* value = nullptr;
+    std::string view;
+    bool texel = false;
+    std::vector<std::string> words;
+  };
+  std::vector<VectorInput> vectors_;
 };
 
 }  // namespace
