@@ -311,7 +311,7 @@ class GroupFinder {
     }
     int64_t rows = 1;
     for (int64_t d : kept_dims_) rows *= d;
-    if (!ChooseRowPlan(rows, length, target_, shared, unit, commutative)) return std::nullopt;
+    if (!ChooseRowPlan(rows, length, target_, shared, unit, commutative, 0)) return std::nullopt;
 
     for (const auto& op_ptr : block_.operations()) {
       const ir::Operation* op = op_ptr.get();
@@ -356,7 +356,8 @@ std::vector<RowGroup> FindRowGroups(const ir::Block& block, const TargetInfo& ta
 }
 
 std::optional<RowPlan> ChooseRowPlan(int64_t rows, int64_t length, const TargetInfo& target,
-                                     uint32_t shared_bytes_per_invocation, uint32_t unit, bool commutative) {
+                                     uint32_t shared_bytes_per_invocation, uint32_t unit, bool commutative,
+                                     int element_cost) {
   // Elements an invocation aims for (at most kMaxCached stay in registers). CPU devices (a
   // subgroup is one SIMD thread, a workgroup runs on one core) want long straight runs per
   // invocation and few workgroups: on lavapipe, softmax over 2048 rows of 128 f32 took about
@@ -366,6 +367,7 @@ std::optional<RowPlan> ChooseRowPlan(int64_t rows, int64_t length, const TargetI
   // loaded 2-core machine). GPUs want many invocations per row (latency hiding, not measured).
   const bool cpu = target.device_type == TargetInfo::DeviceType::kCpu;
   constexpr int64_t kMaxCached = 32;
+  constexpr int64_t kCodeBudget = 256;  // elements x ElementCost of their ops, unrolled
   const int64_t aim = cpu ? kMaxCached : 4;
   constexpr int64_t kMaxLoopIterations = 16384;  // lavapipe ends loops after 65535 iterations (reduce_plan.cc)
   const uint32_t subgroup = std::max(1u, target.subgroup_size);
@@ -391,7 +393,10 @@ std::optional<RowPlan> ChooseRowPlan(int64_t rows, int64_t length, const TargetI
   const int64_t per = (units + w - 1) / w;  // units per invocation
   if (per * unit > kMaxLoopIterations) return std::nullopt;
   plan.elements = static_cast<uint32_t>(per * unit);
-  plan.cached = plan.elements <= kMaxCached;
+  // Straight-line code repeats each element's ops E times: lavapipe took 4.9 s to compile a
+  // softmax (x / 8, exp, divide per element) at E = 32 (the separate kernels: 0.18 s), 94 ms for
+  // a layer norm. Elements whose ops cost more than the budget allows fold in loops instead.
+  plan.cached = plan.elements <= kMaxCached && static_cast<int64_t>(plan.elements) * element_cost <= kCodeBudget;
   // Several rows per workgroup: up to two subgroups on CPU devices, 64 invocations on GPUs.
   const uint32_t group = std::min(limit, cpu ? 2 * subgroup : std::max(64u, subgroup));
   uint32_t p = 1;

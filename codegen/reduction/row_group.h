@@ -74,9 +74,12 @@ struct RowPlan {
 
 // The layout for rows of `length` (n >= 2), `rows` of them; `shared_bytes_per_invocation`: the
 // tree's shared memory per invocation (all reductions); `unit`: 1, 2 or 4 (narrow FULL outputs);
-// `commutative`: every reducer is a recognized commutative one (strided elements allowed).
+// `commutative`: every reducer is a recognized commutative one (strided elements allowed);
+// `element_cost`: the ElementCost (fusion.h) of the ops computed per element, which bounds the
+// elements kept in registers (straight-line code repeats them per element).
 // nullopt: rows too long for one workgroup's loops (the separate reduce kernels split them).
 std::optional<RowPlan> ChooseRowPlan(int64_t rows, int64_t length, const TargetInfo& target,
-                                     uint32_t shared_bytes_per_invocation, uint32_t unit, bool commutative);
+                                     uint32_t shared_bytes_per_invocation, uint32_t unit, bool commutative,
+                                     int element_cost);
 
 }  // namespace vkhlo::codegen::reduction

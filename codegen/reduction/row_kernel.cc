@@ -19,6 +19,7 @@
 #include <unordered_set>
 
 #include "codegen/elemental/types.h"
+#include "codegen/fusion.h"
 #include "codegen/reduction/dispatch_builder.h"
 #include "codegen/reduction/reducer.h"
 #include "codegen/reduction/result_writer.h"
@@ -53,7 +54,7 @@ uint32_t SharedBytes(const TypeFacts& f) {
 // kernel): walking the ops backwards, FULL outputs and the reductions' inputs are read at their
 // own index, and so are the same-shaped operands of element-wise ops whose results are; any
 // other read (a broadcast, a reshape to the row's value, a region) scatters the value.
-std::vector<bool> RowVectorInputs(const Fusion& fusion, const std::vector<int64_t>& dims, const TargetInfo& target) {
+std::unordered_set<const ir::Value*> OwnValues(const Fusion& fusion, const std::vector<int64_t>& dims) {
   std::unordered_set<const ir::Value*> read, scattered, own;
   for (const ir::Value* out : fusion.outputs) {
     if (out->type().dims() == dims) own.insert(out);
@@ -78,10 +79,18 @@ std::vector<bool> RowVectorInputs(const Fusion& fusion, const std::vector<int64_
       });
     }
   }
+  std::unordered_set<const ir::Value*> only;
+  for (const ir::Value* v : own) {
+    if (read.count(v) && !scattered.count(v) && v->type().dims() == dims) only.insert(v);
+  }
+  return only;
+}
+
+std::vector<bool> RowVectorInputs(const Fusion& fusion, const std::vector<int64_t>& dims, const TargetInfo& target) {
+  const std::unordered_set<const ir::Value*> own = OwnValues(fusion, dims);
   std::vector<bool> vector;
   for (const ir::Value* in : fusion.inputs) {
-    vector.push_back(read.count(in) != 0 && own.count(in) != 0 && scattered.count(in) == 0 && in->type().dims() == dims &&
-                     GetTypeFacts(in->type().element_type(), target).storage_bits == 32);
+    vector.push_back(own.count(in) != 0 && GetTypeFacts(in->type().element_type(), target).storage_bits == 32);
   }
   return vector;
 }
@@ -120,17 +129,22 @@ class RowWriter {
     if (ResultWriter::PackFor(row_.facts) > 1 || n_ % unit != 0) {
       return InternalError(fmt::format("row kernel {}: narrow outputs the planner should have refused", f_.name));
     }
-    std::optional<RowPlan> plan = ChooseRowPlan(rows_, n_, target_, shared, unit, commutative);
+    int cost = 0;  // per element: the ops of the row's shape
+    for (const ir::Operation* op : f_.ops) {
+      if (op->num_results() == 1 && op->result(0)->type().dims() == dims_) cost += ElementCost(*op);
+    }
+    std::optional<RowPlan> plan = ChooseRowPlan(rows_, n_, target_, shared, unit, commutative, cost);
     if (!plan) return InternalError(fmt::format("row kernel {}: rows of {} the planner should have refused", f_.name, n_));
     p_ = *plan;
     // Inputs read only at each element's own position come 4 words at a time (one uvec4 per 4
     // elements an invocation owns together) where the elements stay in registers.
     const std::vector<bool> vector_inputs = RowVectorInputs(f_, dims_, target_);
     if (n_ % 4 == 0 && std::find(vector_inputs.begin(), vector_inputs.end(), true) != vector_inputs.end()) {
-      std::optional<RowPlan> vector_plan = ChooseRowPlan(rows_, n_, target_, shared, 4, commutative);
+      std::optional<RowPlan> vector_plan = ChooseRowPlan(rows_, n_, target_, shared, 4, commutative, cost);
       if (vector_plan && vector_plan->cached && p_.cached) p_ = *vector_plan;
     }
 
+    own_ = OwnValues(f_, dims_);
     b_.BindInputs(f_.inputs);
     if (p_.unit == 4 && p_.cached) {
       int texels = 0;
@@ -275,6 +289,26 @@ class RowWriter {
     return OkStatus();
   }
 
+  // Whether an op of the fusion other than `reduce` reads `v`.
+  bool ReadBesides(const ir::Value* v, const ir::Operation& reduce) const {
+    for (const ir::Operation* op : f_.ops) {
+      if (op == &reduce) continue;
+      for (const ir::Value* operand : op->operands()) {
+        if (operand == v) return true;
+      }
+    }
+    return false;
+  }
+
+  // The kept operands of earlier folds at element `j` (a GLSL uint of the loop), bound while an
+  // element's values are emitted (each is read only at its element's own position: OwnValues).
+  void BindKept(const std::string& j) {
+    for (const Kept& k : kept_) b_.em().Bind(k.value, Expr{fmt::format("{}[{}]", k.array, j), k.type, false});
+  }
+  void UnbindKept() {
+    for (const Kept& k : kept_) b_.em().Unbind(k.value);
+  }
+
   // Element j's words of the vector inputs (cached mode), bound while its values are emitted.
   void BindElement(uint32_t j) {
     for (const VectorInput& in : vectors_) {
@@ -327,6 +361,41 @@ class RowWriter {
         for (size_t k = 0; k < n; ++k) {
           em.Line(fmt::format("if ({} < {}) {} = {};", positions_[j], U(n_), acc[k], into[k]));
         }
+      }
+    } else if (p_.elements <= kMaxKept) {
+      // One copy of the element's code in a loop the driver must not unroll; the operands that
+      // later folds or outputs read again are kept in per-invocation arrays (`kept_`).
+      std::vector<bool> keep(n, false);
+      for (size_t k = 0; k < n; ++k) {
+        const ir::Value* v = r.op->operand(k);
+        keep[k] = own_.count(v) != 0 && ReadBesides(v, *r.op);
+        if (keep[k]) {
+          const std::string array = fmt::format("kept{}_{}", i, k);
+          em.Line(fmt::format("{} {}[{}];", em.Facts(r.types[k]).glsl, array, p_.elements));
+        }
+      }
+      for (size_t k = 0; k < n; ++k) em.Line(fmt::format("{} {};", em.Facts(r.types[k]).glsl, acc[k]));
+      em.prelude().Extension("GL_EXT_control_flow_attributes");
+      em.Open(fmt::format("[[dont_unroll]] for (uint j = 0u; j < {}u; ++j)", p_.elements));
+      const std::string q = em.Var("uint", Position("j", -1));
+      const std::string e = em.Var("uint", all_full_ ? fmt::format("rb + {}", q) : fmt::format("rb + min({}, {})", q, U(n_ - 1)));
+      BindKept("j");
+      StatusOr<std::vector<Expr>> x = Operands(r, e);
+      UnbindKept();
+      VKHLO_RETURN_IF_ERROR(x.status());
+      for (size_t k = 0; k < n; ++k) {
+        if (keep[k]) em.Line(fmt::format("kept{}_{}[j] = {};", i, k, (*x)[k].code));
+      }
+      em.Open("if (j == 0u)");
+      for (size_t k = 0; k < n; ++k) em.Line(fmt::format("{} = {};", acc[k], (*x)[k].code));
+      em.Else();
+      if (!all_full_) em.Open(fmt::format("if ({} < {})", q, U(n_)));
+      VKHLO_RETURN_IF_ERROR(EmitCombine(em, r, Named(r, acc), *x, acc));
+      if (!all_full_) em.Close();
+      em.Close();
+      em.Close();
+      for (size_t k = 0; k < n; ++k) {
+        if (keep[k]) kept_.push_back({r.op->operand(k), fmt::format("kept{}_{}", i, k), r.types[k]});
       }
     } else {
       for (size_t k = 0; k < n; ++k) em.Line(fmt::format("{} {};", em.Facts(r.types[k]).glsl, acc[k]));
@@ -410,6 +479,7 @@ class RowWriter {
       const std::string e = element(v);
       std::vector<Expr> values;
       if (first >= 0) BindElement(static_cast<uint32_t>(first) + v);
+      if (first < 0) BindKept(v == 0 ? "j" : fmt::format("(j + {}u)", v));
       Status status = OkStatus();
       for (const ir::Value* out : full_values_) {
         StatusOr<Expr> value = em.Emit(out, Index::Linear(dims_, e));
@@ -420,6 +490,7 @@ class RowWriter {
         values.push_back(*value);
       }
       if (first >= 0) UnbindElement();
+      if (first < 0) UnbindKept();
       VKHLO_RETURN_IF_ERROR(status);
       full_.Store(em, values, e, fmt::format("{}u", v));
     }
@@ -469,6 +540,15 @@ class RowWriter {
     std::vector<std::string> words;
   };
   std::vector<VectorInput> vectors_;
+  // Loop mode: operands of earlier folds kept per element (array names).
+  struct Kept {
+    const ir::Value* value = nullptr;
+    std::string array;
+    ir::ElementType type;
+  };
+  std::vector<Kept> kept_;
+  std::unordered_set<const ir::Value*> own_;  // values read only at their element's position
+  static constexpr uint32_t kMaxKept = 32;    // elements per invocation kept in arrays
 };
 
 }  // namespace
