@@ -92,16 +92,22 @@ StatusOr<LibraryDispatch> EmitRegisterTiled(const MatmulProblem& p, const Epilog
     mb = LoadMode::kVecOuter;
     vb = std::min(p.b.row_run, cap);
   }
-  // Texel-buffer loads for vectors of 4 and 8 f32 values where the config asks (CPU drivers).
-  if (c.texel_loads && ma != LoadMode::kScalar && va >= 4) w.DeclareTexelView('a');
-  if (c.texel_loads && mb != LoadMode::kScalar && vb >= 4) w.DeclareTexelView('b');
-  // Scalar loads of a separable implicit operand (a convolution over 1-3 input features).
-  if (c.texel_loads && ma == LoadMode::kScalar && w.HasSplitIndex('a') && !dot4) w.DeclareScalarTexelView('a');
   int ku = 1;
   if (ma == LoadMode::kVecInner) ku = std::max(ku, va);
   if (mb == LoadMode::kVecOuter) ku = std::max(ku, vb);
   if (ku == 1) ku = static_cast<int>(std::max<uint32_t>(1, std::min<uint32_t>(c.bk, 4)));
   if (dot4) ku = 4;  // split-K slices start at multiples of 4: aligned words
+  // Texel-buffer loads for vectors of 4 and 8 f32 values where the config asks (CPU drivers),
+  // used by the unrolled main loop only: declared only when that loop runs (K, or a split-K
+  // slice, holds a whole step), else the optimizer drops the unused binding and the shader
+  // would declare fewer bindings than the dispatch binds.
+  const bool main_loop_runs = (split > 1 ? SplitKChunk(p.k, split, static_cast<uint32_t>(ku)) : p.k) >= ku;
+  if (c.texel_loads && main_loop_runs && ma != LoadMode::kScalar && va >= 4) w.DeclareTexelView('a');
+  if (c.texel_loads && main_loop_runs && mb != LoadMode::kScalar && vb >= 4) w.DeclareTexelView('b');
+  // Scalar loads of a separable implicit operand (a convolution over 1-3 input features).
+  if (c.texel_loads && main_loop_runs && ma == LoadMode::kScalar && w.HasSplitIndex('a') && !dot4) {
+    w.DeclareScalarTexelView('a');
+  }
   const std::string acc = w.acc();
 
   std::string body;

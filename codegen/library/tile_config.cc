@@ -350,7 +350,9 @@ MatmulChoice ChooseMatmulConfig(const MatmulProblem& p, const TargetInfo& t) {
     }
     // Still fewer lanes than the SIMD width (8x8 workgroups on 16-lane llvmpipe, e.g. a
     // convolution with 64 output features): the same invocations reshaped so that local x spans
-    // the SIMD width, along whichever side has more tiles for them.
+    // the SIMD width, along whichever side has more tiles for them. Measured in the CNN's
+    // 3x3 convolutions 8x8x8x64 -> 64 (K 288 and 576), per-dispatch minimum of 2 runs, three
+    // interleaved rounds: 0.91-0.94 ms with 16 lanes on M against 1.57-1.67 ms with 8 on N (1.7x).
     const uint32_t lanes_now = c.lanes_m ? c.wg_y : c.wg_x;
     if (cpu && reg && lanes_now < t.subgroup_size) {
       const int64_t cap_m = std::max<int64_t>(1, want_m / c.tm), cap_n = std::max<int64_t>(1, want_n / c.tn);
