@@ -4,7 +4,8 @@
 # through BUILD_DIR/bin/vkhlo-run with JAX's inputs and compares every output with JAX's, relative
 # to the largest |JAX output| (f32 sums may be reordered: within 1e-4 of it is OK). Without MODEL
 # names, every *.mlir of MODEL_DIR. Exits 1 if any model fails or mismatches.
-#   PYTHON (default: the venv tools/install-deps.sh makes, else python3) runs the comparison (numpy).
+#   PYTHON runs the comparison (numpy). Default: the .venv tools/install-deps.sh makes in this
+#   checkout, else in the main checkout of this worktree, else python3.
 set -u
 if [ $# -lt 2 ]; then
   echo "usage: $0 MODEL_DIR BUILD_DIR [MODEL...]" >&2
@@ -14,8 +15,12 @@ dir=$(cd "$1" && pwd) || exit 2
 build=$2
 shift 2
 here=$(cd "$(dirname "$0")/../.." && pwd)
-python=${PYTHON:-$here/.venv/bin/python}
-[ -x "$python" ] || python=python3
+common=$(git -C "$here" rev-parse --path-format=absolute --git-common-dir 2>/dev/null)
+python=${PYTHON:-}
+for candidate in "$here/.venv/bin/python" "${common%/.git}/.venv/bin/python" python3; do
+  [ -n "$python" ] && break
+  command -v "$candidate" > /dev/null && python=$candidate
+done
 run=$build/bin/vkhlo-run
 [ -x "$run" ] || { echo "no $run" >&2; exit 2; }
 if [ $# -gt 0 ]; then models="$*"; else models=$(cd "$dir" && ls *.mlir | sed 's/\.mlir$//'); fi
