@@ -90,6 +90,14 @@ Status Execution::SubmitInFlight() {
   return OkStatus();
 }
 
+void Execution::ForgetInvariants() {
+  for (auto& [key, result] : invariant_) {
+    for (auto& [index, buffer] : result.scratch) Retire(std::move(buffer));  // work in flight may read it
+  }
+  invariant_.clear();
+  invariant_bytes_ = 0;
+}
+
 Status Execution::WaitInFlight() {
   if (!in_flight_) return OkStatus();
   Status waited = in_flight_->done.Wait();
@@ -282,6 +290,10 @@ bool WritesScratchFromInputs(const codegen::DeviceKernel& dk, size_t d) {
   return writes;
 }
 
+// The scratch kept for loop-invariant dispatches, at most (beyond, they run each time): about
+// the size of the weights a loop reads, packed.
+constexpr uint64_t kMostInvariantBytes = uint64_t{256} << 20;
+
 bool SameViews(const std::vector<device::BufferView>& a, const std::vector<device::BufferView>& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
@@ -307,12 +319,13 @@ Status Execution::RecordDeviceKernel(const CompiledKernel& kernel, const std::ve
   for (size_t i = 0; i < source.outputs.size(); ++i) position[source.outputs[i]] = source.inputs.size() + i;
   // Loop-invariant dispatches (WritesScratchFromInputs, reading only buffers nothing in this
   // execution writes: the caller's arguments, the executable's constants), such as the packing
-  // of an LSTM's weights in each step of its scan: the first run's scratch is kept, and later
-  // runs on the same buffers skip the dispatch (`invariant_reads` non-empty: it is invariant).
+  // of an LSTM's weights in each step of its scan: inside a loop, the first run's scratch is
+  // kept (until the loop ends), and later runs on the same buffers skip the dispatch
+  // (`invariant_reads` non-empty: it is invariant).
   std::vector<std::shared_ptr<BufferState>> scratch(dk.scratch_bytes.size());
   std::vector<std::vector<device::BufferView>> invariant_reads(dk.dispatches.size());
   std::vector<bool> reused(dk.dispatches.size(), false);
-  for (size_t d = 0; d < dk.dispatches.size() && !immutable_.empty(); ++d) {
+  for (size_t d = 0; d < dk.dispatches.size() && loop_depth_ > 0 && !immutable_.empty(); ++d) {
     if (kernel.device_pipelines[d] == nullptr || !WritesScratchFromInputs(dk, d)) continue;
     std::vector<device::BufferView> reads;
     bool invariant = true;
@@ -378,12 +391,14 @@ Status Execution::RecordDeviceKernel(const CompiledKernel& kernel, const std::ve
     stats_.split_bindings += SplitBindings(bindings);
     stats_.windowed_bindings += pipeline->windowed().size();
     dispatched = true;
-    if (!invariant_reads[d].empty()) {
+    if (!invariant_reads[d].empty() && invariant_bytes_ < kMostInvariantBytes) {
       InvariantResult& result = invariant_[{&dk, d}];
       result.reads = invariant_reads[d];
       result.scratch.clear();
       for (const codegen::KernelBuffer& b : dispatch.bindings) {
-        if (b.kind == codegen::KernelBuffer::Kind::kScratch) result.scratch.emplace_back(b.scratch, scratch[static_cast<size_t>(b.scratch)]);
+        if (b.kind != codegen::KernelBuffer::Kind::kScratch) continue;
+        result.scratch.emplace_back(b.scratch, scratch[static_cast<size_t>(b.scratch)]);
+        invariant_bytes_ += dk.scratch_bytes[static_cast<size_t>(b.scratch)];
       }
     }
     if (profiler_ != nullptr) {
@@ -610,6 +625,14 @@ Status Execution::RunOp(const BlockProgram& program, const ir::Operation& op, En
     }
     case OpCode::kWhile: {
       std::vector<RtValue> state = std::move(operands);
+      // Loop-invariant dispatches are kept while a loop runs (RecordDeviceKernel), dropped after.
+      struct InLoop {
+        Execution& e;
+        explicit InLoop(Execution& e) : e(e) { e.loop_depth_++; }
+        ~InLoop() {
+          if (--e.loop_depth_ == 0) e.ForgetInvariants();
+        }
+      } in_loop(*this);
       auto counted = program.trip_counts.find(&op);
       if (counted != program.trip_counts.end() && !process_.host_loops) {
         // The condition only compares a counter with a bound: its value is known, so it is not

@@ -157,13 +157,17 @@ class Execution {
   std::optional<InFlight> in_flight_;
   uint64_t allocated_since_flush_ = 0;  // bytes of AllocateHeld since the last Flush
   ExecutionStats stats_;
-  // Loop-invariant dispatches (execute.cc, Invariant): by kernel and dispatch, the views they
-  // read the last time they ran and the scratch buffers holding what they wrote.
+  // Loop-invariant dispatches (execute.cc, RecordDeviceKernel), while a loop runs: by kernel and
+  // dispatch, the views they read the last time they ran and the scratch holding what they wrote.
   struct InvariantResult {
     std::vector<device::BufferView> reads;
     std::vector<std::pair<size_t, std::shared_ptr<BufferState>>> scratch;  // index, buffer
   };
   std::map<std::pair<const void*, size_t>, InvariantResult> invariant_;
+  uint64_t invariant_bytes_ = 0;  // their scratch
+  int loop_depth_ = 0;            // whiles being run: invariant_ is kept while one is
+  // Drops invariant_ (after the outermost loop): its buffers retired with the work so far.
+  void ForgetInvariants();
   std::unordered_set<const BufferState*> immutable_;
   // This process's replica_id / partition_id tensors, by result type (made on first use).
   std::unordered_map<std::string, RtValue> ids_;
