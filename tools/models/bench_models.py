@@ -14,7 +14,9 @@ so a noisy neighbour slows all of them alike):
              warm, each call ended by block_until_ready (needs the jax venv: tools/install-deps.sh)
   iree-vk    iree-benchmark-module --device=vulkan on iree-compile --iree-hal-target-device=vulkan
   iree-cpu   iree-benchmark-module --device=local-task on llvm-cpu (--iree-llvmcpu-target-cpu=host)
-  sgemm      BUILD_DIR/bin/vkhlo-library-bench's BM_Sgemm/1024 once a round: vkhlo's 1024^3
+  vkhlo-base the same with --baseline-build DIR's vkhlo-bench (another build, e.g. main's, to
+             compare a change with in the same run)
+  sgemm      BUILD_DIR/bin/vkhlo-library-bench's BM_Sgemm/1024 (else the baseline's) once a round: vkhlo's 1024^3
              SGEMM rate, the yardstick of issue 24 item 4 ("time within 2x of the model's FLOPs
              at that rate"): the table's "x SGEMM bound" is time / (FLOPs / rate)
 
@@ -184,6 +186,21 @@ def iree_warm(venv, backend, vmfb, inputs, repetitions):
     return statistics.median(times[1:])
 
 
+def commit(build):
+    """The commit of the checkout a build directory belongs to (its CMake source directory)."""
+    source = os.path.dirname(os.path.abspath(build))
+    try:
+        with open(os.path.join(build, "CMakeCache.txt")) as f:
+            for line in f:
+                if line.startswith("CMAKE_HOME_DIRECTORY:"):
+                    source = line.split("=", 1)[1].strip()
+    except OSError:
+        pass
+    p = subprocess.run(["git", "-C", source, "describe", "--always", "--dirty"], stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, text=True)
+    return p.stdout.strip() or "unknown"
+
+
 def make_iree_venv(folder):
     subprocess.run([sys.executable, "-m", "venv", folder], check=True)
     subprocess.run([os.path.join(folder, "bin", "pip"), "install", "-r", os.path.join(HERE, "requirements-iree.txt")],
@@ -201,20 +218,29 @@ def spread(values, unit="", digits=1):
 
 def markdown(results, backends, rounds):
     rate = statistics.median(results["sgemm_gflops"])
-    lines = [f"vkhlo's 1024^3 SGEMM in the same run: {spread(results['sgemm_gflops'])} GFLOP/s "
+    lines = [f"{results['date']}: vkhlo {results['build']} at {results['commit']}"
+             + (f", baseline {results['baseline_build']} at {results['baseline_commit']}" if results["baseline_build"] else "")
+             + ".", "",
+             f"vkhlo's 1024^3 SGEMM in the same run: {spread(results['sgemm_gflops'])} GFLOP/s "
              f"(median, range over {rounds} rounds).", "",
              "Warm time per call, ms: median (range) of the rounds' medians.", ""]
-    names = {"vkhlo": "vkhlo", "jax-cpu": "JAX CPU", "iree-vk": "IREE Vulkan", "iree-cpu": "IREE CPU"}
-    head = ["model", "MFLOP"] + [names[b] for b in backends] + ["kernels / submissions", "x SGEMM bound"]
+    names = {"vkhlo": "vkhlo", "vkhlo-base": "vkhlo baseline", "jax-cpu": "JAX CPU", "iree-vk": "IREE Vulkan",
+             "iree-cpu": "IREE CPU"}
+    head = ["model", "MFLOP"] + [names[b] for b in backends] + ["vkhlo kernels / submissions", "vkhlo x SGEMM bound"]
     head += [f"vkhlo / {names[b]}" for b in backends if b != "vkhlo"]
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for name, r in results["models"].items():
         vk = statistics.median(r["vkhlo"])
         bound_ms = r["flops"] / (rate * 1e9) * 1e3
         row = [name, f"{r['flops'] / 1e6:.0f}"] + [spread(r[b]) for b in backends]
-        row += [f"{r['kernels']} / {r['submissions']}", f"{vk / bound_ms:.1f}"]
+        counts = f"{r['kernels']} / {r['submissions']}"
+        if "vkhlo-base" in backends:
+            counts += f" (baseline {r['base_kernels']} / {r['base_submissions']})"
+        row += [counts, f"{vk / bound_ms:.1f}"]
         row += [f"{vk / statistics.median(r[b]):.2f}" for b in backends if b != "vkhlo"]
         lines.append("| " + " | ".join(row) + " |")
+    if not any(r["cold"] for r in results["models"].values()):
+        return "\n".join(lines)
     lines += ["", "Time to first result with nothing cached, s (vkhlo: a fresh vkhlo-run with empty caches; "
               "IREE: iree-compile + iree-run-module, empty Mesa cache; JAX: jax.jit's first call).", ""]
     head = ["model"] + [names[b] for b in backends]
@@ -242,6 +268,7 @@ def main():
     p.add_argument("--repeat", type=int, default=5, help="timed calls per round (vkhlo, JAX)")
     p.add_argument("--warmup", type=int, default=2, help="untimed calls first, each round (vkhlo, JAX)")
     p.add_argument("--iree-reps", type=int, default=3, help="iree-benchmark-module repetitions per round")
+    p.add_argument("--baseline-build", help="another build's vkhlo-bench, timed in the same rounds")
     p.add_argument("--iree-venv", help="a venv with requirements-iree.txt installed (else no IREE columns)")
     p.add_argument("--make-iree-venv", metavar="DIR", help="create that venv (pip install -r requirements-iree.txt) and exit")
     p.add_argument("--no-cold", action="store_true", help="skip the times to first result")
@@ -255,11 +282,18 @@ def main():
         p.error("MODEL_DIR and BUILD_DIR are required")
     names = a.models or sorted(f[:-5] for f in os.listdir(a.model_dir)
                                if f.endswith(".mlir") and os.path.exists(os.path.join(a.model_dir, f[:-5] + ".flops")))
-    backends = ["vkhlo"] + ([] if a.no_jax else ["jax-cpu"]) + (["iree-vk", "iree-cpu"] if a.iree_venv else [])
+    backends = ["vkhlo"] + (["vkhlo-base"] if a.baseline_build else []) + ([] if a.no_jax else ["jax-cpu"]) + (["iree-vk", "iree-cpu"] if a.iree_venv else [])
+    # The SGEMM yardstick from the build that has the library benchmark (VKHLO_BUILD_BENCHMARKS).
+    sgemm_build = next((b for b in (a.build_dir, a.baseline_build)
+                        if b and os.path.exists(os.path.join(b, "bin", "vkhlo-library-bench"))), None)
+    if sgemm_build is None:
+        p.error("neither build has bin/vkhlo-library-bench (configure with -DVKHLO_BUILD_BENCHMARKS=ON)")
     jax = None if a.no_jax else Jax()
     work = tempfile.mkdtemp(prefix="vkhlo-bench-models-")
     results = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="minutes"),
-               "build": os.path.abspath(a.build_dir), "sgemm_gflops": [], "models": {}}
+               "build": os.path.abspath(a.build_dir), "commit": commit(a.build_dir),
+               "baseline_build": a.baseline_build and os.path.abspath(a.baseline_build),
+               "baseline_commit": a.baseline_build and commit(a.baseline_build), "sgemm_gflops": [], "models": {}}
     try:
         for name in names:
             mlir, inputs, flops = model_files(a.model_dir, name)
@@ -269,6 +303,8 @@ def main():
             r["args"] = args
             if not a.no_cold:
                 r["cold"]["vkhlo"] = vkhlo_cold(a.build_dir, mlir, inputs)
+                if a.baseline_build:
+                    r["cold"]["vkhlo-base"] = vkhlo_cold(a.baseline_build, mlir, inputs)
             if jax:
                 r["cold"]["jax-cpu"] = jax.first_result(name, args)
             for b in backends:
@@ -285,7 +321,7 @@ def main():
             results["models"][name] = r
             print(f"# {name}: ready (cold: {r['cold']})", file=sys.stderr)
         for rnd in range(a.rounds):
-            results["sgemm_gflops"].append(sgemm_gflops(a.build_dir))
+            results["sgemm_gflops"].append(sgemm_gflops(sgemm_build))
             for name in names:
                 r = results["models"][name]
                 mlir, inputs, _ = model_files(a.model_dir, name)
@@ -295,6 +331,9 @@ def main():
                     if b == "vkhlo":
                         ms, counts = vkhlo_warm(a.build_dir, mlir, a.repeat, a.warmup)
                         r.update(counts)
+                    elif b == "vkhlo-base":
+                        ms, counts = vkhlo_warm(a.baseline_build, mlir, a.repeat, a.warmup)
+                        r.update({"base_" + k: v for k, v in counts.items()})
                     elif b == "jax-cpu":
                         ms = jax.warm(name, r["args"], a.repeat, a.warmup)
                     else:
