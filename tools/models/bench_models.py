@@ -201,6 +201,17 @@ def commit(build):
     return p.stdout.strip() or "unknown"
 
 
+def built(build):
+    """When the build's vkhlo-bench was linked (the commit of its checkout may be newer)."""
+    t = os.path.getmtime(os.path.join(build, "bin", "vkhlo-bench"))
+    return datetime.datetime.fromtimestamp(t, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def label(build):
+    """A build's name in the table: its checkout's folder (main, wt-bench, ...)."""
+    return os.path.basename(os.path.dirname(os.path.abspath(build)))
+
+
 def make_iree_venv(folder):
     subprocess.run([sys.executable, "-m", "venv", folder], check=True)
     subprocess.run([os.path.join(folder, "bin", "pip"), "install", "-r", os.path.join(HERE, "requirements-iree.txt")],
@@ -218,16 +229,19 @@ def spread(values, unit="", digits=1):
 
 def markdown(results, backends, rounds):
     rate = statistics.median(results["sgemm_gflops"])
-    lines = [f"{results['date']}: vkhlo {results['build']} at {results['commit']}"
-             + (f", baseline {results['baseline_build']} at {results['baseline_commit']}" if results["baseline_build"] else "")
+    lines = [f"{results['date']}: vkhlo {results['build']} at {results['commit']} (binaries of {results['built']})"
+             + (f", {results['baseline_build']} at {results['baseline_commit']} (binaries of {results['baseline_built']})"
+                if results["baseline_build"] else "")
              + ".", "",
              f"vkhlo's 1024^3 SGEMM in the same run: {spread(results['sgemm_gflops'])} GFLOP/s "
              f"(median, range over {rounds} rounds).", "",
              "Warm time per call, ms: median (range) of the rounds' medians.", ""]
-    names = {"vkhlo": "vkhlo", "vkhlo-base": "vkhlo baseline", "jax-cpu": "JAX CPU", "iree-vk": "IREE Vulkan",
+    names = {"vkhlo": f"vkhlo ({label(results['build'])})", "jax-cpu": "JAX CPU", "iree-vk": "IREE Vulkan",
              "iree-cpu": "IREE CPU"}
-    head = ["model", "MFLOP"] + [names[b] for b in backends] + ["vkhlo kernels / submissions", "vkhlo x SGEMM bound"]
-    head += [f"vkhlo / {names[b]}" for b in backends if b != "vkhlo"]
+    if results["baseline_build"]:
+        names["vkhlo-base"] = f"vkhlo ({label(results['baseline_build'])})"
+    head = ["model", "MFLOP"] + [names[b] for b in backends] + ["kernels / submissions", "x SGEMM bound"]
+    head += [f"{names['vkhlo']} / {names[b]}" for b in backends if b != "vkhlo"]
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for name, r in results["models"].items():
         vk = statistics.median(r["vkhlo"])
@@ -235,7 +249,7 @@ def markdown(results, backends, rounds):
         row = [name, f"{r['flops'] / 1e6:.0f}"] + [spread(r[b]) for b in backends]
         counts = f"{r['kernels']} / {r['submissions']}"
         if "vkhlo-base" in backends:
-            counts += f" (baseline {r['base_kernels']} / {r['base_submissions']})"
+            counts += f" ({label(results['baseline_build'])}: {r['base_kernels']} / {r['base_submissions']})"
         row += [counts, f"{vk / bound_ms:.1f}"]
         row += [f"{vk / statistics.median(r[b]):.2f}" for b in backends if b != "vkhlo"]
         lines.append("| " + " | ".join(row) + " |")
@@ -268,7 +282,7 @@ def main():
     p.add_argument("--repeat", type=int, default=5, help="timed calls per round (vkhlo, JAX)")
     p.add_argument("--warmup", type=int, default=2, help="untimed calls first, each round (vkhlo, JAX)")
     p.add_argument("--iree-reps", type=int, default=3, help="iree-benchmark-module repetitions per round")
-    p.add_argument("--baseline-build", help="another build's vkhlo-bench, timed in the same rounds")
+    p.add_argument("--baseline-build", help="another build's vkhlo-bench, timed in the same rounds (a column of its own)")
     p.add_argument("--iree-venv", help="a venv with requirements-iree.txt installed (else no IREE columns)")
     p.add_argument("--make-iree-venv", metavar="DIR", help="create that venv (pip install -r requirements-iree.txt) and exit")
     p.add_argument("--no-cold", action="store_true", help="skip the times to first result")
@@ -293,7 +307,9 @@ def main():
     results = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="minutes"),
                "build": os.path.abspath(a.build_dir), "commit": commit(a.build_dir),
                "baseline_build": a.baseline_build and os.path.abspath(a.baseline_build),
-               "baseline_commit": a.baseline_build and commit(a.baseline_build), "sgemm_gflops": [], "models": {}}
+               "baseline_commit": a.baseline_build and commit(a.baseline_build),
+               "built": built(a.build_dir), "baseline_built": a.baseline_build and built(a.baseline_build),
+               "sgemm_gflops": [], "models": {}}
     try:
         for name in names:
             mlir, inputs, flops = model_files(a.model_dir, name)
