@@ -42,8 +42,6 @@ import sys
 import tempfile
 import time
 
-import numpy as np
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -119,7 +117,7 @@ class Jax:
         for built in self.builds.values():
             if name in built:
                 fn, fargs, _ = built[name]
-                if [np.shape(a) for a in fargs] == [a.shape for a in args]:
+                if [tuple(getattr(a, "shape", ())) for a in fargs] == [a.shape for a in args]:
                     return fn
         raise RuntimeError(f"{name}: no function of export_models.py takes these inputs")
 
@@ -294,6 +292,7 @@ def main():
         return 0
     if not a.model_dir or not a.build_dir:
         p.error("MODEL_DIR and BUILD_DIR are required")
+    import numpy as np  # the jax venv's (here only --make-iree-venv runs without it)
     names = a.models or sorted(f[:-5] for f in os.listdir(a.model_dir)
                                if f.endswith(".mlir") and os.path.exists(os.path.join(a.model_dir, f[:-5] + ".flops")))
     backends = ["vkhlo"] + (["vkhlo-base"] if a.baseline_build else []) + ([] if a.no_jax else ["jax-cpu"]) + (["iree-vk", "iree-cpu"] if a.iree_venv else [])
