@@ -321,7 +321,9 @@ def main():
                 if a.baseline_build:
                     r["cold"]["vkhlo-base"] = vkhlo_cold(a.baseline_build, mlir, inputs)
             if jax:
-                r["cold"]["jax-cpu"] = jax.first_result(name, args)
+                first = jax.first_result(name, args)
+                if not a.no_cold:
+                    r["cold"]["jax-cpu"] = first
             for b in backends:
                 if not b.startswith("iree"):
                     continue
