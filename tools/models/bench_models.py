@@ -200,9 +200,12 @@ def commit(build):
 
 
 def built(build):
-    """When the build's vkhlo-bench was linked (the commit of its checkout may be newer)."""
-    t = os.path.getmtime(os.path.join(build, "bin", "vkhlo-bench"))
-    return datetime.datetime.fromtimestamp(t, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    """When the build's vkhlo-bench and vkhlo-run were linked (its checkout may be newer)."""
+    times = []
+    for tool in ("vkhlo-bench", "vkhlo-run"):
+        t = os.path.getmtime(os.path.join(build, "bin", tool))
+        times.append(f"{tool} " + datetime.datetime.fromtimestamp(t, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))
+    return ", ".join(times)
 
 
 def label(build):
