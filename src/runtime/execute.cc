@@ -332,7 +332,7 @@ Status Execution::RecordDeviceKernel(const CompiledKernel& kernel, const std::ve
     for (const codegen::KernelBuffer& b : dk.dispatches[d].bindings) {
       if (b.kind != codegen::KernelBuffer::Kind::kValue) continue;
       auto it = position.find(b.value);
-      invariant = invariant && it != position.end() && it->second < keep.size() && immutable_.count(keep[it->second].get()) > 0;
+      invariant = it != position.end() && it->second < keep.size() && immutable_.count(keep[it->second].get()) > 0;
       if (!invariant) break;
       reads.push_back(values[it->second].view);
     }
@@ -346,7 +346,8 @@ Status Execution::RecordDeviceKernel(const CompiledKernel& kernel, const std::ve
   }
   for (size_t i = 0; i < scratch.size(); ++i) {
     if (scratch[i]) continue;
-    VKHLO_ASSIGN_OR_RETURN(scratch[i], AllocateHeld(ir::Type::Tensor(ir::ElementType::kU8, {int64_t(dk.scratch_bytes[i])})));
+    VKHLO_ASSIGN_OR_RETURN(scratch[i],
+                           AllocateHeld(ir::Type::Tensor(ir::ElementType::kU8, {int64_t(dk.scratch_bytes[i])})));
   }
   bool dispatched = false;
   for (size_t d = 0; d < dk.dispatches.size(); ++d) {

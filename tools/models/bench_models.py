@@ -204,7 +204,8 @@ def built(build):
     times = []
     for tool in ("vkhlo-bench", "vkhlo-run"):
         t = os.path.getmtime(os.path.join(build, "bin", tool))
-        times.append(f"{tool} " + datetime.datetime.fromtimestamp(t, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))
+        when = datetime.datetime.fromtimestamp(t, datetime.timezone.utc)
+        times.append(f"{tool} {when:%Y-%m-%d %H:%M} UTC")
     return ", ".join(times)
 
 
@@ -298,7 +299,8 @@ def main():
     import numpy as np  # the jax venv's (here only --make-iree-venv runs without it)
     names = a.models or sorted(f[:-5] for f in os.listdir(a.model_dir)
                                if f.endswith(".mlir") and os.path.exists(os.path.join(a.model_dir, f[:-5] + ".flops")))
-    backends = ["vkhlo"] + (["vkhlo-base"] if a.baseline_build else []) + ([] if a.no_jax else ["jax-cpu"]) + (["iree-vk", "iree-cpu"] if a.iree_venv else [])
+    backends = (["vkhlo"] + (["vkhlo-base"] if a.baseline_build else []) + ([] if a.no_jax else ["jax-cpu"])
+                + (["iree-vk", "iree-cpu"] if a.iree_venv else []))
     # The SGEMM yardstick from the build that has the library benchmark (VKHLO_BUILD_BENCHMARKS).
     sgemm_build = next((b for b in (a.build_dir, a.baseline_build)
                         if b and os.path.exists(os.path.join(b, "bin", "vkhlo-library-bench"))), None)
