@@ -224,7 +224,7 @@ def make_iree_venv(folder):
 
 def spread(values, unit="", digits=1):
     if not values:
-        return "-"
+        return "failed"
     m, lo, hi = statistics.median(values), min(values), max(values)
     return f"{m:.{digits}f}{unit} ({lo:.{digits}f}-{hi:.{digits}f})"
 
@@ -253,7 +253,7 @@ def markdown(results, backends, rounds):
         if "vkhlo-base" in backends:
             counts += f" ({label(results['baseline_build'])}: {r['base_kernels']} / {r['base_submissions']})"
         row += [counts, f"{vk / bound_ms:.1f}"]
-        row += [f"{vk / statistics.median(r[b]):.2f}" for b in backends if b != "vkhlo"]
+        row += [f"{vk / statistics.median(r[b]):.2f}" if r[b] else "-" for b in backends if b != "vkhlo"]
         lines.append("| " + " | ".join(row) + " |")
     if not any(r["cold"] for r in results["models"].values()):
         return "\n".join(lines)
@@ -333,10 +333,14 @@ def main():
                 if not b.startswith("iree"):
                     continue
                 vmfb = os.path.join(work, f"{name}.{b}.vmfb")
-                with tempfile.TemporaryDirectory() as cache:
-                    env = cold_env(cache)
-                    compile_s = iree_compile(a.iree_venv, b, mlir, vmfb, env)
-                    run_s = None if a.no_cold else iree_first_run(a.iree_venv, b, vmfb, inputs, env)
+                try:  # IREE may not take every program: its columns say so, the rest goes on
+                    with tempfile.TemporaryDirectory() as cache:
+                        env = cold_env(cache)
+                        compile_s = iree_compile(a.iree_venv, b, mlir, vmfb, env)
+                        run_s = None if a.no_cold else iree_first_run(a.iree_venv, b, vmfb, inputs, env)
+                except RuntimeError as e:
+                    print(f"# {name}: {b} failed: {e}", file=sys.stderr)
+                    continue
                 if run_s is not None:
                     r["cold"][b] = {"compile": compile_s, "run": run_s}
                 r["vmfb"][b] = vmfb
@@ -358,10 +362,12 @@ def main():
                         r.update({"base_" + k: v for k, v in counts.items()})
                     elif b == "jax-cpu":
                         ms = jax.warm(name, r["args"], a.repeat, a.warmup)
-                    else:
+                    elif b in r["vmfb"]:
                         ms = iree_warm(a.iree_venv, b, r["vmfb"][b], inputs, a.iree_reps)
+                    else:
+                        continue  # IREE did not compile it
                     r[b].append(ms)
-                print(f"# round {rnd + 1}: {name}: " + ", ".join(f"{b} {r[b][-1]:.1f} ms" for b in backends),
+                print(f"# round {rnd + 1}: {name}: " + ", ".join(f"{b} {r[b][-1]:.1f} ms" for b in backends if r[b]),
                       file=sys.stderr)
     finally:
         shutil.rmtree(work, ignore_errors=True)
