@@ -11,6 +11,7 @@
 #include "codegen/reduction/row_kernel.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -139,9 +140,15 @@ class RowWriter {
     // Inputs read only at each element's own position come 4 words at a time (one uvec4 per 4
     // elements an invocation owns together) where the elements stay in registers.
     const std::vector<bool> vector_inputs = RowVectorInputs(f_, dims_, target_);
-    if (n_ % 4 == 0 && std::find(vector_inputs.begin(), vector_inputs.end(), true) != vector_inputs.end()) {
+    // Likewise 32-bit FULL outputs are stored 4 words at a time, in every mode.
+    bool word_outputs = false;
+    for (const TypeFacts& f : full_.facts) word_outputs = word_outputs || f.storage_bits == 32;
+    if (n_ % 4 == 0 && (word_outputs || std::find(vector_inputs.begin(), vector_inputs.end(), true) != vector_inputs.end())) {
       std::optional<RowPlan> vector_plan = ChooseRowPlan(rows_, n_, target_, shared, 4, commutative, cost);
-      if (vector_plan && vector_plan->cached && p_.cached) p_ = *vector_plan;
+      if (vector_plan && vector_plan->cached == p_.cached &&
+          (vector_plan->elements <= kMaxKept) == (p_.elements <= kMaxKept)) {
+        p_ = *vector_plan;
+      }
     }
 
     own_ = OwnValues(f_, dims_);
@@ -164,6 +171,24 @@ class RowWriter {
       const std::string name = b_.Bind(KernelBuffer::Write(out));
       const bool full = out->type().num_elements() == rows_ * n_;
       (full ? full_.outputs[fi++] : row_.outputs[ri++]) = name;
+    }
+    if (p_.unit == 4) {
+      // 32-bit outputs: the unit's 4 words in one uvec4 store (lavapipe stores a word whose
+      // address differs between lanes lane by lane, like loads).
+      ResultWriter rest;
+      std::vector<const ir::Value*> rest_values;
+      for (size_t k = 0; k < full_values_.size(); ++k) {
+        if (full_.facts[k].storage_bits == 32) {
+          vector_outputs_.push_back({full_values_[k], b_.VectorView(std::stoi(full_.outputs[k].substr(2)))});
+        } else {
+          rest.outputs.push_back(full_.outputs[k]);
+          rest.facts.push_back(full_.facts[k]);
+          rest_values.push_back(full_values_[k]);
+        }
+      }
+      full_.outputs = std::move(rest.outputs);
+      full_.facts = std::move(rest.facts);
+      full_values_ = std::move(rest_values);
     }
     full_.pack = p_.unit;
     full_.rows = rows_ * n_;
@@ -475,6 +500,7 @@ class RowWriter {
     ElementalEmitter& em = b_.em();
     em.Open(all_full_ ? "if (row_ok)" : fmt::format("if (row_ok && {} < {})", q, U(n_)));
     full_.Declare(em);
+    std::vector<std::vector<std::string>> words(vector_outputs_.size());
     for (uint32_t v = 0; v < p_.unit; ++v) {
       const std::string e = element(v);
       std::vector<Expr> values;
@@ -489,10 +515,21 @@ class RowWriter {
         }
         values.push_back(*value);
       }
+      for (size_t k = 0; k < vector_outputs_.size() && status.ok(); ++k) {
+        StatusOr<Expr> value = em.Emit(vector_outputs_[k].value, Index::Linear(dims_, e));
+        if (value.ok()) {
+          words[k].push_back(em.Raw(*value).code);
+        } else {
+          status = value.status();
+        }
+      }
       if (first >= 0) UnbindElement();
       if (first < 0) UnbindKept();
       VKHLO_RETURN_IF_ERROR(status);
-      full_.Store(em, values, e, fmt::format("{}u", v));
+      if (!full_values_.empty()) full_.Store(em, values, e, fmt::format("{}u", v));
+    }
+    for (size_t k = 0; k < vector_outputs_.size(); ++k) {
+      em.Line(fmt::format("{}[({}) >> 2u] = uvec4({});", vector_outputs_[k].view, element(0), fmt::format("{}", fmt::join(words[k], ", "))));
     }
     full_.Flush(em, element(0));
     em.Close();
@@ -500,7 +537,7 @@ class RowWriter {
   }
 
   Status WriteFullOutputs() {
-    if (full_values_.empty()) return OkStatus();
+    if (full_values_.empty() && vector_outputs_.empty()) return OkStatus();
     ElementalEmitter& em = b_.em();
     const uint32_t unit = p_.unit;
     if (p_.cached) {
@@ -540,6 +577,11 @@ class RowWriter {
     std::vector<std::string> words;
   };
   std::vector<VectorInput> vectors_;
+  struct VectorOutput {
+    const ir::Value* value = nullptr;
+    std::string view;
+  };
+  std::vector<VectorOutput> vector_outputs_;  // 32-bit FULL outputs stored as uvec4 (unit 4)
   // Loop mode: operands of earlier folds kept per element (array names).
   struct Kept {
     const ir::Value* value = nullptr;
