@@ -160,7 +160,9 @@ class Planner {
         const size_t last = defined_at.at(ops.back()->result(0));
         for (const ir::Value* v : inputs) {
           auto at = defined_at.find(v);
-          ok = ok && (at == defined_at.end() || (at->second < last && !absorbed_.count(v->defining_op())));
+          // (A value absorbed by an earlier epilogue is available only as that epilogue's root.)
+          ok = ok && (at == defined_at.end() || (at->second < last && (!absorbed_.count(v->defining_op()) ||
+                                                                        deferred_.count(v->defining_op()))));
         }
         if (ok) {
           for (const ir::Operation* o : ops) absorbed_.insert(o);

@@ -25,10 +25,15 @@ bool InlineConstant(const ir::Operation& def) {
   return lit != nullptr && (lit->is_splat() || lit->num_elements() <= kInlineConstantElements);
 }
 
-// Ops whose elemental form calls the GLSL library's exact functions (large once inlined).
+// Ops whose elemental form calls the GLSL library's exact functions (large once inlined): the
+// transcendentals, float division, and arithmetic in narrow floats (bf16, f16, f8: each op
+// rounds back through the codec; a final convert into one is a single rounding and allowed).
 bool LibraryCall(const ir::Operation& op) {
   const ir::ElementType t = op.result(0)->type().element_type();
   const bool real_or_complex = ir::IsFloat(t) || ir::IsComplex(t);
+  if (ir::IsFloat(t) && t != ir::ElementType::kF32 && t != ir::ElementType::kF64 && op.code() != ir::OpCode::kConvert) {
+    return true;
+  }
   switch (op.code()) {
     case ir::OpCode::kDivide:
     case ir::OpCode::kRemainder:

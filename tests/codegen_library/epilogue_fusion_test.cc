@@ -158,14 +158,16 @@ TEST_F(EpilogueFusionTest, ConvBlockWithResidualIsTheConvolutionsKernel) {
   Check(ConvBlock("f32", true), ConvInputs(ir::ElementType::kF32), 2);
 }
 
+// Narrow-float arithmetic rounds through the codec at each op (a library call): the
+// epilogue takes none of it, and the block runs as the convolution and loop kernels.
 TEST_F(EpilogueFusionTest, ConvBlockF16AndBf16) {
-  Check(ConvBlock("f16", false), ConvInputs(ir::ElementType::kF16), 2);
-  Check(ConvBlock("bf16", true), ConvInputs(ir::ElementType::kBF16), 2);
+  Check(ConvBlock("f16", false), ConvInputs(ir::ElementType::kF16), 0);
+  Check(ConvBlock("bf16", true), ConvInputs(ir::ElementType::kBF16), 0);
 }
 
 TEST_F(EpilogueFusionTest, MatmulBiasGelu) {
   Check(MatmulBiasGelu("f32", true), MatmulInputs(ir::ElementType::kF32), 2);
-  Check(MatmulBiasGelu("bf16", true), MatmulInputs(ir::ElementType::kBF16), 2);
+  Check(MatmulBiasGelu("bf16", true), MatmulInputs(ir::ElementType::kBF16), 0);
   Check(MatmulBiasGelu("f32", false), MatmulInputs(ir::ElementType::kF32), 0);
   Check(MatmulBiasGelu("f16", false), MatmulInputs(ir::ElementType::kF16), 0);
 }
