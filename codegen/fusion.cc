@@ -11,6 +11,7 @@
 #include "codegen/elemental/types.h"
 #include "codegen/elemental/op_emitters.h"
 #include "codegen/in_place.h"
+#include "codegen/reduction/row_group.h"
 
 namespace vkhlo::codegen {
 
@@ -119,8 +120,21 @@ class Planner {
 
   StatusOr<BlockPlan> Run() {
     AbsorbEpilogues();
+    FindRowGroups();
     CountUses();
     Decide();
+    // A row kernel whose bindings would pass the device's limit is dropped (its ops then plan
+    // as separate reduce and loop kernels), and the decisions are made again without it.
+    while (DropOversizedRowGroups()) {
+      uses_.clear();
+      elemental_.clear();
+      cost_.clear();
+      materialized_.clear();
+      boundary_.clear();
+      buffer_constant_.clear();
+      CountUses();
+      Decide();
+    }
     FitDescriptors();
     return Form();
   }
@@ -173,8 +187,82 @@ class Planner {
     }
   }
 
+  // Normalization ("row") kernels (reduction/row_group.h): chains of row reductions and the
+  // element-wise ops between them become one device kernel built around the first reduction.
+  // Their ops are not elemental kernels; the values they read from outside count as read by
+  // the first reduction (once per element, like a reduce's prologue), so the cost rule fuses
+  // a producer that only the chain reads (softmax's x / 8) into the row kernel. Values
+  // defined after the first reduction that only the chain reads are always fused (`late`), so
+  // the kernel can run in the first reduction's place.
+  void FindRowGroups() {
+    row_groups_.clear();
+    row_group_of_.clear();
+    late_fused_.clear();
+    if (!options_.fuse) return;
+    auto usable = [&](const ir::Operation& op) {
+      if (absorbed_.count(&op) || epilogues_.count(&op) || op.parent_block() != &block_) return false;
+      if (op.code() == OpCode::kReduce) {
+        const DeviceKernelEmitter* emitter = FindDeviceKernelEmitter(op);
+        return emitter != nullptr && emitter->fuses_operand_producers;
+      }
+      return IsElementalOp(op) && !(options_.in_place && DynamicUpdateSliceRunsInPlace(op));
+    };
+    for (reduction::RowGroup& group : reduction::FindRowGroups(block_, target_, usable)) {
+      if (dropped_row_groups_.count(group.anchor)) continue;
+      const int index = static_cast<int>(row_groups_.size());
+      for (const ir::Operation* op : group.ops) {
+        if (std::find(group.late.begin(), group.late.end(), op->result(0)) == group.late.end()) row_group_of_[op] = index;
+      }
+      for (const ir::Value* v : group.late) late_fused_.insert(v);
+      row_groups_.push_back(std::move(group));
+    }
+  }
+
+  bool InRowGroup(const ir::Value* v, int group) const {
+    const ir::Operation* def = v->defining_op();
+    auto it = def != nullptr ? row_group_of_.find(def) : row_group_of_.end();
+    return it != row_group_of_.end() && it->second == group;
+  }
+
+  // The buffers a row kernel reads: external values read from buffers, and the inputs of the
+  // trees of those it computes itself. `ops` collects the fused trees' ops.
+  std::vector<const ir::Value*> RowGroupInputs(const reduction::RowGroup& group, std::set<const ir::Operation*>& ops) {
+    std::vector<const ir::Value*> inputs;
+    for (const ir::Value* v : group.external) {
+      if (!IsInput(v)) {
+        Tree(v, ops, inputs);
+      } else if (std::find(inputs.begin(), inputs.end(), v) == inputs.end()) {
+        inputs.push_back(v);
+      }
+    }
+    return inputs;
+  }
+
+  bool DropOversizedRowGroups() {
+    bool dropped = false;
+    for (const reduction::RowGroup& group : row_groups_) {
+      std::set<const ir::Operation*> ops;
+      const std::vector<const ir::Value*> inputs = RowGroupInputs(group, ops);
+      if (Descriptors(inputs) + Descriptors(group.outputs) > target_.max_storage_buffers_per_stage) {
+        dropped_row_groups_.insert(group.anchor);
+        dropped = true;
+      }
+    }
+    if (dropped) FindRowGroups();
+    return dropped;
+  }
+
   void CountUses() {
     for (const auto& op : block_.operations()) {
+      if (auto group = row_group_of_.find(op.get()); group != row_group_of_.end()) {
+        elemental_[op.get()] = false;  // computed inside the row kernel
+        const ir::Operation& anchor = *row_groups_[static_cast<size_t>(group->second)].anchor;
+        for (const ir::Value* v : op->operands()) {
+          if (!InRowGroup(v, group->second)) AddUse(v, anchor, true);
+        }
+        for (const ir::Value* v : Captures(*op)) AddUse(v, *op, false);
+        continue;
+      }
       if (absorbed_.count(op.get())) {
         elemental_[op.get()] = false;  // computed inside its device kernel; reads no buffers
         continue;
@@ -243,6 +331,8 @@ class Planner {
         // A value beyond 2^32 - 1 elements is always recomputed: kernels index such values by
         // coordinates only, never a stored copy (runtime's CheckIndexSpace).
         fused = reads <= 1.0 || cost <= kCheapRecomputeCost || !FitsLinearIndex(v->type().dims());
+        // Read only by a row kernel that runs before it is defined: computed inside it.
+        fused = fused || late_fused_.count(v) != 0;
       }
       // A buffer when something other than an elemental op needs it (it is then also computed
       // by the kernels of its elemental users, and multi-output fusion puts it in one of
@@ -284,7 +374,7 @@ class Planner {
     const auto& ops = block_.operations();
     for (auto it = ops.rbegin(); it != ops.rend(); ++it) {
       const ir::Operation& op = **it;
-      if (absorbed_.count(&op)) continue;
+      if (absorbed_.count(&op) || row_group_of_.count(&op)) continue;
       const bool elemental = elemental_[&op];
       if (elemental ? !materialized_.count(op.result(0)) : !FusesOperandProducers(op)) continue;
       while (true) {
@@ -369,6 +459,11 @@ class Planner {
         continue;
       }
       if (!elemental_[&op] && IsDeviceOp(op) && epilogues_.count(&op)) continue;  // at its epilogue's end
+      if (auto group = row_group_of_.find(&op); group != row_group_of_.end()) {
+        const reduction::RowGroup& g = row_groups_[static_cast<size_t>(group->second)];
+        if (&op == g.anchor) VKHLO_RETURN_IF_ERROR(AddRowKernel(g, plan, available, open));
+        continue;
+      }
       if (!elemental_[&op] && IsDeviceOp(op)) {
         VKHLO_RETURN_IF_ERROR(AddDeviceKernel(op, plan, available, open));
         continue;
@@ -466,7 +561,7 @@ class Planner {
     int chosen = -1;
     for (size_t k = 0; k < plan.fusions.size() && chosen < 0; ++k) {
       const ir::Operation* device = plan.fusions[k].device_op;
-      if (device == nullptr) continue;
+      if (device == nullptr || !plan.fusions[k].row_reductions.empty()) continue;
       const DeviceKernelEmitter* emitter = FindDeviceKernelEmitter(*device);
       if (emitter == nullptr || !emitter->fuses_result_consumers) continue;
       for (const ir::Value* in : inputs) {
@@ -501,6 +596,34 @@ class Planner {
     }
     if (bindings > target_.max_storage_buffers_per_stage) return -1;
     return chosen;
+  }
+
+  template <typename Open>
+  Status AddRowKernel(const reduction::RowGroup& group, BlockPlan& plan,
+                      std::unordered_map<const ir::Value*, int>& available, std::vector<Open>& open) {
+    Fusion f;
+    f.name = fmt::format("{}{}", options_.name_prefix, options_.first_index + static_cast<int>(plan.fusions.size()));
+    f.device_op = group.anchor;
+    f.dims = group.anchor->result(0)->type().dims();
+    f.row_reductions = group.reductions;
+    std::set<const ir::Operation*> ops;
+    for (const ir::Operation* op : group.ops) {
+      if (row_group_of_.count(op)) ops.insert(op);
+    }
+    f.inputs = RowGroupInputs(group, ops);
+    f.outputs = group.outputs;
+    const uint32_t limit = target_.max_storage_buffers_per_stage;
+    if (const uint64_t bindings = Descriptors(f.inputs) + Descriptors(f.outputs); bindings > limit) {
+      return InternalError(fmt::format("row kernel at '{}' needs {} storage buffers, more than {}", group.anchor->name(),
+                                       bindings, limit));
+    }
+    const int step = static_cast<int>(plan.steps.size());
+    const int index = static_cast<int>(plan.fusions.size());
+    plan.fusions.push_back(std::move(f));
+    open.push_back(Open{step, std::move(ops)});
+    plan.steps.push_back(BlockStep{index, nullptr});
+    for (const ir::Value* v : plan.fusions.back().outputs) available[v] = step;
+    return OkStatus();
   }
 
   template <typename Open>
@@ -567,6 +690,12 @@ class Planner {
   std::unordered_map<const ir::Operation*, Epilogue> epilogues_;
   std::unordered_set<const ir::Operation*> absorbed_;
   std::unordered_map<const ir::Operation*, const ir::Operation*> deferred_;  // last epilogue op -> device op
+  // Row kernels: the groups, the group of each op they compute (late values excluded), the
+  // late values (always fused), and the groups dropped for their bindings (by first reduction).
+  std::vector<reduction::RowGroup> row_groups_;
+  std::unordered_map<const ir::Operation*, int> row_group_of_;
+  std::unordered_set<const ir::Value*> late_fused_;
+  std::unordered_set<const ir::Operation*> dropped_row_groups_;
 };
 
 }  // namespace

@@ -63,6 +63,11 @@ struct Fusion {
   // are then its first result's; `ops` holds it and any fused operand producers (prologue
   // fusion, above). nullptr: a loop kernel.
   const ir::Operation* device_op = nullptr;
+  // Set for a normalization ("row") kernel (reduction/row_group.h): the reductions, in program
+  // order, of a chain that reduces the same rows with element-wise ops between them (softmax,
+  // layer norm); `device_op` is the first. `ops` then holds every op the kernel computes and
+  // `outputs` the chain's values read outside it.
+  std::vector<const ir::Operation*> row_reductions;
 };
 
 // One step of a block's execution, in order.

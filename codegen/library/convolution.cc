@@ -19,6 +19,12 @@ std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims) {
   return s;
 }
 
+int64_t Product(const std::vector<int64_t>& dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  return n;
+}
+
 // GLSL statements splitting `index` (a uint expression) row-major over `sizes` into
 // `<prefix>0..` (uint variables).
 std::string Decompose(const std::string& index, const std::vector<int64_t>& sizes, const std::string& prefix) {
@@ -96,6 +102,26 @@ StatusOr<MatmulProblem> ConvolutionAsMatmul(const ConvParams& c) {
     }
     p.a.affine = false;
     p.a.custom_index = code;
+    // The same index split into a row part (batch, output position) and a column part (window
+    // position, feature), where no lhs dilation makes holes.
+    const bool dilated = std::any_of(c.lhs_dilation.begin(), c.lhs_dilation.end(), [](int64_t d) { return d != 1; });
+    if (!dilated && s <= 4 && Product(c.lhs_dims) < (int64_t{1} << 31)) {
+      std::string row = Decompose("r", m_sizes, "o");
+      row += fmt::format("base = int(({} * {}u + o0) * {}u + {} * {}u);\npos = ivec4(0);\n", gb, c.out_batch,
+                         ls[dn.input_batch_dimension], gf, c.in_features_per_group * ls[dn.input_feature_dimension]);
+      std::string col = Decompose("c", k_sizes, "w");
+      col += fmt::format("base = int(w{} * {}u);\npos = ivec4(0);\n", s, ls[dn.input_feature_dimension]);
+      for (size_t d = 0; d < s; ++d) {
+        const int64_t stride = ls[dn.input_spatial_dimensions[d]];
+        row += fmt::format("pos[{0}] = int(o{1} * {2}u) - ({3});\nbase += pos[{0}] * {4};\n", d, d + 1, c.strides[d],
+                           c.pad_low[d], stride);
+        col += fmt::format("pos[{0}] = int(w{0} * {1}u);\nbase += pos[{0}] * {2};\n", d, c.rhs_dilation[d], stride);
+        p.a.split_bounds[d] = c.lhs_dims[dn.input_spatial_dimensions[d]];
+      }
+      p.a.split_row = row;
+      p.a.split_col = col;
+    }
+    p.a.elements = Product(c.lhs_dims);
     // Runs of features are contiguous when the feature dimension is innermost (NHWC).
     if (ls[dn.input_feature_dimension] == 1) {
       for (int v : {8, 4, 2}) {
@@ -138,6 +164,8 @@ StatusOr<MatmulProblem> ConvolutionAsMatmul(const ConvParams& c) {
       }
     }
   }
+
+  p.b.elements = Product(c.rhs_dims);
 
   // C: the output at (group, m, n).
   p.c_batch.parts = {{groups, per_group * os[dn.output_feature_dimension]}};

@@ -117,6 +117,8 @@ StatusOr<MatmulProblem> NormalizeDotGeneral(const ir::Operation& op) {
   p.b.cols = MapOfDims(rhs.dims(), rhs_free);
   SetVectorRuns(p.a);
   SetVectorRuns(p.b);
+  p.a.elements = lhs.num_elements();
+  p.b.elements = rhs.num_elements();
   p.batch = p.a.batch.size();
   p.m = p.a.rows.size();
   p.k = p.a.cols.size();

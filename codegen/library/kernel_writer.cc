@@ -149,6 +149,25 @@ void KernelWriter::DeclareIndexFunction(char x, const OperandAccess& access) {
     body = "  uint idx;\n" + access.custom_index + "  return valid ? idx : 0u;\n";
   }
   functions_ += fmt::format("uint ix_{}(uint b, uint r, uint c, out bool valid) {{\n{}}}\n", x, body);
+  if (!access.affine && !access.split_row.empty() && !p_.quant) {
+    const auto& bd = access.split_bounds;
+    functions_ += fmt::format("void ixr_{}(uint b, uint r, out int base, out ivec4 pos) {{\n{}}}\n", x, access.split_row);
+    functions_ += fmt::format("void ixc_{}(uint c, out int base, out ivec4 pos) {{\n{}}}\n", x, access.split_col);
+    functions_ += fmt::format("const uvec4 ixbound_{} = uvec4({}u, {}u, {}u, {}u);\n", x, bd[0], bd[1], bd[2], bd[3]);
+  }
+}
+
+bool KernelWriter::HasSplitIndex(char x) const {
+  const OperandAccess& access = x == 'a' ? p_.a : p_.b;
+  return !access.affine && !access.split_row.empty() && !p_.quant;
+}
+
+std::string KernelWriter::SplitIndex(char x, const std::string& row_base, const std::string& row_pos,
+                                     const std::string& col_base, const std::string& col_pos, const std::string& index,
+                                     const std::string& valid) const {
+  // A negative position wraps to a large uint: one unsigned comparison per dimension.
+  return fmt::format("    bool {0} = all(lessThan(uvec4({1} + {2}), ixbound_{3}));\n    uint {4} = {0} ? uint({5} + {6}) : 0u;\n",
+                     valid, row_pos, col_pos, x, index, row_base, col_base);
 }
 
 Status KernelWriter::DeclareQuantizedOperand(char x, const OperandAccess& access, ElementType type) {
@@ -240,6 +259,58 @@ bool KernelWriter::DeclareVectorView(char x, int width) {
   return true;
 }
 
+bool KernelWriter::TexelViewFits(char x, int texel_bytes) const {
+  const OperandAccess& access = x == 'a' ? p_.a : p_.b;
+  const ElementType type = x == 'a' ? p_.a_type : p_.b_type;
+  // R32_SFLOAT storage texel buffers are required of every Vulkan device (as the pack kernels
+  // assume); R32G32B32A32_SFLOAT is queried.
+  const bool format = texel_bytes == 16 ? t_.storage_texel_buffer_rgba32f : true;
+  if (!format || p_.quant || type != ElementType::kF32 || p_.acc != AccKind::kF32) return false;
+  int64_t elements = access.elements;
+  if (elements == 0 && access.affine) {
+    // The largest offset the maps reach, plus one (operands of hand-built problems).
+    elements = 1;
+    for (const AxisMap* m : {&access.batch, &access.rows, &access.cols}) {
+      for (const AxisPart& part : m->parts) elements += (part.size - 1) * part.stride;
+    }
+  }
+  const int64_t per_texel = texel_bytes / 4;
+  if (elements <= 0 || elements % per_texel != 0) return false;
+  // The runtime binds the whole buffer, its size rounded up to the allocator's alignment (at
+  // most 256 bytes more).
+  if (static_cast<uint64_t>(elements / per_texel) + 256 / texel_bytes > t_.max_texel_buffer_elements) return false;
+  const uint64_t bytes = static_cast<uint64_t>(elements) * 4;
+  if (bytes + 256 > t_.max_storage_buffer_range) return false;
+  return t_.split_piece_bytes == 0 || bytes + 256 <= t_.split_piece_bytes;
+}
+
+bool KernelWriter::DeclareTexelView(char x) {
+  const int operand = x == 'a' ? 0 : 1;
+  if (texel_[operand]) return true;
+  if (!TexelViewFits(x, 16)) return false;
+  const int binding = static_cast<int>(bindings_.size());
+  bindings_.push_back({BufferRole::kOperand, operand});
+  buffers_ += fmt::format("layout(binding = {}, rgba32f) readonly uniform imageBuffer {}_t4;\n", binding, x);
+  texel_[operand] = true;
+  return true;
+}
+
+bool KernelWriter::DeclareScalarTexelView(char x) {
+  const int operand = x == 'a' ? 0 : 1;
+  if (texel1_[operand]) return true;
+  if (!TexelViewFits(x, 4)) return false;
+  const int binding = static_cast<int>(bindings_.size());
+  bindings_.push_back({BufferRole::kOperand, operand});
+  buffers_ += fmt::format("layout(binding = {}, r32f) readonly uniform imageBuffer {}_t1;\n", binding, x);
+  texel1_[operand] = true;
+  return true;
+}
+
+std::string KernelWriter::ScalarLoad(char x, const std::string& index) const {
+  if (texel1_[x == 'a' ? 0 : 1]) return fmt::format("imageLoad({}_t1, int({})).x", x, index);
+  return fmt::format("ld_{}({})", x, index);
+}
+
 std::string KernelWriter::VectorLoad(char x, int width, const std::string& b, const std::string& r,
                                      const std::string& c, const std::vector<std::string>& names) {
   const int id = vector_loads_++;
@@ -253,6 +324,18 @@ std::string KernelWriter::VectorLoadAt(char x, int width, const std::string& ind
   const int id = vector_loads_++;
   std::string out;
   std::vector<std::string> words;
+  if (width >= 4 && texel_[x == 'a' ? 0 : 1]) {
+    // f32 texels: the components are the values (DeclareTexelView).
+    for (int h = 0; h < width / 4; ++h) {
+      out += fmt::format("    vec4 vt{0}_{1} = imageLoad({2}_t4, int(({3}) >> 2u) + {1});\n", id, h, x, index);
+    }
+    for (int q = 0; q < width; ++q) {
+      const std::string v = fmt::format("vt{}_{}.{}", id, q / 4, "xyzw"[q % 4]);
+      out += valid.empty() ? fmt::format("    float {} = {};\n", names[q], v)
+                           : fmt::format("    float {} = {} ? {} : 0.0;\n", names[q], valid, v);
+    }
+    return out;
+  }
   if (width >= 4) {
     for (int h = 0; h < width / 4; ++h) {
       out += fmt::format("    uvec4 vw{0}_{1} = {2}_v4[(({3}) >> 2u) + {1}u];\n", id, h, x, index);

@@ -35,6 +35,31 @@ class KernelWriter {
   // Declares a vector view of operand `x` ('a' or 'b') of `width` elements (2, 4, 8) and a
   // word decoder `wd_<x>(uint) -> ACC`. False when the operand's type has no vector form.
   bool DeclareVectorView(char x, int width);
+  // Declares f32 operand `x` once more, as an rgba32f storage texel buffer `<x>_t4` (an extra
+  // binding of the same buffer), after DeclareMatmul; VectorLoad / VectorLoadAt of 4 or 8
+  // elements then read texels instead of uvec4 words. llvmpipe gathers one texel per lane in
+  // straight-line vector code, where a storage-buffer load whose address differs between lanes
+  // is a loop over the lanes with a branch per lane. False (nothing declared) unless the device
+  // offers rgba32f storage texel buffers, the operand is f32 with f32 accumulation, not
+  // quantized, of a known element count that is a multiple of 4 and fits
+  // maxTexelBufferElements, and is never split across allocations (a texel view cannot span
+  // two).
+  bool DeclareTexelView(char x);
+  // The same for single elements: an r32f view `<x>_t1` that ScalarLoad reads.
+  bool DeclareScalarTexelView(char x);
+  // The GLSL expression of operand x's element at `index` (a safe address) in the accumulator's
+  // type: the r32f view when declared, else the storage-buffer loader ld_<x>.
+  std::string ScalarLoad(char x, const std::string& index) const;
+  // Whether operand x reads through a separable index (OperandAccess::split_row) in this
+  // kernel: not quantized (its loads subtract zero points). Then `ixr_<x>(b, r, base, pos)`
+  // gives the row part (call it once per row), `ixc_<x>(c, base, pos)` the column part (once
+  // per column), and SplitIndex the element index and validity of their sum.
+  bool HasSplitIndex(char x) const;
+  // GLSL statements declaring `uint <index>` and `bool <valid>` for the element at row part
+  // (`row_base`, `row_pos`) plus column part (`col_base`, `col_pos`); the index is 0 (a safe
+  // address) where invalid.
+  std::string SplitIndex(char x, const std::string& row_base, const std::string& row_pos, const std::string& col_base,
+                         const std::string& col_pos, const std::string& index, const std::string& valid) const;
   // GLSL statements loading `width` consecutive elements of operand x at (b, r, c) into the
   // variables `names` (which are declared), zero where the run is invalid.
   std::string VectorLoad(char x, int width, const std::string& b, const std::string& r, const std::string& c,
@@ -105,6 +130,10 @@ class KernelWriter {
   std::vector<BufferRef> bindings_;
   int operand_bindings_[2] = {0, 1};
   int vector_loads_ = 0;  // numbers the variables of VectorLoad
+  bool texel_[2] = {false, false};   // DeclareTexelView('a' / 'b') succeeded
+  bool texel1_[2] = {false, false};  // DeclareScalarTexelView('a' / 'b') succeeded
+  // The checks of DeclareTexelView (texel_bytes per texel).
+  bool TexelViewFits(char x, int texel_bytes) const;
 };
 
 }  // namespace vkhlo::codegen::library

@@ -8,6 +8,7 @@
 // normalize to it; see dot_general.cc and convolution.cc.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -34,6 +35,18 @@ struct OperandAccess {
   // column (row) indices reads v consecutive elements starting at a multiple of v, all valid or
   // all invalid together. 1: no vector loads along that axis.
   int col_run = 1, row_run = 1;
+  // The operand's element count (0: unknown). Texel-buffer views (KernelWriter::DeclareTexelView)
+  // need it to stay within the device's maxTexelBufferElements.
+  int64_t elements = 0;
+  // Non-affine operands whose index separates into a row part and a column part (convolution
+  // inputs without lhs dilation, at most 4 spatial dimensions): element index = row base +
+  // column base, valid when every spatial position (row pos + column pos) lies in
+  // [0, split_bounds). `split_row`: GLSL statements setting `int base; ivec4 pos` from
+  // `uint b, r`; `split_col`: the same from `uint c`. Kernels compute the row part once per row
+  // and the column part once per k, instead of the custom index's divisions per element.
+  // Empty: not separable.
+  std::string split_row, split_col;
+  std::array<int64_t, 4> split_bounds = {1, 1, 1, 1};
 };
 
 struct MatmulProblem {

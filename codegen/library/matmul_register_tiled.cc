@@ -97,6 +97,17 @@ StatusOr<LibraryDispatch> EmitRegisterTiled(const MatmulProblem& p, const Epilog
   if (mb == LoadMode::kVecOuter) ku = std::max(ku, vb);
   if (ku == 1) ku = static_cast<int>(std::max<uint32_t>(1, std::min<uint32_t>(c.bk, 4)));
   if (dot4) ku = 4;  // split-K slices start at multiples of 4: aligned words
+  // Texel-buffer loads for vectors of 4 and 8 f32 values where the config asks (CPU drivers),
+  // used by the unrolled main loop only: declared only when that loop runs (K, or a split-K
+  // slice, holds a whole step), else the optimizer drops the unused binding and the shader
+  // would declare fewer bindings than the dispatch binds.
+  const bool main_loop_runs = (split > 1 ? SplitKChunk(p.k, split, static_cast<uint32_t>(ku)) : p.k) >= ku;
+  if (c.texel_loads && main_loop_runs && ma != LoadMode::kScalar && va >= 4) w.DeclareTexelView('a');
+  if (c.texel_loads && main_loop_runs && mb != LoadMode::kScalar && vb >= 4) w.DeclareTexelView('b');
+  // Scalar loads of a separable implicit operand (a convolution over 1-3 input features).
+  if (c.texel_loads && main_loop_runs && ma == LoadMode::kScalar && w.HasSplitIndex('a') && !dot4) {
+    w.DeclareScalarTexelView('a');
+  }
   const std::string acc = w.acc();
 
   std::string body;
@@ -119,6 +130,12 @@ StatusOr<LibraryDispatch> EmitRegisterTiled(const MatmulProblem& p, const Epilog
   for (uint32_t j = 0; j < tn; ++j) {
     body += fmt::format("  uint nc{0} = min(n0 + {0}u, N - 1u);\n", j);
   }
+  // A separable implicit index (convolution inputs): each row's part once, here; the column
+  // part once per k in the loop, shared by the rows.
+  const bool split_a = !dot4 && w.HasSplitIndex('a') && (ma == LoadMode::kVecInner || ma == LoadMode::kScalar);
+  for (uint32_t i = 0; split_a && i < tm; ++i) {
+    body += fmt::format("  int ar{0}; ivec4 ap{0}; ixr_a(b, mr{0}, ar{0}, ap{0});\n", i);
+  }
   // Integer quantized: each column's channel constants once (q_col), not per load and store.
   const bool qcols = p.quant && !p.quant->hybrid;
   for (uint32_t j = 0; qcols && j < tn; ++j) body += fmt::format("  ivec4 qc{0} = q_col(q_channel(b, nc{0}));\n", j);
@@ -133,11 +150,21 @@ StatusOr<LibraryDispatch> EmitRegisterTiled(const MatmulProblem& p, const Epilog
     // One step of the main loop: KU values of k.
     body += fmt::format("  uint k = kbeg;\n  for (; k + {0}u <= kend; k += {0}u) {{\n", ku);
     // A fragments a<i>_<kk>.
+    for (int q = 0; split_a && ma == LoadMode::kVecInner && q < ku / va; ++q) {
+      body += fmt::format("    int ac{0}; ivec4 acp{0}; ixc_a(k + {1}u, ac{0}, acp{0});\n", q, q * va);
+    }
     for (uint32_t i = 0; ma == LoadMode::kVecInner && i < tm; ++i) {
       for (int q = 0; q < ku / va; ++q) {
         std::vector<std::string> names;
         for (int t2 = 0; t2 < va; ++t2) names.push_back(fmt::format("a{}_{}", i, q * va + t2));
-        body += w.VectorLoad('a', va, "b", fmt::format("mr{}", i), fmt::format("k + {}u", q * va), names);
+        if (split_a) {
+          const std::string ix = fmt::format("si{}_{}", i, q), ok = fmt::format("sv{}_{}", i, q);
+          body += w.SplitIndex('a', fmt::format("ar{}", i), fmt::format("ap{}", i), fmt::format("ac{}", q),
+                               fmt::format("acp{}", q), ix, ok);
+          body += w.VectorLoadAt('a', va, ix, ok, names);
+        } else {
+          body += w.VectorLoad('a', va, "b", fmt::format("mr{}", i), fmt::format("k + {}u", q * va), names);
+        }
       }
     }
     for (int kk = 0; ma == LoadMode::kVecOuter && kk < ku; ++kk) {
@@ -149,8 +176,16 @@ StatusOr<LibraryDispatch> EmitRegisterTiled(const MatmulProblem& p, const Epilog
       }
     }
     for (int kk = 0; ma == LoadMode::kScalar && kk < ku; ++kk) {
+      if (split_a) body += fmt::format("    int ac{0}; ivec4 acp{0}; ixc_a(k + {0}u, ac{0}, acp{0});\n", kk);
       for (uint32_t i = 0; i < tm; ++i) {
-        body += fmt::format("    {} a{}_{} = load_a(b, mr{}, k + {}u);\n", acc, i, kk, i, kk);
+        if (split_a) {
+          const std::string ix = fmt::format("si{}_{}", i, kk), ok = fmt::format("sv{}_{}", i, kk);
+          body += w.SplitIndex('a', fmt::format("ar{}", i), fmt::format("ap{}", i), fmt::format("ac{}", kk),
+                               fmt::format("acp{}", kk), ix, ok);
+          body += fmt::format("    {0} a{1}_{2} = {3} ? {4} : {0}(0);\n", acc, i, kk, ok, w.ScalarLoad('a', ix));
+        } else {
+          body += fmt::format("    {} a{}_{} = load_a(b, mr{}, k + {}u);\n", acc, i, kk, i, kk);
+        }
       }
     }
     // B fragments b<kk>_<j>, loaded for all kk first when vectors run along k.

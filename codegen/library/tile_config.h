@@ -52,6 +52,11 @@ struct TileConfig {
   // Register-tiled only: local x runs along M (wg_y invocations) and local y along N. CPU
   // drivers vectorize over local x only, so a matrix-vector product (N = 1) needs its lanes on M.
   bool lanes_m = false;
+  // Register-tiled only: vector loads of f32 operands read rgba32f storage texel buffers
+  // (KernelWriter::DeclareTexelView) where the device offers them. CPU drivers: llvmpipe
+  // gathers a texel per lane in straight-line code, where a storage-buffer load whose address
+  // differs between lanes is a loop over the lanes.
+  bool texel_loads = false;
 
   uint32_t invocations() const { return wg_x * wg_y; }
   uint32_t bm() const { return wg_y * tm; }

@@ -15,6 +15,7 @@
 #include "codegen/reduction/reduce_plan.h"
 #include "codegen/reduction/reducer.h"
 #include "codegen/reduction/result_writer.h"
+#include "codegen/reduction/row_kernel.h"
 #include "codegen/reduction/vector_inputs.h"
 #include "codegen/texel_reads.h"
 #include "codegen/reduction/reduction_kernels.h"
@@ -692,6 +693,8 @@ class PassWriter {
 };
 
 StatusOr<DeviceKernel> EmitReduce(const Fusion& fusion, const TargetInfo& target, const KernelOptions& options) {
+  // A chain of row reductions with the element-wise ops between them (fusion.h, row_group.h).
+  if (!fusion.row_reductions.empty()) return EmitRowKernel(fusion, target, options);
   const ir::Operation& op = *fusion.device_op;
   VKHLO_ASSIGN_OR_RETURN(Reducer reducer, AnalyzeReducer(op));
   const ir::Attribute* attr = op.attribute("dimensions");

@@ -94,8 +94,9 @@ class Buffer {
 
 struct CompileOptions {
   std::string entry = "main";
-  // Passes run before fusion (names of vkhlo-opt --pass); those not registered in this build
-  // are skipped. Empty: the default pipeline.
+  // Passes run before fusion (names of vkhlo-opt --pass, comma-separated; an unknown name is
+  // an error). Empty: the default pipeline (passes::DefaultPipelineSpec(), vkhlo-opt
+  // --list-passes prints it).
   std::string passes;
   // Write every kernel's GLSL (.comp) and SPIR-V assembly (.spvasm) here.
   std::string dump_kernels_dir;
@@ -123,6 +124,9 @@ struct ExecutionStats {
   // While iterations whose trip count the program decides (lax.scan / fori_loop), recorded back
   // to back with no predicate read (docs/design.md "Loops on the device").
   uint64_t counted_loop_iterations = 0;
+  // Dispatches not recorded because an earlier one in this execution wrote the same scratch
+  // from the same unchanging inputs (a loop-invariant matmul operand packed once, not each step).
+  uint64_t invariant_dispatches_reused = 0;
   uint64_t host_evaluated_ops = 0;  // tensor ops evaluated on the host: always 0
   uint64_t peak_scratch_bytes = 0;  // intermediate buffers (reused by liveness)
   uint64_t in_place_updates = 0;    // dynamic_update_slice / scatter results written into their operand's buffer

@@ -76,8 +76,8 @@ ir::Location Parser::LocationOf(const Token& token) const {
 }
 
 Status Parser::ErrorAtLocation(ir::Location location, std::string_view message) const {
-  return InvalidArgumentError(fmt::format("{}:{}:{}: error: {}", options_.source_name,
-                                          location.line, location.column, message));
+  return InvalidArgumentError(
+      fmt::format("{}: error: {}", ir::FormatLocation(options_.source_name, location), message));
 }
 
 Status Parser::ErrorAt(const Token& token, std::string_view message) const {

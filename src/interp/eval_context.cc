@@ -32,9 +32,8 @@ EvalContext::EvalContext(const ir::Module& module, ProcessId process, ProcessGri
     : module_(module), process_(process), grid_(grid), queues_(queues) {}
 
 Status EvalContext::OpError(const ir::Operation& op, std::string message) const {
-  const ir::Location loc = op.location();
-  std::string where = module_.source_name().empty() ? "<input>" : module_.source_name();
-  if (loc.known()) where += fmt::format(":{}:{}", loc.line, loc.column);
+  std::string where = ir::FormatLocation(module_.source_name(), op.location());
+  if (where.empty()) where = "<input>";
   return InvalidArgumentError(fmt::format("{}: error: '{}' {}", where, op.name(), message));
 }
 

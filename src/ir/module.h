@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ir/attribute.h"
+#include "ir/location.h"
 #include "ir/op_table.h"
 #include "ir/type.h"
 
@@ -24,12 +25,6 @@ class Module;
 class Operation;
 class Region;
 
-// Where something was written: 1-based line and column in the module's source (0: unknown).
-struct Location {
-  uint32_t line = 0;
-  uint32_t column = 0;
-  bool known() const { return line != 0; }
-};
 
 class Value {
  public:

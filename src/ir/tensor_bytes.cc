@@ -33,8 +33,7 @@ Status CheckTensorsFit(const Module& module, uint64_t limit_bytes, std::string_v
   };
   // Only on failure: `what` names the value's place, `location` where it was written.
   const auto error = [&](const Type& type, Location location, const std::string& what) {
-    std::string where = module.source_name();
-    if (location.known()) where += fmt::format("{}{}:{}", where.empty() ? "" : ":", location.line, location.column);
+    const std::string where = FormatLocation(module.source_name(), location);
     const std::optional<uint64_t> bytes = TensorStorageBytes(type);
     return ResourceExhaustedError(fmt::format("{}{}error: {} of type {} needs {} bytes, more than the {} bytes of {}",
                                               where, where.empty() ? "" : ": ", what, type.ToString(),

@@ -144,10 +144,7 @@ Status OpError(const ir::Operation& op, std::string_view what, std::string_view 
   if (where.empty() && function != nullptr && function->parent() != nullptr) {
     where = function->parent()->source_name();
   }
-  if (op.location().known()) {
-    where += (where.empty() ? "" : ":") + std::to_string(op.location().line) + ":" +
-             std::to_string(op.location().column);
-  }
+  where = ir::FormatLocation(where, op.location());
   return Status(StatusCode::kInvalidArgument, (where.empty() ? "" : where + ": ") + "error: '" +
                                                   std::string(op.name()) + "' " + std::string(what));
 }

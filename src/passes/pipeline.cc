@@ -42,16 +42,16 @@ StatusOr<bool> PassPipeline::Run(ir::Module& module, const PipelineOptions& opti
   return any_change;
 }
 
+std::string DefaultPipelineSpec(const DefaultPipelineOptions& options) {
+  std::string spec = "inline,chlo-decompose,quantized-decompose,batch-norm-decompose,fft-to-dft,canonicalize,";
+  if (options.fold_constants) spec += "fold-constants,";
+  return spec + "split-long-reductions,cse,dce";
+}
+
 PassPipeline DefaultPipeline(const DefaultPipelineOptions& options) {
-  PassPipeline pipeline;
-  for (std::string_view name : {"inline", "chlo-decompose", "batch-norm-decompose", "canonicalize",
-                                "fold-constants", "cse", "dce"}) {
-    if (name == "fold-constants" && !options.fold_constants) continue;
-    // Every name is registered (pass_registry.cc), so this cannot fail.
-    StatusOr<std::unique_ptr<Pass>> pass = CreatePass(name);
-    if (pass.ok()) pipeline.Add(std::move(*pass));
-  }
-  return pipeline;
+  StatusOr<PassPipeline> pipeline = PassPipeline::Parse(DefaultPipelineSpec(options));
+  // Every name in the spec is registered (pass_registry.cc; pipeline tests check the count).
+  return pipeline.ok() ? std::move(*pipeline) : PassPipeline();
 }
 
 }  // namespace vkhlo::passes

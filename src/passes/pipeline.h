@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -27,7 +28,8 @@ class PassPipeline {
   PassPipeline(PassPipeline&&) = default;
   PassPipeline& operator=(PassPipeline&&) = default;
 
-  // A comma-separated list of registered pass names; empty entries are ignored.
+  // A comma-separated list of registered pass names; empty entries are ignored, an unknown
+  // name is an error naming the known ones.
   static StatusOr<PassPipeline> Parse(std::string_view spec);
 
   void Add(std::unique_ptr<Pass> pass) { passes_.push_back(std::move(pass)); }
@@ -41,13 +43,16 @@ class PassPipeline {
 };
 
 struct DefaultPipelineOptions {
-  // Evaluate small ops of constants at compile time. Tests that want the device to compute the
-  // ops of programs whose inputs are constants (the conformance programs) turn it off.
-  bool fold_constants = true;
+  // Also evaluate small ops of constants at compile time (fold-constants, after canonicalize).
+  // The runtime leaves it out: the device computes every op of a program, constants or not.
+  bool fold_constants = false;
 };
 
-// The pipeline codegen runs: inline, chlo-decompose, batch-norm-decompose, canonicalize,
-// fold-constants, cse, dce.
+// The pipeline the runtime runs before fusion (Client::Compile when CompileOptions::passes is
+// empty), and so what vkhlo-compile-report and the pass tests run: inline, chlo-decompose,
+// quantized-decompose, batch-norm-decompose, fft-to-dft, canonicalize, split-long-reductions,
+// cse, dce. The one list; a spelled-out pipeline is parsed by PassPipeline::Parse.
+std::string DefaultPipelineSpec(const DefaultPipelineOptions& options = {});
 PassPipeline DefaultPipeline(const DefaultPipelineOptions& options = {});
 
 }  // namespace vkhlo::passes

@@ -38,8 +38,8 @@ std::vector<int64_t> Strides(const std::vector<int64_t>& dims) {
 }  // namespace
 
 Status Execution::OpError(const ir::Operation& op, std::string_view what, StatusCode code) const {
-  std::string where = exe_.module->source_name().empty() ? "<input>" : exe_.module->source_name();
-  if (op.location().known()) where += fmt::format(":{}:{}", op.location().line, op.location().column);
+  std::string where = ir::FormatLocation(exe_.module->source_name(), op.location());
+  if (where.empty()) where = "<input>";
   return Status(code, fmt::format("{}: error: '{}' {}", where, op.name(), what));
 }
 

@@ -46,8 +46,7 @@ double Ms(Clock::time_point start) {
 }
 
 std::string Where(const ir::Module& module, const ir::Operation& op) {
-  if (!op.location().known()) return module.source_name();
-  return fmt::format("{}:{}:{}", module.source_name(), op.location().line, op.location().column);
+  return ir::FormatLocation(module.source_name(), op.location());
 }
 
 // Fused values a kernel may reach beyond 2^32 - 1 elements (CheckIndexSpace): int coordinates
@@ -140,20 +139,10 @@ class Compiler {
 
  private:
   Status RunPasses() {
-    const std::string spec = options_.passes.empty() ? kDefaultPasses : options_.passes;
-    passes::PassPipeline pipeline;
-    std::stringstream names(spec);
-    std::string name;
-    while (std::getline(names, name, ',')) {
-      if (name.empty()) continue;
-      auto pass = passes::CreatePass(name);
-      if (!pass.ok()) {
-        if (pass.status().code() == StatusCode::kNotFound) continue;  // not in this build yet
-        return pass.status();
-      }
-      pipeline.Add(std::move(*pass));
-    }
-    return pipeline.Run(*exe_.module).status();
+    StatusOr<passes::PassPipeline> pipeline =
+        options_.passes.empty() ? passes::DefaultPipeline() : passes::PassPipeline::Parse(options_.passes);
+    if (!pipeline.ok()) return pipeline.status().WithContext("CompileOptions::passes");
+    return pipeline->Run(*exe_.module).status();
   }
 
   StatusOr<std::unique_ptr<BlockProgram>> CompileBlock(const ir::Block& block) {

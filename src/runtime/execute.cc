@@ -61,6 +61,7 @@ StatusOr<std::vector<RtValue>> Execution::RunBlock(const BlockProgram& program, 
 
 // Submits what is recorded and waits; buffers retired before now may then be freed.
 Status Execution::Flush() {
+  VKHLO_RETURN_IF_ERROR(WaitInFlight());
   if (list_) {
     const double submitted = profiler_ != nullptr ? profiler_->NowUs() : 0;
     VKHLO_ASSIGN_OR_RETURN(device::Submission done, list_->Submit());
@@ -72,6 +73,36 @@ Status Execution::Flush() {
   retired_.clear();
   allocated_since_flush_ = 0;
   return OkStatus();
+}
+
+// On lavapipe, whose device is the host's own cores, recording a submission of the LSTM's
+// 90 dispatches left the device idle about 1.5 ms when each submission was waited for before
+// the next was recorded.
+Status Execution::SubmitInFlight() {
+  if (!list_) return WaitInFlight();
+  VKHLO_ASSIGN_OR_RETURN(device::Submission done, list_->Submit());
+  list_.reset();
+  stats_.command_buffers++;
+  VKHLO_RETURN_IF_ERROR(WaitInFlight());  // the queue runs the new one after it
+  in_flight_.emplace(InFlight{std::move(done), std::move(retired_)});
+  retired_.clear();
+  allocated_since_flush_ = 0;
+  return OkStatus();
+}
+
+void Execution::ForgetInvariants() {
+  for (auto& [key, result] : invariant_) {
+    for (auto& [index, buffer] : result.scratch) Retire(std::move(buffer));  // work in flight may read it
+  }
+  invariant_.clear();
+  invariant_bytes_ = 0;
+}
+
+Status Execution::WaitInFlight() {
+  if (!in_flight_) return OkStatus();
+  Status waited = in_flight_->done.Wait();
+  in_flight_.reset();
+  return waited;
 }
 
 namespace {
@@ -97,7 +128,10 @@ StatusOr<std::shared_ptr<BufferState>> Execution::AllocateHeld(const ir::Type& t
 Status Execution::EndIteration() {
   const uint32_t most = process_.max_dispatches_per_submission > 0 ? process_.max_dispatches_per_submission
                                                                    : kDispatchesPerSubmission;
-  if ((list_ && list_->dispatch_count() >= most) || allocated_since_flush_ >= kHeldBytesPerSubmission) return Flush();
+  if ((list_ && list_->dispatch_count() >= most) || allocated_since_flush_ >= kHeldBytesPerSubmission) {
+    // A profile times each submission from its submit to its completion: one at a time there.
+    return profiler_ != nullptr ? Flush() : SubmitInFlight();
+  }
   return OkStatus();
 }
 
@@ -106,6 +140,7 @@ void Execution::Abandon() {
   list_.reset();
   if (profiler_ != nullptr) profiler_->Dropped();
   client_->device->Drain();  // a lost device too: the work of this execution may still run
+  in_flight_.reset();
   retired_.clear();
   allocated_since_flush_ = 0;
 }
@@ -231,6 +266,47 @@ Status Execution::Profiled(ProfileEvent event) {
   return profiler_->submit_each_dispatch() ? Flush() : OkStatus();
 }
 
+namespace {
+
+// Whether dispatch `d` of `dk` writes only scratch buffers, from the kernel's inputs (and
+// constants) alone, that no other dispatch of the kernel touches before it or writes after it
+// (a matmul's packing of an operand into panels): then what it writes depends only on what it
+// reads, and a later run of the kernel on the same unchanging inputs may keep it.
+bool WritesScratchFromInputs(const codegen::DeviceKernel& dk, size_t d) {
+  using Kind = codegen::KernelBuffer::Kind;
+  bool writes = false;
+  for (const codegen::KernelBuffer& b : dk.dispatches[d].bindings) {
+    if (b.kind == Kind::kValue && b.written) return false;
+    if (b.kind != Kind::kScratch) continue;
+    if (!b.written) return false;  // it reads what another dispatch wrote
+    writes = true;
+    for (size_t e = 0; e < dk.dispatches.size(); ++e) {
+      if (e == d) continue;
+      for (const codegen::KernelBuffer& o : dk.dispatches[e].bindings) {
+        if (o.kind == Kind::kScratch && o.scratch == b.scratch && (e < d || o.written)) return false;
+      }
+    }
+  }
+  return writes;
+}
+
+// The scratch kept for loop-invariant dispatches, at most (beyond, they run each time): about
+// the size of the weights a loop reads, packed.
+constexpr uint64_t kMostInvariantBytes = uint64_t{256} << 20;
+
+bool SameViews(const std::vector<device::BufferView>& a, const std::vector<device::BufferView>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].buffer != b[i].buffer || a[i].offset != b[i].offset || a[i].size != b[i].size ||
+        a[i].pieces != b[i].pieces) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 // A device kernel's dispatches in order. `values` are the bindings of the fusion's inputs then
 // outputs (RunKernel's order); scratch buffers live until the work recorded so far is done.
 Status Execution::RecordDeviceKernel(const CompiledKernel& kernel, const std::vector<device::Binding>& values,
@@ -241,10 +317,37 @@ Status Execution::RecordDeviceKernel(const CompiledKernel& kernel, const std::ve
   std::unordered_map<const ir::Value*, size_t> position;
   for (size_t i = 0; i < source.inputs.size(); ++i) position.emplace(source.inputs[i], i);
   for (size_t i = 0; i < source.outputs.size(); ++i) position[source.outputs[i]] = source.inputs.size() + i;
-  std::vector<std::shared_ptr<BufferState>> scratch;
-  for (uint64_t bytes : dk.scratch_bytes) {
-    VKHLO_ASSIGN_OR_RETURN(auto buffer, AllocateHeld(ir::Type::Tensor(ir::ElementType::kU8, {int64_t(bytes)})));
-    scratch.push_back(std::move(buffer));
+  // Loop-invariant dispatches (WritesScratchFromInputs, reading only buffers nothing in this
+  // execution writes: the caller's arguments, the executable's constants), such as the packing
+  // of an LSTM's weights in each step of its scan: inside a loop, the first run's scratch is
+  // kept (until the loop ends), and later runs on the same buffers skip the dispatch
+  // (`invariant_reads` non-empty: it is invariant).
+  std::vector<std::shared_ptr<BufferState>> scratch(dk.scratch_bytes.size());
+  std::vector<std::vector<device::BufferView>> invariant_reads(dk.dispatches.size());
+  std::vector<bool> reused(dk.dispatches.size(), false);
+  for (size_t d = 0; d < dk.dispatches.size() && loop_depth_ > 0 && !immutable_.empty(); ++d) {
+    if (kernel.device_pipelines[d] == nullptr || !WritesScratchFromInputs(dk, d)) continue;
+    std::vector<device::BufferView> reads;
+    bool invariant = true;
+    for (const codegen::KernelBuffer& b : dk.dispatches[d].bindings) {
+      if (b.kind != codegen::KernelBuffer::Kind::kValue) continue;
+      auto it = position.find(b.value);
+      invariant = it != position.end() && it->second < keep.size() && immutable_.count(keep[it->second].get()) > 0;
+      if (!invariant) break;
+      reads.push_back(values[it->second].view);
+    }
+    if (!invariant || reads.empty()) continue;
+    auto last = invariant_.find({&dk, d});
+    if (last != invariant_.end() && SameViews(last->second.reads, reads)) {
+      for (const auto& [index, buffer] : last->second.scratch) scratch[index] = buffer;
+      reused[d] = true;
+    }
+    invariant_reads[d] = std::move(reads);
+  }
+  for (size_t i = 0; i < scratch.size(); ++i) {
+    if (scratch[i]) continue;
+    VKHLO_ASSIGN_OR_RETURN(scratch[i],
+                           AllocateHeld(ir::Type::Tensor(ir::ElementType::kU8, {int64_t(dk.scratch_bytes[i])})));
   }
   bool dispatched = false;
   for (size_t d = 0; d < dk.dispatches.size(); ++d) {
@@ -252,6 +355,10 @@ Status Execution::RecordDeviceKernel(const CompiledKernel& kernel, const std::ve
     const device::Pipeline* pipeline = kernel.device_pipelines[d].get();
     if (pipeline == nullptr) continue;  // an empty grid
     if (in_place && dispatch.skip_in_place) continue;  // the outputs already hold their inputs
+    if (reused[d]) {  // its scratch holds what it would write
+      stats_.invariant_dispatches_reused++;
+      continue;
+    }
     std::vector<device::Binding> bindings;
     for (const codegen::KernelBuffer& b : dispatch.bindings) {
       const device::Access access = b.written ? device::Access::kReadWrite : device::Access::kRead;
@@ -285,6 +392,16 @@ Status Execution::RecordDeviceKernel(const CompiledKernel& kernel, const std::ve
     stats_.split_bindings += SplitBindings(bindings);
     stats_.windowed_bindings += pipeline->windowed().size();
     dispatched = true;
+    if (!invariant_reads[d].empty() && invariant_bytes_ < kMostInvariantBytes) {
+      InvariantResult& result = invariant_[{&dk, d}];
+      result.reads = invariant_reads[d];
+      result.scratch.clear();
+      for (const codegen::KernelBuffer& b : dispatch.bindings) {
+        if (b.kind != codegen::KernelBuffer::Kind::kScratch) continue;
+        result.scratch.emplace_back(b.scratch, scratch[static_cast<size_t>(b.scratch)]);
+        invariant_bytes_ += dk.scratch_bytes[static_cast<size_t>(b.scratch)];
+      }
+    }
     if (profiler_ != nullptr) {
       // A kernel of one dispatch moves what the kernel does (in-place outputs count what they
       // write); each of several moves the buffers it binds.
@@ -324,6 +441,9 @@ bool Execution::Exclusive(const std::shared_ptr<BufferState>& storage, const ir:
   long known = 1;
   for (const auto& k : keep) known += k == storage ? 1 : 0;
   for (const auto& r : retired_) known += r == storage ? 1 : 0;
+  if (in_flight_) {  // submitted earlier, so run before the update
+    for (const auto& r : in_flight_->retired) known += r == storage ? 1 : 0;
+  }
   return storage.use_count() == known;
 }
 
@@ -506,6 +626,14 @@ Status Execution::RunOp(const BlockProgram& program, const ir::Operation& op, En
     }
     case OpCode::kWhile: {
       std::vector<RtValue> state = std::move(operands);
+      // Loop-invariant dispatches are kept while a loop runs (RecordDeviceKernel), dropped after.
+      struct InLoop {
+        Execution& e;
+        explicit InLoop(Execution& e) : e(e) { e.loop_depth_++; }
+        ~InLoop() {
+          if (--e.loop_depth_ == 0) e.ForgetInvariants();
+        }
+      } in_loop(*this);
       auto counted = program.trip_counts.find(&op);
       if (counted != program.trip_counts.end() && !process_.host_loops) {
         // The condition only compares a counter with a bound: its value is known, so it is not
@@ -598,6 +726,9 @@ StatusOr<std::vector<Buffer>> RunEntry(const ExecutableState& exe, std::span<con
     values.push_back(RtValue::Tensor(arguments[a].state(), given));
   }
   Execution execution(exe, process);
+  for (const RtValue& value : values) {
+    if (value.kind == RtValue::Kind::kTensor) execution.Immutable(value.storage);  // never updated in place
+  }
   auto results = execution.RunBlock(*exe.program, values, nullptr);
   if (!results.ok()) {
     execution.Abandon();

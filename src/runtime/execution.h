@@ -6,9 +6,11 @@
 // executable is read-only while it runs, each Execution records its own command lists).
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "device/command_list.h"
@@ -52,7 +54,15 @@ struct Environment {
 class Execution {
  public:
   Execution(const ExecutableState& exe, ProcessContext process = {})
-      : exe_(exe), client_(exe.client), process_(process), profiler_(process.profiler) {}
+      : exe_(exe), client_(exe.client), process_(process), profiler_(process.profiler) {
+    for (const auto& [value, constant] : exe.constants) {
+      if (constant.kind == RtValue::Kind::kTensor) Immutable(constant.storage);
+    }
+  }
+
+  // A buffer no kernel of this execution writes (the caller's arguments, the executable's
+  // constants): dispatches that only read such buffers may be recorded once (execute.cc).
+  void Immutable(const std::shared_ptr<BufferState>& storage) { immutable_.insert(storage.get()); }
 
   // `arguments` are taken over, so that a block holds the only references to values handed to
   // it (a while body's loop-carried buffers can then be updated in place).
@@ -73,9 +83,15 @@ class Execution {
   // A new tensor for this execution's work: AllocateTensor, counting what is held until the
   // next Flush (a counted loop's submissions are bounded by it).
   StatusOr<std::shared_ptr<BufferState>> AllocateHeld(const ir::Type& type);
-  // Between two iterations of a counted loop: submits (and waits) once the list holds enough
-  // dispatches or the execution holds enough buffers until the next Flush; else nothing.
+  // Between two iterations of a counted loop: submits once the list holds enough dispatches or
+  // the execution holds enough buffers until the next Flush; else nothing. The submission is
+  // left running while the next iterations are recorded (SubmitInFlight).
   Status EndIteration();
+  // Submits what is recorded without waiting for it, then waits for the submission before it:
+  // the device runs one submission while the host records the next.
+  Status SubmitInFlight();
+  // Waits for the submission SubmitInFlight left running, then frees its buffers.
+  Status WaitInFlight();
   // A data-dependent while whose regions only record device work (BlockProgram::batched):
   // batches of iterations, each condition's value copied to a flags buffer read once per batch.
   StatusOr<std::vector<RtValue>> RunBatched(const ir::Operation& op, const BlockProgram& cond,
@@ -133,8 +149,26 @@ class Execution {
   Profiler* profiler_ = nullptr;  // null unless this execution is profiled
   std::optional<device::CommandList> list_;
   std::vector<std::shared_ptr<BufferState>> retired_;
+  // The submission SubmitInFlight left running, with the buffers its work uses.
+  struct InFlight {
+    device::Submission done;
+    std::vector<std::shared_ptr<BufferState>> retired;
+  };
+  std::optional<InFlight> in_flight_;
   uint64_t allocated_since_flush_ = 0;  // bytes of AllocateHeld since the last Flush
   ExecutionStats stats_;
+  // Loop-invariant dispatches (execute.cc, RecordDeviceKernel), while a loop runs: by kernel and
+  // dispatch, the views they read the last time they ran and the scratch holding what they wrote.
+  struct InvariantResult {
+    std::vector<device::BufferView> reads;
+    std::vector<std::pair<size_t, std::shared_ptr<BufferState>>> scratch;  // index, buffer
+  };
+  std::map<std::pair<const void*, size_t>, InvariantResult> invariant_;
+  uint64_t invariant_bytes_ = 0;  // their scratch
+  int loop_depth_ = 0;            // whiles being run: invariant_ is kept while one is
+  // Drops invariant_ (after the outermost loop): its buffers retired with the work so far.
+  void ForgetInvariants();
+  std::unordered_set<const BufferState*> immutable_;
   // This process's replica_id / partition_id tensors, by result type (made on first use).
   std::unordered_map<std::string, RtValue> ids_;
 };

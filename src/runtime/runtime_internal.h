@@ -36,8 +36,4 @@ StatusOr<ir::Literal> BufferToLiteral(const Buffer& buffer);
 // Whether `buffer` lives on `client` (and so on its device).
 bool SameClient(const Buffer& buffer, const Client& client);
 
-// The default pass pipeline run before fusion (names; unregistered ones are skipped).
-inline constexpr const char* kDefaultPasses =
-    "inline,chlo-decompose,quantized-decompose,batch-norm-decompose,fft-to-dft,canonicalize,split-long-reductions,cse,dce";
-
 }  // namespace vkhlo::runtime

@@ -5,11 +5,7 @@
 namespace vkhlo::verify {
 
 std::string LocationPrefix(std::string_view source_name, ir::Location location) {
-  std::string prefix(source_name);
-  if (location.known()) {
-    if (prefix.empty()) prefix = "<unknown>";
-    prefix += fmt::format(":{}:{}", location.line, location.column);
-  }
+  std::string prefix = ir::FormatLocation(source_name, location);
   if (!prefix.empty()) prefix += ": ";
   return prefix;
 }

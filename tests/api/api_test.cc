@@ -89,6 +89,18 @@ TEST(ClientTest, CompileStableHloReportsLineAndColumn) {
   EXPECT_NE(bad.status().message().find(":2:"), std::string::npos) << bad.status().ToString();
 }
 
+TEST(ClientTest, UnknownPassNameIsAnError) {
+  const Client& client = SharedClient();
+  CompileOptions options;
+  options.passes = "canonicalize,no-such-pass";
+  auto executable = client.Compile(Axpy().ToStableHlo(), options);
+  ASSERT_FALSE(executable.ok());
+  EXPECT_NE(executable.status().message().find("unknown pass 'no-such-pass'"), std::string::npos)
+      << executable.status().ToString();
+  options.passes = "canonicalize,cse,dce";
+  EXPECT_TRUE(client.Compile(Axpy().ToStableHlo(), options).ok());
+}
+
 TEST(ClientTest, TypesRoundTripThroughTheDevice) {
   const Client& client = SharedClient();
   const std::vector<Literal> literals = {

@@ -201,7 +201,7 @@ int KernelCount(const std::string& path) {
   auto chunks = tools::ParseSource(*text, path, false);
   if (chunks.empty() || !chunks[0].module.ok()) return 1;
   ir::Module& module = **chunks[0].module;
-  auto pipeline = passes::PassPipeline::Parse(runtime::kDefaultPasses);
+  auto pipeline = passes::PassPipeline::Parse(passes::DefaultPipelineSpec());
   if (!pipeline.ok() || !pipeline->Run(module).ok()) return 1;
   const ir::Function* main = module.FindFunction("main");
   if (main == nullptr) return 1;

@@ -5,10 +5,14 @@
 //   gemv       4096x4096 by 4096 vs cblas_sgemv (GFLOP/s and GB/s)
 //   conv3x3    56x56, 64->64 features, batch 8, NHWC/HWIO, stride 1, SAME vs im2col + cblas_sgemm
 //   depthwise  3x3 over 112x112x32 (batch 1, NHWC), GB/s of input + output
+//   small conv 3x3 SAME, batch 8, few channels (HxW/Ci/Co as arguments) vs im2col + cblas_sgemm
+//   skinny     M x K @ K x N with M <= 64 (a recurrent step, a small batch) vs cblas_sgemm
+//   transposed A^T B contracting the leading dimension of both (a weight gradient) vs cblas_sgemm
 // Counters: GFLOPS (vkhlo), blas_GFLOPS, ratio = GFLOPS / blas_GFLOPS, GBps where it matters,
 // cpu_GFLOPS (vkhlo's GFLOP per CPU-second of the process).
 // Run: build/bin/vkhlo-library-bench [--benchmark_filter=...]; VKHLO_BENCH_MATMUL_CONFIG=<name> forces a
-// configuration of tile_config.cc's tables for the dot_general benchmarks (for tuning).
+// configuration of tile_config.cc's tables for the dot_general benchmarks (for tuning),
+// VKHLO_BENCH_CONV_CONFIG=<name or "direct"> for the convolution ones.
 #include <benchmark/benchmark.h>
 #include <cblas.h>
 #include <fmt/format.h>
@@ -17,6 +21,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <random>
 #include <thread>
@@ -86,7 +91,9 @@ StatusOr<std::unique_ptr<Prepared>> Prepare(const std::string& mlir, const std::
     if (const char* forced = std::getenv("VKHLO_BENCH_MATMUL_CONFIG")) options.force_config = forced;
     VKHLO_ASSIGN_OR_RETURN(p->plan, library::PlanDotGeneral(*op, env.target, {}, options));
   } else {
-    VKHLO_ASSIGN_OR_RETURN(p->plan, library::PlanConvolution(*op, env.target));
+    library::PlanOptions options;
+    if (const char* forced = std::getenv("VKHLO_BENCH_CONV_CONFIG")) options.force_config = forced;
+    VKHLO_ASSIGN_OR_RETURN(p->plan, library::PlanConvolution(*op, env.target, {}, options));
   }
   VKHLO_RETURN_IF_ERROR(library::CompilePlan(p->plan, *env.compiler, env.target));
   for (const auto& in : inputs) {
@@ -276,8 +283,8 @@ void BM_Gemv(benchmark::State& state) {
           [&] { cblas_sgemv(CblasRowMajor, CblasNoTrans, n, n, 1, a.data(), n, x.data(), 1, 0, y.data(), 1); });
 }
 
-void BM_Conv3x3(benchmark::State& state) {
-  const int batch = 8, h = 56, w = 56, ci = 64, co = 64;
+// A 3x3 SAME convolution (NHWC / HWIO, stride 1) against im2col + cblas_sgemm.
+void Conv3x3(benchmark::State& state, int batch, int h, int w, int ci, int co) {
   const std::string mlir = fmt::format(
       "func.func @main(%x: tensor<{0}x{1}x{2}x{3}xf32>, %k: tensor<3x3x{3}x{4}xf32>) -> tensor<{0}x{1}x{2}x{4}xf32> {{\n"
       "  %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {{stride = [1, 1], "
@@ -313,6 +320,49 @@ void BM_Conv3x3(benchmark::State& state) {
     }
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, co, kk, 1, cols.data(), kk, k.data(), co, 0, y.data(), co);
   });
+}
+
+void BM_Conv3x3(benchmark::State& state) { Conv3x3(state, 8, 56, 56, 64, 64); }
+
+// Small-channel convolutions: args (height = width, input features, output features), batch 8.
+void BM_SmallConv3x3(benchmark::State& state) {
+  const int hw = static_cast<int>(state.range(0));
+  Conv3x3(state, 8, hw, hw, static_cast<int>(state.range(1)), static_cast<int>(state.range(2)));
+}
+
+// A dot_general (lhs, rhs types, dimension numbers) against `blas`.
+void Matmul(benchmark::State& state, const std::string& lhs, const std::string& rhs, const std::string& out,
+            const std::string& dims, size_t lhs_n, size_t rhs_n, double flops, const std::function<void(const float*, const float*)>& blas) {
+  const std::string mlir = fmt::format(
+      "func.func @main(%a: {0}, %b: {1}) -> {2} {{\n  %0 = stablehlo.dot_general %a, %b, {3} : ({0}, {1}) -> {2}\n"
+      "  func.return %0 : {2}\n}}\n", lhs, rhs, out, dims);
+  auto a = Random(lhs_n, 11), b = Random(rhs_n, 12);
+  auto prepared = Prepare(mlir, {a, b});
+  if (!prepared.ok()) return state.SkipWithError(prepared.status().ToString().c_str());
+  state.SetLabel((*prepared)->plan.config.name);
+  Compare(state, flops, 0, [&] { return Run(**prepared); }, [&] { blas(a.data(), b.data()); });
+}
+
+// Skinny products M x K @ K x N: args (M, K, N).
+void BM_SkinnyMatmul(benchmark::State& state) {
+  const int m = static_cast<int>(state.range(0)), k = static_cast<int>(state.range(1)), n = static_cast<int>(state.range(2));
+  std::vector<float> c(size_t(m) * n);
+  Matmul(state, fmt::format("tensor<{}x{}xf32>", m, k), fmt::format("tensor<{}x{}xf32>", k, n),
+         fmt::format("tensor<{}x{}xf32>", m, n), "contracting_dims = [1] x [0]", size_t(m) * k, size_t(k) * n,
+         2.0 * m * n * k, [&](const float* a, const float* b) {
+           cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1, a, k, b, n, 0, c.data(), n);
+         });
+}
+
+// A^T B with both operands K x M / K x N (contracting their leading dimension): args (K, M, N).
+void BM_TransposedMatmul(benchmark::State& state) {
+  const int k = static_cast<int>(state.range(0)), m = static_cast<int>(state.range(1)), n = static_cast<int>(state.range(2));
+  std::vector<float> c(size_t(m) * n);
+  Matmul(state, fmt::format("tensor<{}x{}xf32>", k, m), fmt::format("tensor<{}x{}xf32>", k, n),
+         fmt::format("tensor<{}x{}xf32>", m, n), "contracting_dims = [0] x [0]", size_t(k) * m, size_t(k) * n,
+         2.0 * m * n * k, [&](const float* a, const float* b) {
+           cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, m, n, k, 1, a, m, b, n, 0, c.data(), n);
+         });
 }
 
 void BM_Depthwise3x3(benchmark::State& state) {
@@ -357,6 +407,15 @@ BENCHMARK(BM_BatchedSgemm)->UseManualTime()->Unit(benchmark::kMillisecond)->MinT
 BENCHMARK(BM_Gemv)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_Conv3x3)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(2.0);
 BENCHMARK(BM_Depthwise3x3)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_SmallConv3x3)
+    ->Args({32, 16, 16})
+    ->Args({16, 32, 32})
+    ->Args({8, 64, 64})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(1.0);
+BENCHMARK(BM_SkinnyMatmul)->Args({16, 256, 1024})->Args({64, 1024, 1024})->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_TransposedMatmul)->Args({64, 1024, 1024})->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(1.0);
 
 }  // namespace
 }  // namespace vkhlo

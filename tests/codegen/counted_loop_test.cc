@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <random>
+#include <string>
 
 #include "frontend/parser.h"
 #include "interp/interpreter.h"
@@ -389,6 +390,61 @@ TEST(CountedLoopTest, ChunksBoundTheDispatchesPerSubmission) {
   EXPECT_GT(stats.command_buffers, 1u);
   EXPECT_GE(stats.command_buffers, stats.kernels_dispatched / (40 + per_iteration));
   EXPECT_LE(stats.command_buffers, stats.kernels_dispatched / 40 + 1);
+}
+
+// An LSTM-like recurrence whose weight is an argument carried unchanged through the loop (as
+// lax.scan lowers closed-over weights): h = tanh(h W + x[i])[:, :256]. Where the matmul packs W
+// into panels (a dispatch of its own, e.g. llvmpipe's cpu.packed configs), it is packed once.
+constexpr const char* kInvariantWeight = R"(
+func.func @main(%xs: tensor<8x16x1024xf32>, %w: tensor<256x1024xf32>, %h0: tensor<16x256xf32>) -> tensor<16x256xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %r:3 = stablehlo.while(%i = %c0, %wc = %w, %h = %h0) : tensor<i32>, tensor<256x1024xf32>, tensor<16x256xf32>
+  cond {
+    %n = stablehlo.constant dense<8> : tensor<i32>
+    %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %z = stablehlo.constant dense<0> : tensor<i32>
+    %x3 = stablehlo.dynamic_slice %xs, %i, %z, %z, sizes = [1, 16, 1024] : (tensor<8x16x1024xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x16x1024xf32>
+    %x = stablehlo.reshape %x3 : (tensor<1x16x1024xf32>) -> tensor<16x1024xf32>
+    %m = stablehlo.dot_general %h, %wc, contracting_dims = [1] x [0] : (tensor<16x256xf32>, tensor<256x1024xf32>) -> tensor<16x1024xf32>
+    %a = stablehlo.add %m, %x : tensor<16x1024xf32>
+    %t1 = stablehlo.tanh %a : tensor<16x1024xf32>
+    %t = stablehlo.slice %t1 [0:16, 0:256] : (tensor<16x1024xf32>) -> tensor<16x256xf32>
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %i2 = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %i2, %wc, %t : tensor<i32>, tensor<256x1024xf32>, tensor<16x256xf32>
+  }
+  return %r#2 : tensor<16x256xf32>
+}
+)";
+
+// kInvariantWeight with W + 0 in the loop (a kernel's output, not known to stay unchanged).
+std::string WithComputedWeight() {
+  std::string text = kInvariantWeight;
+  const std::string head = "  %c0 = stablehlo.constant dense<0> : tensor<i32>\n";
+  text.replace(text.find(head), head.size(),
+               head + "  %zw = stablehlo.constant dense<0.0> : tensor<256x1024xf32>\n"
+                      "  %w1 = stablehlo.add %w, %zw : tensor<256x1024xf32>\n");
+  const std::string state = "(%i = %c0, %wc = %w,";
+  text.replace(text.find(state), state.size(), "(%i = %c0, %wc = %w1,");
+  return text;
+}
+
+TEST(CountedLoopTest, LoopInvariantPackingRunsOnce) {
+  const std::vector<ir::Literal> inputs = {Input(ir::ElementType::kF32, {8, 16, 1024}, 9),
+                                           Input(ir::ElementType::kF32, {256, 1024}, 10),
+                                           Input(ir::ElementType::kF32, {16, 256}, 11)};
+  // The same bits as the host path (which reuses too: the weight is the caller's buffer), and
+  // as the interpreter within the tolerance of reordered f32 sums of 256 products.
+  const ExecutionStats invariant = CheckSameAsHostPath(kInvariantWeight, inputs, /*tolerance=*/1e-3);
+  EXPECT_EQ(invariant.counted_loop_iterations, 8u);
+  // Whatever the matmul's plan: an invariant dispatch is recorded in the first step only.
+  EXPECT_EQ(invariant.invariant_dispatches_reused % 7, 0u);
+  // With the weight computed in the execution, every step runs them: the same results.
+  const ExecutionStats computed = CheckSameAsHostPath(WithComputedWeight(), inputs, /*tolerance=*/1e-3);
+  EXPECT_EQ(computed.invariant_dispatches_reused, 0u);
+  EXPECT_GE(computed.kernels_dispatched, invariant.kernels_dispatched + invariant.invariant_dispatches_reused);
 }
 
 TEST(CountedLoopTest, ForiLoopWithI64CounterAndBoundInTheState) {

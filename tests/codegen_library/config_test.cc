@@ -130,10 +130,10 @@ qualcomm (qualcomm):
   f16 1024^3: qualcomm.shared_32x64 [shared wg 16x8 tile 4x4 bk 8]
 lavapipe (cpu):
   sgemm 1024^3: cpu.packed_8x32 [packed wg 8x1 tile 8x4 bk 8]
-  skinny 7x4096x1024: cpu.packed_8x32 [packed wg 8x1 tile 8x4 bk 8]
-  matvec 4096x4096: cpu.regtile_8x1 [regtile wg 1x64 tile 8x1 bk 8 vec 8 lanes_m]
-  tiny out, long K 16x16x65536: cpu.regtile_8x16 [regtile wg 2x8 tile 2x8 bk 8 vec 8 lanes_m split_k 16]
-  batched 256x64x64x64: cpu.regtile_8x16 [regtile wg 8x8 tile 8x8 bk 8 vec 8]
+  skinny 7x4096x1024: cpu.regtile_rows_16x8 [regtile wg 16x1 tile 8x8 bk 8 vec 8 texel]
+  matvec 4096x4096: cpu.regtile_8x1 [regtile wg 1x64 tile 8x1 bk 8 vec 8 lanes_m texel]
+  tiny out, long K 16x16x65536: cpu.regtile_8x16 [regtile wg 2x8 tile 2x8 bk 8 vec 8 lanes_m texel split_k 16]
+  batched 256x64x64x64: cpu.regtile_8x16 [regtile wg 8x8 tile 8x8 bk 8 vec 8 texel]
   f16 1024^3: cpu.packed_8x32 [packed wg 8x1 tile 8x4 bk 8]
 minimal (generic):
   sgemm 1024^3: generic.shared_32x32 [shared wg 8x8 tile 4x4 bk 16]

@@ -113,11 +113,25 @@ INSTANTIATE_TEST_SUITE_P(Pipelines, PassSemantics,
                            return name;
                          });
 
-// DefaultPipeline is what codegen runs; it must keep every outcome as well.
+// DefaultPipeline is what the runtime runs; it must keep every outcome as well, with constant
+// folding added too.
 TEST(PassSemantics, DefaultPipelineKeepsOutcomes) {
   const passes::PassPipeline pipeline = passes::DefaultPipeline();
-  EXPECT_EQ(pipeline.size(), 7u);
+  EXPECT_EQ(pipeline.size(), 9u);
   ExpectSameOutcomes(pipeline, "DefaultPipeline");
+}
+
+TEST(PassSemantics, DefaultPipelineWithFoldingKeepsOutcomes) {
+  const passes::PassPipeline pipeline = passes::DefaultPipeline({.fold_constants = true});
+  EXPECT_EQ(pipeline.size(), 10u);
+  ExpectSameOutcomes(pipeline, "DefaultPipeline+fold-constants");
+}
+
+TEST(PassPipelineParse, UnknownNameIsAnError) {
+  StatusOr<passes::PassPipeline> pipeline = passes::PassPipeline::Parse("inline,no-such-pass,dce");
+  ASSERT_FALSE(pipeline.ok());
+  EXPECT_NE(pipeline.status().message().find("unknown pass 'no-such-pass'"), std::string::npos)
+      << pipeline.status().message();
 }
 
 }  // namespace

@@ -240,11 +240,12 @@ Status Run(const Settings& settings) {
                 static_cast<unsigned long long>(ss.cached));
   }
   std::printf("per execution: %llu kernels, %llu command buffers, %llu bytes read, %llu bytes written, "
-              "%llu predicates read back, %llu counted loop iterations\n",
+              "%llu predicates read back, %llu counted loop iterations, %llu loop-invariant dispatches reused\n",
               static_cast<unsigned long long>(s.kernels_dispatched), static_cast<unsigned long long>(s.command_buffers),
               static_cast<unsigned long long>(s.bytes_read), static_cast<unsigned long long>(s.bytes_written),
               static_cast<unsigned long long>(s.predicate_readbacks),
-              static_cast<unsigned long long>(s.counted_loop_iterations));
+              static_cast<unsigned long long>(s.counted_loop_iterations),
+              static_cast<unsigned long long>(s.invariant_dispatches_reused));
   std::printf("%s", profile_text.c_str());
   std::sort(times.begin(), times.end());
   const size_t n = times.size();

@@ -1,5 +1,5 @@
 // vkhlo-opt: parse a StableHLO program, verify it, run passes, print it back (generic form).
-//   vkhlo-opt FILE [--split-input-file] [--verify-only] [--pass=a,b,...] [--dump-after-all]
+//   vkhlo-opt FILE [--split-input-file] [--verify-only] [--pass=a,b,...|default] [--dump-after-all]
 //             [--list-passes] [--argument-types='tensor<4x8xf32>, tensor<i64>'] [--argument-values=1=4]
 //
 // --argument-types refines the arguments of @main (or --entry) of a shape-polymorphic program
@@ -62,7 +62,9 @@ int main(int argc, char** argv) {
   app.add_option("file", path, "the .mlir program ('-' for standard input)");
   app.add_flag("--split-input-file", split, "treat '// -----' lines as separators between modules");
   app.add_flag("--verify-only", verify_only, "print nothing when the program is valid");
-  app.add_option("--pass", spec, "passes to run, in order, comma-separated (see --list-passes)");
+  app.add_option("--pass", spec,
+                 "passes to run, in order, comma-separated (see --list-passes); 'default' is the "
+                 "pipeline the runtime runs before fusion");
   app.add_flag("--dump-after-all", dump_after_all,
                "print the module to standard error after every pass");
   app.add_flag("--list-passes", list_passes, "list the available passes and exit");
@@ -78,13 +80,14 @@ int main(int argc, char** argv) {
     for (const passes::PassInfo& info : passes::RegisteredPasses()) {
       std::printf("%-22s %s\n", std::string(info.name).c_str(), std::string(info.summary).c_str());
     }
+    std::printf("default: %s\n", passes::DefaultPipelineSpec().c_str());
     return 0;
   }
   if (path.empty()) {
     std::fprintf(stderr, "vkhlo-opt: a file argument is required (see --help)\n");
     return 1;
   }
-  auto pipeline = passes::PassPipeline::Parse(spec);
+  auto pipeline = passes::PassPipeline::Parse(spec == "default" ? passes::DefaultPipelineSpec() : spec);
   if (!pipeline.ok()) {
     std::fprintf(stderr, "vkhlo-opt: %s\n", pipeline.status().message().c_str());
     return 1;

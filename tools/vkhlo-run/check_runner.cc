@@ -37,8 +37,7 @@ void CollectReferences(const ir::Region& region, std::set<std::string>& out) {
 }
 
 std::string Where(const ir::Module& module, ir::Location loc) {
-  if (!loc.known()) return module.source_name();
-  return fmt::format("{}:{}:{}", module.source_name(), loc.line, loc.column);
+  return ir::FormatLocation(module.source_name(), loc);
 }
 
 TestOutcome RunOnReference(const ir::Module& module, const ir::Function& function) {
@@ -262,6 +261,7 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
     options.totals->in_place_updates += s.in_place_updates;
     options.totals->predicate_readbacks += s.predicate_readbacks;
     options.totals->counted_loop_iterations += s.counted_loop_iterations;
+    options.totals->invariant_dispatches_reused += s.invariant_dispatches_reused;
     options.totals->host_evaluated_ops += s.host_evaluated_ops;
   }
   size_t next = static_cast<size_t>(offset);

@@ -20,8 +20,7 @@ namespace {
 using ir::OpCode;
 
 std::string Where(const ir::Module& module, ir::Location loc) {
-  if (!loc.known()) return module.source_name();
-  return fmt::format("{}:{}:{}", module.source_name(), loc.line, loc.column);
+  return ir::FormatLocation(module.source_name(), loc);
 }
 
 // Values `op` reads from outside itself (operands of it and of ops in its regions).
@@ -143,6 +142,7 @@ class GridTest {
     options_.totals->in_place_updates += s.in_place_updates;
     options_.totals->predicate_readbacks += s.predicate_readbacks;
     options_.totals->counted_loop_iterations += s.counted_loop_iterations;
+    options_.totals->invariant_dispatches_reused += s.invariant_dispatches_reused;
   }
 
   // Ops [begin, end) as a function of the values they read from earlier ops, returning what

@@ -187,6 +187,7 @@ StatusOr<interp::InterpValues> RunEntry(std::unique_ptr<ir::Module> module, cons
     settings.totals->split_bindings += s.split_bindings;
     settings.totals->predicate_readbacks += s.predicate_readbacks;
     settings.totals->counted_loop_iterations += s.counted_loop_iterations;
+    settings.totals->invariant_dispatches_reused += s.invariant_dispatches_reused;
     settings.totals->host_evaluated_ops += s.host_evaluated_ops;
   }
   if (settings.specializations != nullptr && executable.is_polymorphic()) {
@@ -221,6 +222,8 @@ void PrintStats(const std::optional<Client>& client, const ExecutionStats& s, co
   std::printf("bindings of tensors split across allocations: %llu\n", static_cast<unsigned long long>(s.split_bindings));
   std::printf("predicates read back: %llu\n", static_cast<unsigned long long>(s.predicate_readbacks));
   std::printf("counted loop iterations: %llu\n", static_cast<unsigned long long>(s.counted_loop_iterations));
+  std::printf("loop-invariant dispatches reused: %llu\n",
+              static_cast<unsigned long long>(s.invariant_dispatches_reused));
   std::printf("host-evaluated ops: %llu\n", static_cast<unsigned long long>(s.host_evaluated_ops));
   if (p.compiled > 0) {  // a shape-polymorphic program, specialised for its inputs' shapes
     std::printf("specializations: %llu compiled (%.2f ms), %llu cache hits\n", static_cast<unsigned long long>(p.compiled),

@@ -16,10 +16,9 @@ namespace vkhlo::passes {
 namespace chlo {
 
 Status RewriteError(const ir::Operation& op, std::string_view message) {
-  std::string where;
   const ir::Function* function = op.parent_function();
-  if (function != nullptr && function->parent() != nullptr) where = function->parent()->source_name();
-  if (op.location().known()) where += fmt::format(":{}:{}", op.location().line, op.location().column);
+  const std::string where = ir::FormatLocation(
+      function != nullptr && function->parent() != nullptr ? function->parent()->source_name() : "", op.location());
   return InvalidArgumentError(fmt::format("{}{}error: '{}' cannot be decomposed: {}", where,
                                           where.empty() ? "" : ": ", op.name(), message));
 }

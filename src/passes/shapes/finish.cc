@@ -107,9 +107,7 @@ Status RequireStatic(const ir::Module& module) {
         if (!op.result(i)->type().is_static()) {
           status = InvalidArgumentError(fmt::format(
               "{}error: '{}' result {} still has the dynamic type {} after shape refinement",
-              op.location().known() ? fmt::format("{}:{}:{}: ", module.source_name(), op.location().line,
-                                                  op.location().column)
-                                    : module.source_name() + ": ",
+              ir::FormatLocation(module.source_name(), op.location()) + ": ",
               op.name(), i, op.result(i)->type().ToString()));
         }
       }
