@@ -168,8 +168,6 @@ TEST_F(EpilogueFusionTest, ConvBlockF16AndBf16) {
 TEST_F(EpilogueFusionTest, MatmulBiasGelu) {
   Check(MatmulBiasGelu("f32", true), MatmulInputs(ir::ElementType::kF32), 2);
   Check(MatmulBiasGelu("bf16", true), MatmulInputs(ir::ElementType::kBF16), 0);
-  Check(MatmulBiasGelu("f32", false), MatmulInputs(ir::ElementType::kF32), 0);
-  Check(MatmulBiasGelu("f16", false), MatmulInputs(ir::ElementType::kF16), 0);
 }
 
 // Compare / select / convert / logistic / exp / a second full-size input after a dot.
@@ -189,7 +187,7 @@ TEST_F(EpilogueFusionTest, SelectConvertAndTwoFullSizeInputs) {
   in.push_back(SmallIntegers(ir::Type::Tensor(ir::ElementType::kF32, {9, 10}), rng_));
   in.push_back(Uniform(ir::Type::Tensor(ir::ElementType::kF32, {6, 10}), -2, 2, rng_));
   in.push_back(Uniform(ir::Type::Tensor(ir::ElementType::kF32, {6, 10}), -2, 2, rng_));
-  Check(mlir, in, 1);
+  Check(mlir, in, 0);  // logistic / exponential are library calls: the epilogue ends before them
 }
 
 // The subgraph the matcher finds in the conv block, and the smaller ones a device with fewer
