@@ -150,12 +150,17 @@ class Planner {
   }
 
   // Epilogue fusion (fusion.h): device ops whose emitter opts in take the element-wise chain
-  // after them. A chain is taken only when its extra inputs exist before the device op runs
-  // (block arguments, outer values, or results of ops before it) and none of its ops is taken
-  // already.
+  // after them. A chain is taken only when its extra inputs exist before its last op (block
+  // arguments, outer values, or results of ops before it: the emitter takes none computed from
+  // the device op) and none of its ops is taken already. The device kernel then runs at the
+  // position of the chain's last op (Form): nothing between reads the values it absorbs.
   void AbsorbEpilogues() {
     if (!options_.fuse) return;
-    std::unordered_set<const ir::Value*> before;  // results of the ops before the current one
+    std::unordered_map<const ir::Value*, size_t> defined_at;  // results of the block's ops
+    for (size_t i = 0; i < block_.operations().size(); ++i) {
+      const ir::Operation& o = *block_.operations()[i];
+      for (size_t r = 0; r < o.num_results(); ++r) defined_at[o.result(r)] = i;
+    }
     for (const auto& op : block_.operations()) {
       const DeviceKernelEmitter* emitter = IsElementalOp(*op) ? nullptr : FindDeviceKernelEmitter(*op);
       std::vector<const ir::Operation*> ops;
@@ -166,16 +171,19 @@ class Planner {
         for (const ir::Operation* o : ops) {
           ok = ok && o->parent_block() == &block_ && IsElementalOp(*o) && !absorbed_.count(o);
         }
+        const size_t last = defined_at.at(ops.back()->result(0));
         for (const ir::Value* v : inputs) {
-          const ir::Operation* def = v->defining_op();
-          ok = ok && (def == nullptr || def->parent_block() != &block_ || before.count(v));
+          auto at = defined_at.find(v);
+          // (A value absorbed by an earlier epilogue is available only as that epilogue's root.)
+          ok = ok && (at == defined_at.end() || (at->second < last && (!absorbed_.count(v->defining_op()) ||
+                                                                        deferred_.count(v->defining_op()))));
         }
         if (ok) {
           for (const ir::Operation* o : ops) absorbed_.insert(o);
+          deferred_[ops.back()] = op.get();
           epilogues_[op.get()] = {std::move(ops), std::move(inputs)};
         }
       }
-      for (size_t i = 0; i < op->num_results(); ++i) before.insert(op->result(i));
     }
   }
 
@@ -444,7 +452,13 @@ class Planner {
     const uint32_t limit = target_.max_storage_buffers_per_stage;
     for (const auto& op_ptr : block_.operations()) {
       const ir::Operation& op = *op_ptr;
-      if (absorbed_.count(&op)) continue;  // part of a device kernel's epilogue
+      if (absorbed_.count(&op)) {  // part of a device kernel's epilogue, which runs at its last op
+        if (auto d = deferred_.find(&op); d != deferred_.end()) {
+          VKHLO_RETURN_IF_ERROR(AddDeviceKernel(*d->second, plan, available, open));
+        }
+        continue;
+      }
+      if (!elemental_[&op] && IsDeviceOp(op) && epilogues_.count(&op)) continue;  // at its epilogue's end
       if (auto group = row_group_of_.find(&op); group != row_group_of_.end()) {
         const reduction::RowGroup& g = row_groups_[static_cast<size_t>(group->second)];
         if (&op == g.anchor) VKHLO_RETURN_IF_ERROR(AddRowKernel(g, plan, available, open));
@@ -675,6 +689,7 @@ class Planner {
   };
   std::unordered_map<const ir::Operation*, Epilogue> epilogues_;
   std::unordered_set<const ir::Operation*> absorbed_;
+  std::unordered_map<const ir::Operation*, const ir::Operation*> deferred_;  // last epilogue op -> device op
   // Row kernels: the groups, the group of each op they compute (late values excluded), the
   // late values (always fused), and the groups dropped for their bindings (by first reduction).
   std::vector<reduction::RowGroup> row_groups_;

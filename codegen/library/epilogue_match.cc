@@ -1,130 +1,257 @@
 #include "codegen/library/epilogue_match.h"
 
+#include <algorithm>
 #include <numeric>
-#include <optional>
+#include <unordered_map>
+#include <unordered_set>
 
+#include "codegen/elemental/op_emitters.h"
 #include "ir/requantize.h"
 #include "ir/walk.h"
 
 namespace vkhlo::codegen::library {
 namespace {
 
-// The value of a splat constant operand (floats and integers), if `v` is one.
-std::optional<double> SplatValue(const ir::Value* v) {
-  const ir::Operation* def = v->defining_op();
-  if (def == nullptr || def->code() != ir::OpCode::kConstant || def->attribute("value") == nullptr) return std::nullopt;
-  const ir::Literal* lit = def->attribute("value")->AsDenseElements();
-  if (lit == nullptr || lit->num_elements() == 0) return std::nullopt;
-  const ir::ElementType t = lit->element_type();
-  if (ir::IsComplex(t) || t == ir::ElementType::kI1) return std::nullopt;
-  const double first = ir::IsFloat(t) ? lit->GetFloat(0) : static_cast<double>(lit->GetInt(0));
-  if (!lit->is_splat()) {
-    for (int64_t i = 1; i < lit->num_elements(); ++i) {
-      const double x = ir::IsFloat(t) ? lit->GetFloat(i) : static_cast<double>(lit->GetInt(i));
-      if (!(x == first)) return std::nullopt;
-    }
-  }
-  return first;
+// Constants of at most this many elements are emitted inline (the elemental emitter's constant
+// generator); larger ones are read from their buffer.
+constexpr int64_t kInlineConstantElements = 64;
+// Ops an epilogue absorbs at most: keeps the kernel's SPIR-V (and its compile time) small.
+constexpr size_t kMaxEpilogueOps = 64;
+
+bool InlineConstant(const ir::Operation& def) {
+  if (def.code() != ir::OpCode::kConstant || !IsElementalOp(def)) return false;
+  const ir::Attribute* value = def.attribute("value");
+  const ir::Literal* lit = value ? value->AsDenseElements() : nullptr;
+  return lit != nullptr && (lit->is_splat() || lit->num_elements() <= kInlineConstantElements);
 }
 
-// `other` as an epilogue input: the operand of a broadcast_in_dim, or the value itself.
-EpilogueInput InputOf(const ir::Value* other, const ir::Value** source) {
-  const ir::Operation* def = other->defining_op();
-  EpilogueInput in;
-  if (def != nullptr && def->code() == ir::OpCode::kBroadcastInDim && def->num_operands() == 1) {
-    const ir::Attribute* dims = def->attribute("broadcast_dimensions");
-    auto list = dims ? dims->AsI64Vector() : std::nullopt;
-    if (list && list->size() == static_cast<size_t>(def->operand(0)->type().rank())) {
-      *source = def->operand(0);
-      in.type = def->operand(0)->type().element_type();
-      in.dims = def->operand(0)->type().dims();
-      in.broadcast_dimensions = *list;
-      return in;
-    }
+// Ops whose elemental form calls the GLSL library's exact functions (large once inlined): the
+// transcendentals, float division, and arithmetic in narrow floats (bf16, f16, f8: each op
+// rounds back through the codec; a final convert into one is a single rounding and allowed).
+bool LibraryCall(const ir::Operation& op) {
+  const ir::ElementType t = op.result(0)->type().element_type();
+  const bool real_or_complex = ir::IsFloat(t) || ir::IsComplex(t);
+  if (ir::IsFloat(t) && t != ir::ElementType::kF32 && t != ir::ElementType::kF64 && op.code() != ir::OpCode::kConvert) {
+    return true;
   }
-  *source = other;
-  in.type = other->type().element_type();
-  in.dims = other->type().dims();
-  in.broadcast_dimensions.resize(in.dims.size());
-  std::iota(in.broadcast_dimensions.begin(), in.broadcast_dimensions.end(), 0);
-  return in;
+  switch (op.code()) {
+    case ir::OpCode::kDivide:
+    case ir::OpCode::kRemainder:
+    case ir::OpCode::kPower: return real_or_complex;
+    case ir::OpCode::kAtan2:
+    case ir::OpCode::kCbrt:
+    case ir::OpCode::kCosine:
+    case ir::OpCode::kExponential:
+    case ir::OpCode::kExponentialMinusOne:
+    case ir::OpCode::kLog:
+    case ir::OpCode::kLogPlusOne:
+    case ir::OpCode::kLogistic:
+    case ir::OpCode::kRsqrt:
+    case ir::OpCode::kSine:
+    case ir::OpCode::kSqrt:
+    case ir::OpCode::kTan:
+    case ir::OpCode::kTanh:
+    case ir::OpCode::kMap: return true;
+    default: return false;
+  }
 }
+
+// Ops computed per element when only the epilogue needs them: index-only data movement and
+// element-wise ops (on small inputs: the per-channel vectors).
+bool SideComputable(const ir::Operation& def) {
+  if (!IsElementalOp(def)) return false;
+  if (def.code() == ir::OpCode::kConstant) return InlineConstant(def);
+  if (def.code() == ir::OpCode::kBroadcastInDim || def.code() == ir::OpCode::kReshape) return true;
+  return def.info().kind == ir::OpKind::kElementwise;
+}
+
+class Matcher {
+ public:
+  Matcher(const ir::Block& block, const ir::Operation& op, const EpilogueMatchOptions& options)
+      : block_(block), op_(op), options_(options), max_inputs_(options.max_inputs) {}
+
+  FusedEpilogue Run() {
+    FusedEpilogue best;
+    best.result = op_.result(0);
+    const ir::Region* region = block_.parent_region();
+    if (region == nullptr || op_.num_results() != 1) return best;
+    // A quantized contraction's integer result is requantized by its kernel: element-wise ops
+    // on the stored values stay separate kernels. (A hybrid one's float result takes an
+    // epilogue as any float dot.)
+    if (op_.attribute(ir::kQuantizedTypesAttribute) != nullptr && !ir::IsFloat(op_.result(0)->type().element_type())) {
+      return best;
+    }
+    uses_ = ir::CountUses(*region);
+    const auto& ops = block_.operations();
+    for (size_t i = 0; i < ops.size(); ++i) position_[ops[i].get()] = i;
+    const size_t start = position_.at(&op_);
+    product_ = op_.result(0);
+    dims_ = product_->type().dims();
+    dependent_.insert(product_);
+    for (size_t i = start + 1; i < ops.size(); ++i) {
+      const ir::Operation& user = *ops[i];
+      bool reads = false;
+      for (const ir::Value* v : user.operands()) reads = reads || dependent_.count(v);
+      if (!reads) continue;  // not in the subgraph (yet)
+      if (!Absorb(user)) break;
+      if (absorbed_.size() > kMaxEpilogueOps || inputs_.size() > max_inputs_) break;
+      if (Closed(user.result(0))) {
+        best.fused = absorbed_;
+        best.inputs = inputs_;
+        best.result = user.result(0);
+      }
+    }
+    if (best.fused.empty()) return best;
+    std::sort(best.fused.begin(), best.fused.end(),
+              [this](const ir::Operation* a, const ir::Operation* b) { return position_.at(a) < position_.at(b); });
+    GeneratedEpilogue g;
+    g.product = product_;
+    g.root = best.result;
+    g.inputs = best.inputs;
+    g.source_name = options_.source_name;
+    best.epilogue.generated = std::move(g);
+    best.epilogue.custom_result_type = best.result->type().element_type();
+    for (const ir::Value* v : best.inputs) {
+      EpilogueInput in;
+      in.type = v->type().element_type();
+      in.dims = v->type().dims();
+      in.broadcast_dimensions.resize(in.dims.size());
+      std::iota(in.broadcast_dimensions.begin(), in.broadcast_dimensions.end(), 0);
+      best.epilogue.inputs.push_back(std::move(in));
+    }
+    return best;
+  }
+
+ private:
+  // `user` (reading the product or a value computed from it) as an op of the subgraph.
+  bool Absorb(const ir::Operation& user) {
+    if (!IsElementalOp(user) || user.info().kind != ir::OpKind::kElementwise || user.num_results() != 1 ||
+        user.num_regions() != 0 || user.result(0)->type().dims() != dims_) {
+      return false;
+    }
+    if (!options_.library_calls && LibraryCall(user)) return false;
+    for (const ir::Value* v : user.operands()) {
+      if (dependent_.count(v)) {
+        if (v->type().dims() != dims_) return false;
+      } else if (!Side(v)) {
+        return false;
+      }
+    }
+    Add(user);
+    dependent_.insert(user.result(0));
+    return true;
+  }
+
+  // Whether `v` exists before the kernel runs (an argument, a value from outside the block or
+  // of an op before the product).
+  bool Before(const ir::Value* v) const {
+    const ir::Operation* def = v->defining_op();
+    return def == nullptr || def->parent_block() != &block_ || position_.at(def) < position_.at(&op_);
+  }
+
+  // Whether `v` is an index-only expression (broadcast_in_dim / reshape / convert chains) of
+  // small constants and values that exist before the kernel runs: the emitter computes it
+  // inline from those, so its ops need not be absorbed (other kernels may compute them too:
+  // a bias broadcast read twice, `broadcast_in_dim` of a scalar 0). Adds the values read to
+  // `leaves`.
+  bool IndexExpression(const ir::Value* v, std::vector<const ir::Value*>& leaves, int depth = 0) const {
+    const ir::Operation* def = v->defining_op();
+    if (def != nullptr && def->parent_block() == &block_ && InlineConstant(*def)) return true;
+    if (Before(v)) {
+      leaves.push_back(v);
+      return true;
+    }
+    if (depth > 16 || def->parent_block() != &block_ || !IsElementalOp(*def) || def->num_operands() != 1) return false;
+    if (def->code() != ir::OpCode::kBroadcastInDim && def->code() != ir::OpCode::kReshape &&
+        def->code() != ir::OpCode::kConvert) {
+      return false;
+    }
+    return IndexExpression(def->operand(0), leaves, depth + 1);
+  }
+
+  // How the epilogue gets `v`, a value not computed from the product: read from input
+  // buffers (through index-only expressions), an inline constant, or computed per element by
+  // absorbed ops.
+  bool Side(const ir::Value* v) {
+    if (computed_.count(v) || dependent_.count(v)) return true;
+    std::vector<const ir::Value*> leaves;
+    if (IndexExpression(v, leaves)) {
+      for (const ir::Value* leaf : leaves) {
+        if (std::find(inputs_.begin(), inputs_.end(), leaf) == inputs_.end()) inputs_.push_back(leaf);
+      }
+      return true;
+    }
+    const ir::Operation* def = v->defining_op();
+    if (SideComputable(*def) && def->num_results() == 1 && (options_.library_calls || !LibraryCall(*def))) {
+      bool ok = true;
+      for (const ir::Value* operand : def->operands()) ok = ok && Side(operand);
+      if (ok) {
+        Add(*def);
+        computed_.insert(v);
+        return true;
+      }
+    }
+    // Computed by its own kernel (the planner runs this one after it).
+    if (!Independent(v)) return false;
+    if (std::find(inputs_.begin(), inputs_.end(), v) == inputs_.end()) inputs_.push_back(v);
+    return true;
+  }
+
+  // Whether `v` (defined after the product) is computed without it.
+  bool Independent(const ir::Value* v) {
+    std::vector<const ir::Value*> stack = {v};
+    std::unordered_set<const ir::Value*> seen;
+    while (!stack.empty()) {
+      const ir::Value* x = stack.back();
+      stack.pop_back();
+      if (!seen.insert(x).second || Before(x)) continue;
+      if (dependent_.count(x)) return false;
+      const ir::Operation* def = x->defining_op();
+      if (def->num_regions() != 0) return false;  // values its regions read are not followed
+      for (const ir::Value* operand : def->operands()) stack.push_back(operand);
+    }
+    return true;
+  }
+
+  void Add(const ir::Operation& o) {
+    absorbed_.push_back(&o);
+    for (const ir::Value* v : o.operands()) ++absorbed_uses_[v];
+  }
+
+  // Whether every absorbed value but `root` is used only by absorbed ops.
+  bool Closed(const ir::Value* root) const {
+    for (const ir::Operation* o : absorbed_) {
+      const ir::Value* v = o->result(0);
+      if (v == root) continue;
+      auto total = uses_.find(v);
+      auto inside = absorbed_uses_.find(v);
+      const int n = total == uses_.end() ? 0 : total->second;
+      if (n != (inside == absorbed_uses_.end() ? 0 : inside->second)) return false;
+    }
+    auto total = uses_.find(product_);
+    auto inside = absorbed_uses_.find(product_);
+    return total != uses_.end() && inside != absorbed_uses_.end() && total->second == inside->second;
+  }
+
+  const ir::Block& block_;
+  const ir::Operation& op_;
+  const EpilogueMatchOptions& options_;
+  const size_t max_inputs_;
+  std::unordered_map<const ir::Value*, int> uses_;
+  std::unordered_map<const ir::Operation*, size_t> position_;
+  const ir::Value* product_ = nullptr;
+  std::vector<int64_t> dims_;
+  std::unordered_set<const ir::Value*> dependent_;  // the product and values computed from it
+  std::unordered_set<const ir::Value*> computed_;   // side values computed per element
+  std::vector<const ir::Operation*> absorbed_;
+  std::unordered_map<const ir::Value*, int> absorbed_uses_;
+  std::vector<const ir::Value*> inputs_;
+};
 
 }  // namespace
 
-FusedEpilogue MatchEpilogue(const ir::Block& block, const ir::Operation& op) {
-  FusedEpilogue out;
-  out.result = op.result(0);
-  const ir::Region* region = block.parent_region();
-  if (region == nullptr) return out;
-  // A quantized contraction's integer result is requantized by its kernel: element-wise ops on
-  // the stored values stay separate kernels. (A hybrid one's float result takes an epilogue as
-  // any float dot.)
-  if (op.attribute(ir::kQuantizedTypesAttribute) != nullptr && !ir::IsFloat(op.result(0)->type().element_type())) {
-    return out;
-  }
-  const auto uses = ir::CountUses(*region);
-  const ir::Type result_type = op.result(0)->type();
-  const ir::ElementType t = result_type.element_type();
-  const bool complex = ir::IsComplex(t);
-  // Ops of the block after `op`, in order.
-  const auto& ops = block.operations();
-  size_t next = 0;
-  while (next < ops.size() && ops[next].get() != &op) ++next;
-  ++next;
-  const ir::Value* current = op.result(0);
-  for (size_t i = next; i < ops.size(); ++i) {
-    auto count = uses.find(current);
-    if (count == uses.end() || count->second != 1) break;
-    const ir::Operation& user = *ops[i];
-    bool uses_current = false;
-    for (const ir::Value* v : user.operands()) uses_current = uses_current || v == current;
-    if (!uses_current) continue;  // not the user yet
-    if (user.num_results() != 1 || user.result(0)->type().dims() != result_type.dims()) break;
-    if (user.code() == ir::OpCode::kConvert) {
-      if (complex || ir::IsComplex(user.result(0)->type().element_type())) break;
-      out.epilogue.convert_to = user.result(0)->type().element_type();
-      out.fused.push_back(&user);
-      out.result = user.result(0);
-      break;  // steps after a convert would be in another type
-    }
-    if (user.num_operands() != 2 || user.result(0)->type().element_type() != t) break;
-    const bool lhs = user.operand(0) == current;
-    const ir::Value* other = lhs ? user.operand(1) : user.operand(0);
-    if (other == current) break;
-    std::optional<EpilogueOp> binary;
-    switch (user.code()) {
-      case ir::OpCode::kAdd: binary = EpilogueOp::kAdd; break;
-      case ir::OpCode::kMultiply: binary = EpilogueOp::kMultiply; break;
-      case ir::OpCode::kSubtract:
-        if (lhs) binary = EpilogueOp::kSubtract;
-        break;
-      case ir::OpCode::kMaximum:
-        if (!complex) binary = EpilogueOp::kMaximum;
-        break;
-      case ir::OpCode::kMinimum:
-        if (!complex) binary = EpilogueOp::kMinimum;
-        break;
-      default: break;
-    }
-    if (!binary) break;
-    const std::optional<double> splat = complex ? std::nullopt : SplatValue(other);
-    if (splat && *binary == EpilogueOp::kMaximum && *splat == 0 && ir::IsFloat(t)) {
-      out.epilogue.steps.push_back({EpilogueOp::kRelu});
-    } else if (splat && *binary == EpilogueOp::kMultiply && ir::IsFloat(t)) {
-      out.epilogue.steps.push_back({EpilogueOp::kScale, -1, *splat});
-    } else {
-      const ir::Value* source = nullptr;
-      EpilogueInput in = InputOf(other, &source);
-      out.epilogue.steps.push_back({*binary, static_cast<int>(out.epilogue.inputs.size())});
-      out.epilogue.inputs.push_back(std::move(in));
-      out.inputs.push_back(source);
-    }
-    out.fused.push_back(&user);
-    out.result = user.result(0);
-    current = user.result(0);
-  }
-  return out;
+FusedEpilogue MatchEpilogue(const ir::Block& block, const ir::Operation& op, const EpilogueMatchOptions& options) {
+  return Matcher(block, op, options).Run();
 }
 
 }  // namespace vkhlo::codegen::library

@@ -1,14 +1,30 @@
-// Finds the element-wise chain after a dot_general / convolution that the library kernel can
-// absorb as its epilogue: `add` / `subtract` / `multiply` / `maximum` / `minimum` with a
-// broadcast (or same-shape) value, `multiply` by a splat constant (a scale), `maximum` with a
-// zero splat (relu), and a final `convert`. Each absorbed value must have exactly one use (the
-// next op of the chain), so nothing else needs it in memory. For the runtime's fusion planning:
+// Finds the element-wise subgraph after a dot_general / convolution that the library kernel can
+// compute as its epilogue (epilogue.h's generated form, emitted by the elemental emitter):
+//
+//   - every op on a path from the product to the root is element-wise (any op the elemental
+//     emitter supports: arithmetic, transcendentals, compare / select, convert, ...) of the
+//     product's shape, so the epilogue computes the root at each result index from that
+//     result element alone;
+//   - the values those ops read besides the product are inputs read from buffers at the index
+//     the emitter derives (block arguments, values from outside the block, results of other
+//     ops that do not depend on the product: a bias, batch-norm vectors, a residual, batch
+//     norm's rsqrt(var + eps) * gamma computed by its own small kernel), index-only
+//     expressions of those (broadcast_in_dim / reshape / convert chains, emitted inline),
+//     small constants (a broadcast scalar constant included), or cheap element-wise ops after
+//     the product that nothing else needs, computed per element;
+//   - every absorbed value except the root is used only by absorbed ops, so nothing else needs
+//     it in memory; the root is the last absorbed op in program order.
+//
+// For the runtime's fusion planning:
 //
 //   FusedEpilogue f = MatchEpilogue(block, dot_op);
 //   plan = PlanDotGeneral(dot_op, target, f.epilogue);   // bind f.inputs as epilogue inputs
 //   // f.result gets the plan's result buffer; f.fused are not executed separately.
 #pragma once
 
+#include <cstddef>
+#include <limits>
+#include <string>
 #include <vector>
 
 #include "codegen/library/epilogue.h"
@@ -19,12 +35,28 @@ namespace vkhlo::codegen::library {
 struct FusedEpilogue {
   Epilogue epilogue;
   std::vector<const ir::Value*> inputs;     // epilogue input i is bound from inputs[i]
-  std::vector<const ir::Operation*> fused;  // absorbed ops, in order
+  std::vector<const ir::Operation*> fused;  // absorbed ops, in program order
   const ir::Value* result = nullptr;        // the value the plan's result holds
 };
 
-// `op` (a dot_general, dot or convolution in `block`) and the chain after it; with no chain
-// the epilogue is empty and `result` is op's result.
-FusedEpilogue MatchEpilogue(const ir::Block& block, const ir::Operation& op);
+struct EpilogueMatchOptions {
+  // At most this many input buffers (the device's binding limit).
+  size_t max_inputs = std::numeric_limits<size_t>::max();
+  // Whether ops that call the GLSL library's exact functions (divide, rsqrt, tanh, exp, ...) may
+  // be computed per element. Off for the runtime: every store site of a tile inlines the
+  // epilogue (32-64 per invocation), and a GELU's tanh there made a 3.5 MB SPIR-V kernel that
+  // lavapipe compiled for tens of seconds. Such ops on the small per-channel vectors (batch
+  // norm's rsqrt(var + eps) * gamma) then run in their own small loop kernel whose result is
+  // an input; on the product they end the epilogue.
+  bool library_calls = false;
+  std::string source_name;  // names the program in messages
+};
+
+// `op` (a dot_general, dot or convolution in `block`) and the largest subgraph after it within
+// `options`; with none the epilogue is empty and `result` is op's result. A quantized
+// contraction with an integer result takes none (its kernel requantizes). Inputs may be
+// results of ops after `op` (never computed from it): the kernel then runs at the root's
+// position (fusion.cc).
+FusedEpilogue MatchEpilogue(const ir::Block& block, const ir::Operation& op, const EpilogueMatchOptions& options = {});
 
 }  // namespace vkhlo::codegen::library

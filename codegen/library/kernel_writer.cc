@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "codegen/library/epilogue_generate.h"
+
 namespace vkhlo::codegen::library {
 namespace {
 
@@ -376,6 +378,14 @@ std::string KernelWriter::Add(const std::string& x, const std::string& y) const 
 AccKind KernelWriter::Domain(ElementType type) const { return ComputeDomain(type, t_); }
 
 Status KernelWriter::DeclareEpilogue() {
+  if (e_.generated) {
+    // The elemental emitter reads input i from `in<i>` at its own shape (epilogue_generate.h).
+    for (size_t i = 0; i < e_.inputs.size(); ++i) {
+      Binding({BufferRole::kEpilogueInput, static_cast<int>(i)}, fmt::format("Epi{}", i), fmt::format("in{}", i), true,
+              false);
+    }
+    return OkStatus();
+  }
   for (size_t i = 0; i < e_.inputs.size(); ++i) {
     const EpilogueInput& in = e_.inputs[i];
     const std::string buf = fmt::format("e{}_buf", i);
@@ -408,6 +418,7 @@ Status KernelWriter::DeclareEpilogue() {
 }
 
 ElementType KernelWriter::FinalType() const {
+  if (e_.generated && e_.generated->root != nullptr) return e_.generated->root->type().element_type();
   return e_.custom_result_type ? *e_.custom_result_type : e_.convert_to.value_or(p_.c_type);
 }
 
@@ -439,7 +450,15 @@ Status KernelWriter::DeclareOutput() {
   VKHLO_ASSIGN_OR_RETURN(std::string to_r, ConvertDomain("acc", p_.acc, r, &prelude_, r_unsigned, r_unsigned));
   VKHLO_ASSIGN_OR_RETURN(std::string rounded, RoundToType(to_r, p_.c_type, prelude_));
   functions_ += fmt::format("{} round_result({} acc) {{ return {}; }}\n", AccGlslType(r), acc(), rounded);
-  if (!e_.custom_glsl.empty()) {
+  if (e_.generated) {
+    VKHLO_ASSIGN_OR_RETURN(GeneratedEpilogueGlsl gen, GenerateEpilogueGlsl(*e_.generated, t_, acc(),
+                                                                          std::string(AccGlslType(r)),
+                                                                          std::string(AccGlslType(f))));
+    for (const std::string& ext : gen.extensions) prelude_.Extension(ext);
+    for (const std::string& file : gen.includes) prelude_.Include(file);
+    functions_ += gen.helpers;
+    functions_ += gen.function;
+  } else if (!e_.custom_glsl.empty()) {
     functions_ += e_.custom_glsl;
     if (!functions_.empty() && functions_.back() != '\n') functions_ += "\n";
   } else {

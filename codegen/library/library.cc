@@ -66,7 +66,7 @@ StatusOr<LibraryPlan> PlanMatmul(const MatmulProblem& problem, const TargetInfo&
   if (p.quant) {
     // The integer path's epilogue is the requantization; element-wise ops after it are not
     // absorbed (epilogue_match.cc), so an epilogue here is a caller's error.
-    if (!p.quant->hybrid && (!e.steps.empty() || !e.inputs.empty() || e.convert_to || !e.custom_glsl.empty())) {
+    if (!p.quant->hybrid && (!e.empty() || !e.inputs.empty())) {
       return InvalidArgumentError(p.what + ": a quantized contraction takes no fused epilogue");
     }
   }

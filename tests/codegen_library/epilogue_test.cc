@@ -4,6 +4,9 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+
 #include "frontend/parser.h"
 #include "codegen/library/epilogue_match.h"
 #include "interp/interpreter.h"
@@ -121,15 +124,14 @@ TEST_F(EpilogueTest, MatchEpilogueFindsTheChain) {
   const ir::Block& block = module->functions().front()->body().front();
   const ir::Operation* dot = block.operations().front().get();
   const codegen::library::FusedEpilogue f = codegen::library::MatchEpilogue(block, *dot);
+  // The generated form (epilogue_generate.h): add, multiply, maximum and convert; the bias's
+  // broadcast and the splat constants are emitted inline.
   ASSERT_EQ(f.fused.size(), 4u);
   ASSERT_EQ(f.inputs.size(), 1u);
   EXPECT_EQ(f.inputs[0], block.arguments()[2].get());
-  ASSERT_EQ(f.epilogue.steps.size(), 3u);
-  EXPECT_EQ(f.epilogue.steps[0].op, EpilogueOp::kAdd);
-  EXPECT_EQ(f.epilogue.steps[1].op, EpilogueOp::kScale);
-  EXPECT_EQ(f.epilogue.steps[1].constant, 2.5);
-  EXPECT_EQ(f.epilogue.steps[2].op, EpilogueOp::kRelu);
-  EXPECT_EQ(f.epilogue.convert_to, ir::ElementType::kF16);
+  ASSERT_TRUE(f.epilogue.generated.has_value());
+  EXPECT_TRUE(f.epilogue.steps.empty());
+  EXPECT_EQ(f.epilogue.custom_result_type, ir::ElementType::kF16);
   EXPECT_EQ(f.result, block.operations().back()->operand(0));
   Check(mlir, f.epilogue, 100);
 
@@ -144,7 +146,7 @@ TEST_F(EpilogueTest, MatchEpilogueFindsTheChain) {
   const ir::Block& block2 = module2->functions().front()->body().front();
   const codegen::library::FusedEpilogue g = codegen::library::MatchEpilogue(block2, *block2.operations().front());
   ASSERT_EQ(g.fused.size(), 1u);
-  EXPECT_EQ(g.epilogue.steps[0].op, EpilogueOp::kSubtract);
+  EXPECT_EQ(g.fused[0]->code(), ir::OpCode::kSubtract);
   EXPECT_EQ(g.result, block2.operations()[1]->result(0));
 }
 
@@ -164,6 +166,65 @@ TEST_F(EpilogueTest, CustomGlsl) {
   %3 = stablehlo.add %2, %c : tensor<5x6xi32>
   func.return %3 : tensor<5x6xi32>
 })", e, 11);
+}
+
+
+// The whole GELU (tanh form, as jax.nn.gelu exports it) as the generated epilogue of a plan
+// made with library calls allowed: the GLSL library's tanh per element, one dispatch, bits
+// identical to the interpreter (small-integer operands: the product is exact in any order).
+TEST_F(EpilogueTest, WholeGeluGenerated) {
+  for (const char* t : {"f32"}) {
+    const std::string mlir = fmt::format(R"(func.func @main(%a: tensor<2x8x16x{0}>, %b: tensor<16x32x{0}>, %bias: tensor<32x{0}>) -> tensor<2x8x32x{0}> {{
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [2] x [0] : (tensor<2x8x16x{0}>, tensor<16x32x{0}>) -> tensor<2x8x32x{0}>
+  %1 = stablehlo.broadcast_in_dim %bias, dims = [2] : (tensor<32x{0}>) -> tensor<1x1x32x{0}>
+  %2 = stablehlo.broadcast_in_dim %1, dims = [0, 1, 2] : (tensor<1x1x32x{0}>) -> tensor<2x8x32x{0}>
+  %x = stablehlo.add %0, %2 : tensor<2x8x32x{0}>
+  %3 = stablehlo.multiply %x, %x : tensor<2x8x32x{0}>
+  %4 = stablehlo.multiply %3, %x : tensor<2x8x32x{0}>
+  %c1 = stablehlo.constant dense<4.471500e-02> : tensor<{0}>
+  %5 = stablehlo.broadcast_in_dim %c1, dims = [] : (tensor<{0}>) -> tensor<2x8x32x{0}>
+  %6 = stablehlo.multiply %5, %4 : tensor<2x8x32x{0}>
+  %7 = stablehlo.add %x, %6 : tensor<2x8x32x{0}>
+  %c2 = stablehlo.constant dense<0.797884583> : tensor<{0}>
+  %8 = stablehlo.broadcast_in_dim %c2, dims = [] : (tensor<{0}>) -> tensor<2x8x32x{0}>
+  %9 = stablehlo.multiply %8, %7 : tensor<2x8x32x{0}>
+  %10 = stablehlo.tanh %9 : tensor<2x8x32x{0}>
+  %c3 = stablehlo.constant dense<1.000000e+00> : tensor<{0}>
+  %11 = stablehlo.broadcast_in_dim %c3, dims = [] : (tensor<{0}>) -> tensor<2x8x32x{0}>
+  %12 = stablehlo.add %11, %10 : tensor<2x8x32x{0}>
+  %c4 = stablehlo.constant dense<5.000000e-01> : tensor<{0}>
+  %13 = stablehlo.broadcast_in_dim %c4, dims = [] : (tensor<{0}>) -> tensor<2x8x32x{0}>
+  %14 = stablehlo.multiply %13, %12 : tensor<2x8x32x{0}>
+  %15 = stablehlo.multiply %x, %14 : tensor<2x8x32x{0}>
+  func.return %15 : tensor<2x8x32x{0}>
+}})", t);
+    SCOPED_TRACE(mlir);
+    ASSERT_OK_AND_ASSIGN(auto module, frontend::ParseModule(mlir));
+    const ir::Block& block = module->functions().front()->body().front();
+    const ir::Operation& dot = *block.operations().front();
+    const codegen::library::FusedEpilogue f = codegen::library::MatchEpilogue(block, dot, {.library_calls = true});
+    ASSERT_EQ(f.result, block.operations().back()->operand(0)) << "the whole GELU";
+    ASSERT_EQ(f.inputs.size(), 1u);
+    // Without library calls: the bias add alone (its value is read again after the tanh).
+    EXPECT_EQ(codegen::library::MatchEpilogue(block, dot).fused.size(), 1u);
+    std::vector<ir::Literal> args;
+    interp::InterpValues values;
+    std::uniform_int_distribution<int> small(-2, 2);
+    std::uniform_real_distribution<double> bias(-3, 3);
+    for (const auto& arg : block.arguments()) {
+      ir::Literal l = *ir::Literal::Create(arg->type());
+      for (int64_t i = 0; i < l.num_elements(); ++i) l.SetFloat(i, args.size() < 2 ? small(rng_) : bias(rng_));
+      args.push_back(l);
+      values.push_back(interp::InterpValue::Tensor(l));
+    }
+    ASSERT_OK_AND_ASSIGN(interp::RunResult expected, interp::RunFunction(*module, "main", values));
+    ASSERT_OK_AND_ASSIGN(auto plan, codegen::library::PlanDotGeneral(dot, target_, f.epilogue));
+    EXPECT_EQ(plan.dispatches.size(), 1u);
+    ASSERT_OK_AND_ASSIGN(ir::Literal actual, RunPlan(dev(), TestCompiler(), target_, plan, {args[0], args[1]}, {args[2]}));
+    const auto want = expected.outputs[0].literal().raw(), got = actual.raw();
+    ASSERT_EQ(want.size(), got.size());
+    EXPECT_TRUE(std::equal(want.begin(), want.end(), got.begin())) << "bits differ from the interpreter";
+  }
 }
 
 }  // namespace

@@ -1,0 +1,32 @@
+// The generated epilogue's GLSL (epilogue.h, GeneratedEpilogue): the elemental emitter — the
+// generator loop kernels use — evaluates the subgraph from the product to the root at the
+// result element's row-major index, so every op rounds to its result type exactly as it does
+// unfused (XLA's architecture: one element generator feeds loop fusions and the epilogues of
+// dot emitters).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "codegen/library/epilogue.h"
+#include "codegen/target.h"
+#include "vkhlo/status.h"
+
+namespace vkhlo::codegen::library {
+
+struct GeneratedEpilogueGlsl {
+  std::vector<std::string> extensions;  // besides GL_GOOGLE_include_directive
+  std::vector<std::string> includes;    // GLSL library files
+  std::string helpers;                  // helper functions and globals the body calls
+  std::string function;                 // the epilogue function
+};
+
+// `<final_glsl> epilogue(<acc_glsl> acc, uint b, uint m, uint n)`, which calls
+// `round_result(acc)` (the product rounded to its type, in `product_glsl`) and
+// `out_index(b, m, n)` (the result's row-major index), and reads epilogue input i from the
+// `uint[]` buffer member `in<i>`. `final_glsl`: the type the result's store takes.
+StatusOr<GeneratedEpilogueGlsl> GenerateEpilogueGlsl(const GeneratedEpilogue& g, const TargetInfo& target,
+                                                     const std::string& acc_glsl, const std::string& product_glsl,
+                                                     const std::string& final_glsl);
+
+}  // namespace vkhlo::codegen::library
