@@ -15,7 +15,7 @@ build="${VKHLO_FUZZ_BUILD_DIR:-$root/build-fuzz}"
 source "$root/fuzz/build_fuzzer.sh"
 
 build_fuzzer "$root" "$build" "$build/parser_fuzzer" "$root"/src/frontend/*.cc "$root"/src/ir/attribute.cc \
-  "$root"/src/ir/element_type.cc "$root"/src/ir/literal.cc "$root"/src/ir/module.cc "$root"/src/ir/op_table.cc \
+  "$root"/src/ir/element_type.cc "$root"/src/ir/literal.cc "$root"/src/ir/location.cc "$root"/src/ir/module.cc "$root"/src/ir/op_table.cc \
   "$root"/src/ir/printer.cc "$root"/src/ir/type.cc "$root"/src/support/status.cc "$root"/src/support/env.cc \
   "$root"/src/support/host_memory.cc "$root"/fuzz/parser_fuzzer.cc
 mkdir -p "$build/corpus" "$build/artifacts"
