@@ -617,13 +617,21 @@ class Planner {
       return InternalError(fmt::format("row kernel at '{}' needs {} storage buffers, more than {}", group.anchor->name(),
                                        bindings, limit));
     }
+    AppendKernelStep(std::move(f), std::move(ops), plan, available, open);
+    return OkStatus();
+  }
+
+  // Appends `f` as the plan's next step; its outputs are available from that step on. Nothing
+  // joins a device or row kernel later (multi-output fusion skips it).
+  template <typename Open>
+  static void AppendKernelStep(Fusion f, std::set<const ir::Operation*> ops, BlockPlan& plan,
+                               std::unordered_map<const ir::Value*, int>& available, std::vector<Open>& open) {
     const int step = static_cast<int>(plan.steps.size());
     const int index = static_cast<int>(plan.fusions.size());
     plan.fusions.push_back(std::move(f));
     open.push_back(Open{step, std::move(ops)});
     plan.steps.push_back(BlockStep{index, nullptr});
     for (const ir::Value* v : plan.fusions.back().outputs) available[v] = step;
-    return OkStatus();
   }
 
   template <typename Open>
@@ -663,13 +671,7 @@ class Planner {
           "window), more than the device allows (maxPerStageDescriptorStorageBuffers = {})",
           op.name(), bindings, target_.max_storage_buffer_range, limit));
     }
-    const int step = static_cast<int>(plan.steps.size());
-    const int index = static_cast<int>(plan.fusions.size());
-    plan.fusions.push_back(std::move(f));
-    // Nothing joins a device kernel later (multi-output fusion skips it).
-    open.push_back(Open{step, std::move(ops)});
-    plan.steps.push_back(BlockStep{index, nullptr});
-    for (const ir::Value* v : plan.fusions.back().outputs) available[v] = step;
+    AppendKernelStep(std::move(f), std::move(ops), plan, available, open);
     return OkStatus();
   }
 

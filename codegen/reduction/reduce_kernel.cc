@@ -25,20 +25,6 @@ namespace {
 
 int ScratchWords(const TypeFacts& f) { return std::max(1, f.storage_bits / 32); }
 
-uint32_t SharedBytes(const TypeFacts& f) {
-  switch (f.kind) {
-    case ComputeKind::kInt64:
-    case ComputeKind::kUint64:
-    case ComputeKind::kDouble:
-    case ComputeKind::kComplex64:
-      return 8;
-    case ComputeKind::kComplex128:
-      return 16;
-    default:
-      return 4;
-  }
-}
-
 // A fusion input read 4 words at a time (vector_inputs.h): through an aliased `uvec4[]` view of
 // its storage buffer, or through an rgba32ui texel buffer of it.
 struct VectorInput {

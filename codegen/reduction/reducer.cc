@@ -128,4 +128,18 @@ std::vector<Expr> Named(const Reducer& reducer, const std::vector<std::string>& 
   return exprs;
 }
 
+uint32_t SharedBytes(const TypeFacts& f) {
+  switch (f.kind) {
+    case ComputeKind::kInt64:
+    case ComputeKind::kUint64:
+    case ComputeKind::kDouble:
+    case ComputeKind::kComplex64:
+      return 8;
+    case ComputeKind::kComplex128:
+      return 16;
+    default:
+      return 4;
+  }
+}
+
 }  // namespace vkhlo::codegen::reduction

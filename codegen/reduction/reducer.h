@@ -42,6 +42,9 @@ Status RequireComputeTypes(ElementalEmitter& em, const Reducer& reducer);
 Status EmitCombine(ElementalEmitter& em, const Reducer& reducer, const std::vector<Expr>& left,
                    const std::vector<Expr>& right, const std::vector<std::string>& into);
 
+// Bytes one compute value of this type takes in a shared-memory array (reduction trees).
+uint32_t SharedBytes(const TypeFacts& f);
+
 // Compute-form values held in named variables (accumulators, shared arrays).
 std::vector<Expr> Named(const Reducer& reducer, const std::vector<std::string>& names);
 

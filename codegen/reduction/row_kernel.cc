@@ -37,20 +37,6 @@ int64_t Product(const std::vector<int64_t>& dims, size_t from, size_t to) {
   return p;
 }
 
-uint32_t SharedBytes(const TypeFacts& f) {
-  switch (f.kind) {
-    case ComputeKind::kInt64:
-    case ComputeKind::kUint64:
-    case ComputeKind::kDouble:
-    case ComputeKind::kComplex64:
-      return 8;
-    case ComputeKind::kComplex128:
-      return 16;
-    default:
-      return 4;
-  }
-}
-
 // Fusion inputs read only at the element's own position (vector_inputs.h's rule for a row
 // kernel): walking the ops backwards, FULL outputs and the reductions' inputs are read at their
 // own index, and so are the same-shaped operands of element-wise ops whose results are; any
