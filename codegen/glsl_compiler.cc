@@ -17,10 +17,8 @@
 #include <fstream>
 #include <thread>
 
-#if VKHLO_HAVE_GLSL_LIBRARY
 #include "codegen/glsl/glsl_library.h"
 #include "codegen/spirv_float_controls.h"
-#endif
 
 namespace vkhlo::codegen {
 namespace {
@@ -84,13 +82,9 @@ class LibraryIncluder : public glslang::TShader::Includer {
 
  private:
   IncludeResult* Find(const char* name) {
-#if VKHLO_HAVE_GLSL_LIBRARY
     if (std::optional<std::string_view> text = FindGlslLibraryFile(name)) {
       return new IncludeResult(name, text->data(), text->size(), nullptr);
     }
-#else
-    (void)name;
-#endif
     return nullptr;  // glslang reports the missing file
   }
 };
@@ -145,12 +139,10 @@ namespace {
 uint64_t LibraryHash() {
   static const uint64_t hash = [] {
     uint64_t h = 1469598103934665603ull;
-#if VKHLO_HAVE_GLSL_LIBRARY
     for (std::string_view name : GlslLibraryFileNames()) {
       h = Fnv1a(name, h);
       h = Fnv1a(FindGlslLibraryFile(name).value_or(""), h);
     }
-#endif
     return h;
   }();
   return hash;

@@ -64,6 +64,12 @@ TypeFacts GetTypeFacts(ElementType type, const TargetInfo& target) {
   return f;
 }
 
+TypeFacts GetFloatDomainFacts(ElementType type, const TargetInfo& target) {
+  TargetInfo without_half = target;
+  without_half.shader_float16 = false;
+  return GetTypeFacts(type, without_half);
+}
+
 std::string_view RequiredFeature(const TypeFacts& facts) {
   if (facts.emulated) return "";
   switch (facts.kind) {

@@ -58,6 +58,10 @@ struct TypeFacts {
 
 // The facts of `type` on `target` (f16 computes natively only with shaderFloat16).
 TypeFacts GetTypeFacts(ir::ElementType type, const TargetInfo& target);
+// The same with every narrow float (f16 included, whatever shaderFloat16) held in a float and
+// rounded through its codec: how the library kernels, which accumulate narrow floats in f32,
+// load, round and store them.
+TypeFacts GetFloatDomainFacts(ir::ElementType type, const TargetInfo& target);
 
 // The feature computing in a type needs ("shaderFloat64", "shaderFloat16"), or "" for none
 // (emulated 64-bit integers need none).

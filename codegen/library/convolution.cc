@@ -8,16 +8,11 @@
 #include <algorithm>
 
 #include "codegen/library/conv_params.h"
+#include "codegen/library/index_map.h"
 #include "codegen/library/matmul_problem.h"
 
 namespace vkhlo::codegen::library {
 namespace {
-
-std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims) {
-  std::vector<int64_t> s(dims.size(), 1);
-  for (size_t d = dims.size(); d-- > 1;) s[d - 1] = s[d] * dims[d];
-  return s;
-}
 
 int64_t Product(const std::vector<int64_t>& dims) {
   int64_t n = 1;

@@ -4,17 +4,12 @@
 
 #include <algorithm>
 
+#include "codegen/library/index_map.h"
 #include "codegen/library/kernel_writer.h"
 #include "codegen/library/matmul_variants.h"
 
 namespace vkhlo::codegen::library {
 namespace {
-
-std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims) {
-  std::vector<int64_t> s(dims.size(), 1);
-  for (size_t d = dims.size(); d-- > 1;) s[d - 1] = s[d] * dims[d];
-  return s;
-}
 
 // Neighbouring groups one invocation takes with vector loads (1: scalar).
 int GroupVector(const ConvParams& c, const MatmulProblem& p) {
@@ -114,11 +109,15 @@ std::string SlidingBody(const ConvParams& c, const MatmulProblem& p, KernelWrite
     }
   }
   b += "  }\n";
+  std::vector<KernelWriter::TileElement> tile;
   for (int64_t q = 0; q < P; ++q) {
-    b += fmt::format("  if (oL + {0}u < {1}u) {{\n    uint m = r * {1}u + oL + {0}u;\n", q, out_sp[last]);
-    for (int t = 0; t < v; ++t) b += fmt::format("    store_c(g0 + {}u, m, 0u, s{}_{});\n", t, q, t);
-    b += "  }\n";
+    for (int t = 0; t < v; ++t) {
+      tile.push_back({fmt::format("s{}_{}", q, t), fmt::format("g0 + {}u", t),
+                      fmt::format("r * {1}u + oL + {0}u", q, out_sp[last]), "0u",
+                      fmt::format("oL + {}u < {}u", q, out_sp[last])});
+    }
   }
+  b += w.StoreTile(tile);
   return b;
 }
 
@@ -144,7 +143,9 @@ std::string PerOutputBody(const MatmulProblem& p, KernelWriter& w, int v, uint32
   }
   for (int q = 0; q < v; ++q) body += "    " + w.Mac(fmt::format("s{}", q), fmt::format("x{}", q), fmt::format("y{}", q)) + "\n";
   body += "  }\n";
-  for (int q = 0; q < v; ++q) body += fmt::format("  store_c(g0 + {}u, m, n, s{});\n", q, q);
+  std::vector<KernelWriter::TileElement> tile;
+  for (int q = 0; q < v; ++q) tile.push_back({fmt::format("s{}", q), fmt::format("g0 + {}u", q), "m", "n", ""});
+  body += w.StoreTile(tile);
   return body;
 }
 
@@ -166,7 +167,7 @@ StatusOr<LibraryPlan> PlanDirectConvolution(const ConvParams& c, const TargetInf
   VKHLO_RETURN_IF_ERROR(CheckPlanSupport(p, e, t));
   LibraryPlan plan;
   plan.problem = p;
-  plan.result_type = e.custom_result_type ? *e.custom_result_type : e.convert_to.value_or(p.c_type);
+  plan.result_type = e.ResultType(p.c_type);
   int64_t outputs = 1;
   for (int64_t d : p.result_dims) outputs *= d;
   plan.result_bytes = static_cast<uint64_t>(outputs) * static_cast<uint64_t>(ir::StorageBytes(plan.result_type));

@@ -1,9 +1,9 @@
 // How library kernels read and write tensor elements, in codegen's storage convention.
 //
-// Every tensor is bound as a `uint[]` buffer (codegen/elemental/types.h): 32-bit types take one
-// word, 64-bit types two (low word first), complex<f64> four; 8- and 16-bit types are packed
-// little-endian, four or two to a word; i1 and sub-byte types take one byte each. A buffer's
-// bytes are exactly ir::Literal's storage.
+// Storage, raw forms, codecs and rounding are the elemental layer's (codegen/elemental/types.h,
+// TypeFacts): this file only maps each type's compute value to and from the accumulator
+// domains of the library kernels. Narrow floats (f16 included) are held in a float and rounded
+// through the GLSL library's codecs (GetFloatDomainFacts): the library accumulates them in f32.
 //
 // Matmul kernels accumulate in one of a few domains (AccKind): f32 for f32 and narrower floats
 // (XLA's choice, and the interpreter's), f64, 32-bit integers with wraparound (exact for results
@@ -14,14 +14,11 @@
 // arithmetic (wrapping adds and low 64-bit products: bit-exact with the interpreter). No
 // int64_t, uint64_t or GL_ARB_gpu_shader_int64 is ever emitted for it.
 // Element loads convert to the domain; stores convert from it, rounding once to nearest even.
-//
-// Narrow floats are decoded and encoded with the GLSL library's hlo_decode_<fmt> /
-// hlo_encode_<fmt> (codegen/glsl/hlo_float_codec.glsl) when vkhlo is built with it; without it
-// only bf16 and f16 are available, through small exact integer codecs emitted here.
 #pragma once
 
 #include <string>
 
+#include "codegen/elemental/types.h"
 #include "codegen/target.h"
 #include "ir/element_type.h"
 #include "vkhlo/status.h"
@@ -47,15 +44,9 @@ AccKind ComputeDomain(ir::ElementType type, const TargetInfo& target);
 // `kind` on `target` (kI64 -> kI64Pair without shaderInt64; others unchanged).
 AccKind AccForTarget(AccKind kind, const TargetInfo& target);
 
-// Bits one element takes in a buffer (8, 16, 32, 64 or 128).
-int StorageBits(ir::ElementType type);
-
 // The device features a kernel touching `type` in domain `acc` needs, or an error naming the op
 // text `what` ("stablehlo.dot_general on tensor<4x4xf64>"), the feature and the device.
 Status CheckTypeSupport(ir::ElementType type, AccKind acc, const TargetInfo& target, const std::string& what);
-
-// Whether the GLSL library (hlo_float_codec.glsl) is built into this vkhlo.
-bool HaveGlslLibrary();
 
 // Collects GLSL a kernel needs: extensions, includes, helper functions, each once.
 class GlslPrelude {
@@ -69,18 +60,25 @@ class GlslPrelude {
   std::vector<std::string> extensions_, includes_, helper_names_, helpers_;
 };
 
-// A GLSL function `<ACC> <fn>(uint i)` reading element i of the `uint[]` buffer `buffer` of
-// element type `type`, converted to `acc`. Adds what it needs to `prelude`. `emulate_i64`: a
-// 64-bit integer element computes as a kI64Pair (the target lacks shaderInt64).
-Status EmitElementLoader(const std::string& fn, const std::string& buffer, ir::ElementType type, AccKind acc,
-                         GlslPrelude& prelude, std::string& out, bool emulate_i64 = false);
+// The library facts of `type` on `target` (GetFloatDomainFacts).
+TypeFacts LibraryFacts(ir::ElementType type, const TargetInfo& target);
 
-// A GLSL function `void <fn>(uint i, <domain> v)` writing `v` (in `ComputeDomain(type)`, or
-// kI64Pair for 64-bit integers when `emulate_i64`) as element i of `buffer`. 8- and 16-bit
-// elements share words with elements other invocations write, so they are merged with
-// atomicAnd/atomicOr.
+// GLSL expression: the raw storage value `raw` (a uint, uvec2 or uvec4 expression, evaluated
+// once) of an element of `type` as a value of accumulator domain `acc` (value conversion:
+// unsigned types convert as unsigned). Adds what it needs to `prelude`.
+StatusOr<std::string> RawToAcc(const std::string& raw, ir::ElementType type, AccKind acc, const TargetInfo& target,
+                               GlslPrelude& prelude);
+
+// A GLSL function `<ACC> <fn>(uint i)` reading element i of the `uint[]` buffer `buffer` of
+// element type `type`, converted to `acc`. Adds what it needs to `prelude`.
+Status EmitElementLoader(const std::string& fn, const std::string& buffer, ir::ElementType type, AccKind acc,
+                         const TargetInfo& target, GlslPrelude& prelude, std::string& out);
+
+// A GLSL function `void <fn>(uint i, <domain> v)` writing `v` (in `ComputeDomain(type, target)`)
+// as element i of `buffer`. 8- and 16-bit elements share words with elements other
+// invocations write, so they are merged with atomicAnd/atomicOr.
 Status EmitElementStorer(const std::string& fn, const std::string& buffer, ir::ElementType type,
-                         GlslPrelude& prelude, std::string& out, bool emulate_i64 = false);
+                         const TargetInfo& target, GlslPrelude& prelude, std::string& out);
 
 // GLSL expression converting `code` of domain `from` to domain `to` (value conversion, as
 // stablehlo.convert between the domains; int -> float rounds, complex <- real). Conversions of
@@ -90,9 +88,10 @@ Status EmitElementStorer(const std::string& fn, const std::string& buffer, ir::E
 StatusOr<std::string> ConvertDomain(const std::string& code, AccKind from, AccKind to, GlslPrelude* prelude = nullptr,
                                     bool from_unsigned = false, bool to_unsigned = false);
 
-// GLSL expression rounding `code` (domain ComputeDomain(type)) to the values of `type`: narrow
-// floats through their codec, integers narrower than 32 bits wrapped to their width, i1 to 0/1.
-// Returns `code` unchanged where nothing needs doing. Adds codec helpers to `prelude`.
-StatusOr<std::string> RoundToType(const std::string& code, ir::ElementType type, GlslPrelude& prelude);
+// GLSL expression rounding `code` (domain ComputeDomain(type, target)) to the values of `type`
+// as the elemental layer does (types.h RoundToType: narrow floats through their codec,
+// integers narrower than 32 bits wrapped to their width), i1 to 0/1. Returns `code` unchanged
+// where nothing needs doing. Adds codec includes to `prelude`.
+std::string RoundToType(const std::string& code, ir::ElementType type, const TargetInfo& target, GlslPrelude& prelude);
 
 }  // namespace vkhlo::codegen::library

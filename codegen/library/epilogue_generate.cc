@@ -8,7 +8,7 @@
 
 namespace vkhlo::codegen::library {
 
-StatusOr<GeneratedEpilogueGlsl> GenerateEpilogueGlsl(const GeneratedEpilogue& g, const TargetInfo& target,
+StatusOr<GeneratedEpilogueGlsl> GenerateEpilogueGlsl(const Epilogue& g, const TargetInfo& target,
                                                      const std::string& acc_glsl, const std::string& product_glsl,
                                                      const std::string& final_glsl) {
   if (g.product == nullptr || g.root == nullptr) return InternalError("generated epilogue without product or root");

@@ -1,4 +1,4 @@
-// The generated epilogue's GLSL (epilogue.h, GeneratedEpilogue): the elemental emitter — the
+// The epilogue's GLSL (epilogue.h): the elemental emitter — the
 // generator loop kernels use — evaluates the subgraph from the product to the root at the
 // result element's row-major index, so every op rounds to its result type exactly as it does
 // unfused (XLA's architecture: one element generator feeds loop fusions and the epilogues of
@@ -25,7 +25,7 @@ struct GeneratedEpilogueGlsl {
 // `round_result(acc)` (the product rounded to its type, in `product_glsl`) and
 // `out_index(b, m, n)` (the result's row-major index), and reads epilogue input i from the
 // `uint[]` buffer member `in<i>`. `final_glsl`: the type the result's store takes.
-StatusOr<GeneratedEpilogueGlsl> GenerateEpilogueGlsl(const GeneratedEpilogue& g, const TargetInfo& target,
+StatusOr<GeneratedEpilogueGlsl> GenerateEpilogueGlsl(const Epilogue& g, const TargetInfo& target,
                                                      const std::string& acc_glsl, const std::string& product_glsl,
                                                      const std::string& final_glsl);
 

@@ -1,7 +1,6 @@
 #include "codegen/library/epilogue_match.h"
 
 #include <algorithm>
-#include <numeric>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -25,13 +24,15 @@ bool InlineConstant(const ir::Operation& def) {
   return lit != nullptr && (lit->is_splat() || lit->num_elements() <= kInlineConstantElements);
 }
 
-// Ops whose elemental form calls the GLSL library's exact functions (large once inlined): the
-// transcendentals, float division, and arithmetic in narrow floats (bf16, f16, f8: each op
-// rounds back through the codec; a final convert into one is a single rounding and allowed).
+// Ops whose elemental form calls the GLSL library's exact functions: the transcendentals, float
+// division, and arithmetic in narrow floats (bf16, f16, f8: each op rounds back through the
+// codec; a convert into one is a single rounding). Computing them once per channel beats once
+// per result element (EpilogueMatchOptions::side_library_calls).
 bool LibraryCall(const ir::Operation& op) {
   const ir::ElementType t = op.result(0)->type().element_type();
   const bool real_or_complex = ir::IsFloat(t) || ir::IsComplex(t);
-  if (ir::IsFloat(t) && t != ir::ElementType::kF32 && t != ir::ElementType::kF64 && op.code() != ir::OpCode::kConvert) {
+  if (ir::IsFloat(t) && t != ir::ElementType::kF32 && t != ir::ElementType::kF64 &&
+      op.info().kind == ir::OpKind::kElementwise && op.code() != ir::OpCode::kConvert) {
     return true;
   }
   switch (op.code()) {
@@ -104,21 +105,10 @@ class Matcher {
     if (best.fused.empty()) return best;
     std::sort(best.fused.begin(), best.fused.end(),
               [this](const ir::Operation* a, const ir::Operation* b) { return position_.at(a) < position_.at(b); });
-    GeneratedEpilogue g;
-    g.product = product_;
-    g.root = best.result;
-    g.inputs = best.inputs;
-    g.source_name = options_.source_name;
-    best.epilogue.generated = std::move(g);
-    best.epilogue.custom_result_type = best.result->type().element_type();
-    for (const ir::Value* v : best.inputs) {
-      EpilogueInput in;
-      in.type = v->type().element_type();
-      in.dims = v->type().dims();
-      in.broadcast_dimensions.resize(in.dims.size());
-      std::iota(in.broadcast_dimensions.begin(), in.broadcast_dimensions.end(), 0);
-      best.epilogue.inputs.push_back(std::move(in));
-    }
+    best.epilogue.product = product_;
+    best.epilogue.root = best.result;
+    best.epilogue.inputs = best.inputs;
+    best.epilogue.source_name = options_.source_name;
     return best;
   }
 
@@ -129,7 +119,6 @@ class Matcher {
         user.num_regions() != 0 || user.result(0)->type().dims() != dims_) {
       return false;
     }
-    if (!options_.library_calls && LibraryCall(user)) return false;
     for (const ir::Value* v : user.operands()) {
       if (dependent_.count(v)) {
         if (v->type().dims() != dims_) return false;
@@ -182,7 +171,7 @@ class Matcher {
       return true;
     }
     const ir::Operation* def = v->defining_op();
-    if (SideComputable(*def) && def->num_results() == 1 && (options_.library_calls || !LibraryCall(*def))) {
+    if (SideComputable(*def) && def->num_results() == 1 && (options_.side_library_calls || !LibraryCall(*def))) {
       bool ok = true;
       for (const ir::Value* operand : def->operands()) ok = ok && Side(operand);
       if (ok) {

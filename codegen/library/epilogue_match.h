@@ -42,13 +42,14 @@ struct FusedEpilogue {
 struct EpilogueMatchOptions {
   // At most this many input buffers (the device's binding limit).
   size_t max_inputs = std::numeric_limits<size_t>::max();
-  // Whether ops that call the GLSL library's exact functions (divide, rsqrt, tanh, exp, ...) may
-  // be computed per element. Off for the runtime: every store site of a tile inlines the
-  // epilogue (32-64 per invocation), and a GELU's tanh there made a 3.5 MB SPIR-V kernel that
-  // lavapipe compiled for tens of seconds. Such ops on the small per-channel vectors (batch
-  // norm's rsqrt(var + eps) * gamma) then run in their own small loop kernel whose result is
-  // an input; on the product they end the epilogue.
-  bool library_calls = false;
+  // Whether values the epilogue reads besides the product may be computed per element with
+  // ops that call the GLSL library's exact functions (divide, rsqrt, tanh, exp, ...) or round
+  // through a narrow-float codec. Off by default: such values are per-channel vectors (batch
+  // norm's rsqrt(var + eps) * gamma), which their own small kernel computes once per channel
+  // instead of once per result element. Ops on the product's path always may: the kernel
+  // stores a tile through one loop then (KernelWriter::StoreTile), so the epilogue's code
+  // appears once however many elements a tile holds.
+  bool side_library_calls = false;
   std::string source_name;  // names the program in messages
 };
 

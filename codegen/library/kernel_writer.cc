@@ -5,17 +5,12 @@
 #include <algorithm>
 
 #include "codegen/library/epilogue_generate.h"
+#include "codegen/library/index_map.h"
 
 namespace vkhlo::codegen::library {
 namespace {
 
 using ir::ElementType;
-
-std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims) {
-  std::vector<int64_t> s(dims.size(), 1);
-  for (size_t d = dims.size(); d-- > 1;) s[d - 1] = s[d] * dims[d];
-  return s;
-}
 
 // The element index of an affine operand at GLSL (b, r, c).
 std::string AffineIndex(const OperandAccess& access) {
@@ -53,71 +48,6 @@ std::string WordsToAcc(AccKind k, const std::string& w) {
   return "";
 }
 
-
-// epi_max and epi_min for a float domain, as the elementwise ops define them: a NaN operand is
-// the result, -0 < +0. NaNs and signs are tested on the bits: the max()/min() built-ins may
-// return either zero, and isnan() may be folded away without SignedZeroInfNanPreserve.
-std::string FloatMaxMinHelpers(AccKind d) {
-  const bool f64 = d == AccKind::kF64;
-  const std::string t = f64 ? "double" : "float";
-  const std::string hi = f64 ? "unpackDouble2x32({0}).y" : "floatBitsToUint({0})";
-  const std::string nan =
-      f64 ? "(((unpackDouble2x32({0}).y & 0x7fffffffu) | uint(unpackDouble2x32({0}).x != 0u)) > 0x7ff00000u)"
-          : "((floatBitsToUint({0}) & 0x7fffffffu) > 0x7f800000u)";
-  const std::string nan_a = fmt::format(fmt::runtime(nan), "a"), nan_b = fmt::format(fmt::runtime(nan), "b");
-  const std::string neg_a = fmt::format("(({} >> 31) != 0u)", fmt::format(fmt::runtime(hi), "a"));
-  return fmt::format(
-      "{0} epi_max({0} a, {0} b) {{\n  if ({1}) return a;\n  if ({2}) return b;\n  if (a == b) return {3} ? b : a;\n"
-      "  return a > b ? a : b;\n}}\n"
-      "{0} epi_min({0} a, {0} b) {{\n  if ({1}) return a;\n  if ({2}) return b;\n  if (a == b) return {3} ? a : b;\n"
-      "  return a < b ? a : b;\n}}\n",
-      t, nan_a, nan_b, neg_a);
-}
-
-// `x op y` in domain d (both operands in d); `is_unsigned`: the op's type is unsigned (maximum
-// and minimum order as unsigned).
-StatusOr<std::string> Binary(EpilogueOp op, AccKind d, const std::string& x, const std::string& y, bool is_unsigned) {
-  if (d == AccKind::kI64Pair) {  // hlo_i64.glsl: wrapping, bit-exact
-    switch (op) {
-      case EpilogueOp::kAdd: return fmt::format("hlo_u64_add({}, {})", x, y);
-      case EpilogueOp::kSubtract: return fmt::format("hlo_u64_sub({}, {})", x, y);
-      case EpilogueOp::kMultiply: return fmt::format("hlo_u64_mul_lo({}, {})", x, y);
-      case EpilogueOp::kMaximum:
-      case EpilogueOp::kRelu: return fmt::format("hlo_e64_max_{}({}, {})", is_unsigned ? "u" : "s", x, y);
-      case EpilogueOp::kMinimum: return fmt::format("hlo_e64_min_{}({}, {})", is_unsigned ? "u" : "s", x, y);
-      case EpilogueOp::kScale: return UnimplementedError("a float scale of emulated 64-bit integers in an epilogue");
-    }
-    return UnimplementedError("unknown epilogue op");
-  }
-  const bool complex = d == AccKind::kC64 || d == AccKind::kC128;
-  const bool is_float = d == AccKind::kF32 || d == AccKind::kF64;
-  switch (op) {
-    case EpilogueOp::kAdd:
-      if (d == AccKind::kBool) return fmt::format("({} | {})", x, y);
-      return fmt::format("({} + {})", x, y);
-    case EpilogueOp::kSubtract:
-      if (d == AccKind::kBool) return fmt::format("({} ^ {})", x, y);
-      return fmt::format("({} - {})", x, y);
-    case EpilogueOp::kMultiply:
-    case EpilogueOp::kScale:
-      if (complex) return fmt::format("{0}({1}.x * {2}.x - {1}.y * {2}.y, {1}.x * {2}.y + {1}.y * {2}.x)", AccGlslType(d), x, y);
-      if (d == AccKind::kBool) return fmt::format("({} & {})", x, y);
-      return fmt::format("({} * {})", x, y);
-    case EpilogueOp::kMaximum:
-    case EpilogueOp::kMinimum:
-    case EpilogueOp::kRelu: {
-      if (complex) return UnimplementedError("maximum/minimum of complex values in an epilogue");
-      const char* fn = op == EpilogueOp::kMinimum ? "min" : "max";
-      if (is_float) return fmt::format("epi_{}({}, {})", fn, x, y);  // FloatMaxMinHelpers
-      // Unsigned integers order as unsigned (their i32/i64 domain values past 2^31 / 2^63 are
-      // negative).
-      if (is_unsigned && d == AccKind::kI32) return fmt::format("int({}(uint({}), uint({})))", fn, x, y);
-      if (is_unsigned && d == AccKind::kI64) return fmt::format("int64_t({}(uint64_t({}), uint64_t({})))", fn, x, y);
-      return fmt::format("{}({}, {})", fn, x, y);
-    }
-  }
-  return UnimplementedError("unknown epilogue op");
-}
 
 }  // namespace
 
@@ -175,7 +105,7 @@ Status KernelWriter::DeclareQuantizedOperand(char x, const OperandAccess& access
   const std::string buf = fmt::format("{}_buf", x);
   // The stored integer, sign-extended (unsigned 32-bit values wrap, as convert<i32> does).
   VKHLO_RETURN_IF_ERROR(
-      EmitElementLoader(fmt::format("ldr_{}", x), buf, type, AccKind::kI32, prelude_, functions_, !t_.shader_int64));
+      EmitElementLoader(fmt::format("ldr_{}", x), buf, type, AccKind::kI32, t_, prelude_, functions_));
   DeclareIndexFunction(x, access);
   const std::string zero = x == 'a' ? fmt::format("{}", q.lhs_zero_point) : "q_zb(q_channel(b, n))";
   const std::string sig = x == 'a' ? "uint b, uint m, uint k" : "uint b, uint k, uint n";
@@ -183,8 +113,8 @@ Status KernelWriter::DeclareQuantizedOperand(char x, const OperandAccess& access
   if (q.hybrid && x == 'b') {
     // convert<E>(int(s) - zb) * sb with the interpreter's roundings: to E, then the product to E
     // (for f32 the int -> float of a storage value is exact and the product rounds once).
-    VKHLO_ASSIGN_OR_RETURN(std::string as_e, RoundToType(fmt::format("{}(s - q_zb(ch))", acc()), q.expressed, prelude_));
-    VKHLO_ASSIGN_OR_RETURN(std::string product, RoundToType(fmt::format("({}) * q_sb(ch)", as_e), q.expressed, prelude_));
+    const std::string as_e = RoundToType(fmt::format("{}(s - q_zb(ch))", acc()), q.expressed, t_, prelude_);
+    const std::string product = RoundToType(fmt::format("({}) * q_sb(ch)", as_e), q.expressed, t_, prelude_);
     functions_ += fmt::format(
         "{0} load_b({1}) {{\n  bool v; uint i = ix_b({2}, v);\n  if (!v) return {0}(0);\n"
         "  uint ch = q_channel(b, n); int s = ldr_b(i);\n  return {3};\n}}\n",
@@ -206,7 +136,7 @@ Status KernelWriter::DeclareOperand(char x, const OperandAccess& access, Element
   if (p_.quant && (x == 'b' || !p_.quant->hybrid)) return DeclareQuantizedOperand(x, access, type);
   const std::string buf = fmt::format("{}_buf", x);
   VKHLO_RETURN_IF_ERROR(
-      EmitElementLoader(fmt::format("ld_{}", x), buf, type, p_.acc, prelude_, functions_, !t_.shader_int64));
+      EmitElementLoader(fmt::format("ld_{}", x), buf, type, p_.acc, t_, prelude_, functions_));
   DeclareIndexFunction(x, access);
   const std::string row = x == 'a' ? "m" : "k", col = x == 'a' ? "k" : "n";
   if (access.affine) {
@@ -233,18 +163,10 @@ bool KernelWriter::DeclareVectorView(char x, int width) {
   }
   if (p_.acc == AccKind::kI64Pair && type == ElementType::kF32) return false;
   const int binding = operand_bindings_[x == 'a' ? 0 : 1];
-  std::string word;
-  if (p_.acc == AccKind::kI64Pair) {
-    word = type == ElementType::kS32 ? "hlo_e64_from_i32(int(w))" : "hlo_e64_from_u32(w)";
-  } else if (type == ElementType::kF32) {
-    word = p_.acc == AccKind::kF32 ? "uintBitsToFloat(w)" : fmt::format("{}(uintBitsToFloat(w))", acc());
-  } else if (type == ElementType::kS32) {
-    word = p_.acc == AccKind::kI32 ? "int(w)" : fmt::format("{}(int(w))", acc());
-  } else {
-    word = fmt::format("{}(w)", acc());
-  }
+  StatusOr<std::string> word = RawToAcc("w", type, p_.acc, t_, prelude_);
+  if (!word.ok()) return false;
   const std::string fn = fmt::format("wd_{}", x);
-  if (functions_.find(fn + "(") == std::string::npos) functions_ += fmt::format("{} {}(uint w) {{ return {}; }}\n", acc(), fn, word);
+  if (functions_.find(fn + "(") == std::string::npos) functions_ += fmt::format("{} {}(uint w) {{ return {}; }}\n", acc(), fn, *word);
   const std::string view = fmt::format("{}_v{}", x, width);
   if (buffers_.find(view + "[]") != std::string::npos) return true;
   // A vector of 8 is two uvec4 loads: 16 bytes is the widest load GPUs issue, and llvmpipe runs
@@ -378,59 +300,25 @@ std::string KernelWriter::Add(const std::string& x, const std::string& y) const 
 AccKind KernelWriter::Domain(ElementType type) const { return ComputeDomain(type, t_); }
 
 Status KernelWriter::DeclareEpilogue() {
-  if (e_.generated) {
-    // The elemental emitter reads input i from `in<i>` at its own shape (epilogue_generate.h).
-    for (size_t i = 0; i < e_.inputs.size(); ++i) {
-      Binding({BufferRole::kEpilogueInput, static_cast<int>(i)}, fmt::format("Epi{}", i), fmt::format("in{}", i), true,
-              false);
-    }
-    return OkStatus();
-  }
+  // The elemental emitter reads input i from `in<i>` at its own shape (epilogue_generate.h).
   for (size_t i = 0; i < e_.inputs.size(); ++i) {
-    const EpilogueInput& in = e_.inputs[i];
-    const std::string buf = fmt::format("e{}_buf", i);
-    Binding({BufferRole::kEpilogueInput, static_cast<int>(i)}, fmt::format("Epi{}", i), buf, true, false);
-    VKHLO_RETURN_IF_ERROR(EmitElementLoader(fmt::format("ld_e{}", i), buf, in.type, Domain(in.type), prelude_,
-                                            functions_, !t_.shader_int64));
-    if (in.broadcast_dimensions.size() != in.dims.size()) {
-      return InvalidArgumentError(fmt::format("{}: epilogue input {} has {} broadcast dimensions for rank {}", p_.what,
-                                              i, in.broadcast_dimensions.size(), in.dims.size()));
-    }
-    // Input index from the result's row-major index: its coordinates along the broadcast dims.
-    const auto rs = RowMajorStrides(p_.result_dims);
-    const auto is = RowMajorStrides(in.dims);
-    std::string index;
-    for (size_t d = 0; d < in.dims.size(); ++d) {
-      const int64_t rd = in.broadcast_dimensions[d];
-      if (rd < 0 || rd >= static_cast<int64_t>(p_.result_dims.size())) {
-        return InvalidArgumentError(fmt::format("{}: epilogue input {} broadcast dimension {} out of range", p_.what, i, rd));
-      }
-      if (in.dims[d] == 1) continue;
-      if (in.dims[d] != p_.result_dims[static_cast<size_t>(rd)]) {
-        return InvalidArgumentError(fmt::format("{}: epilogue input {} does not broadcast into the result", p_.what, i));
-      }
-      index += fmt::format(" + ((oi / {}u) % {}u) * {}u", rs[static_cast<size_t>(rd)], p_.result_dims[static_cast<size_t>(rd)], is[d]);
-    }
-    functions_ += fmt::format("{} epi_in{}(uint oi) {{ return ld_e{}(0u{}); }}\n", AccGlslType(Domain(in.type)),
-                              i, i, index);
+    Binding({BufferRole::kEpilogueInput, static_cast<int>(i)}, fmt::format("Epi{}", i), fmt::format("in{}", i), true,
+            false);
   }
   return OkStatus();
 }
 
-ElementType KernelWriter::FinalType() const {
-  if (e_.generated && e_.generated->root != nullptr) return e_.generated->root->type().element_type();
-  return e_.custom_result_type ? *e_.custom_result_type : e_.convert_to.value_or(p_.c_type);
-}
+ElementType KernelWriter::FinalType() const { return e_.ResultType(p_.c_type); }
 
 Status KernelWriter::DeclareOutput() {
   const AccKind r = Domain(p_.c_type);
   const ElementType final_type = FinalType();
   const AccKind f = Domain(final_type);
   const bool r_unsigned = ir::IsUnsignedInteger(p_.c_type);
-  const bool narrow = StorageBits(final_type) < 32;
+  const bool narrow = LibraryFacts(final_type, t_).storage_bits < 32;
   result_binding_ = static_cast<int>(bindings_.size());
   Binding({BufferRole::kResult, 0, true}, "Result", "c_buf", false, !narrow);
-  VKHLO_RETURN_IF_ERROR(EmitElementStorer("st_c", "c_buf", final_type, prelude_, functions_, !t_.shader_int64));
+  VKHLO_RETURN_IF_ERROR(EmitElementStorer("st_c", "c_buf", final_type, t_, prelude_, functions_));
   functions_ += fmt::format("uint out_index(uint b, uint m, uint n) {{ return {} + {} + {}; }}\n", p_.c_batch.Offset("b"),
                             p_.c_rows.Offset("m"), p_.c_cols.Offset("n"));
   DeclareQuantizedHelpers();
@@ -448,56 +336,53 @@ Status KernelWriter::DeclareOutput() {
     return OkStatus();
   }
   VKHLO_ASSIGN_OR_RETURN(std::string to_r, ConvertDomain("acc", p_.acc, r, &prelude_, r_unsigned, r_unsigned));
-  VKHLO_ASSIGN_OR_RETURN(std::string rounded, RoundToType(to_r, p_.c_type, prelude_));
-  functions_ += fmt::format("{} round_result({} acc) {{ return {}; }}\n", AccGlslType(r), acc(), rounded);
-  if (e_.generated) {
-    VKHLO_ASSIGN_OR_RETURN(GeneratedEpilogueGlsl gen, GenerateEpilogueGlsl(*e_.generated, t_, acc(),
-                                                                          std::string(AccGlslType(r)),
+  functions_ += fmt::format("{} round_result({} acc) {{ return {}; }}\n", AccGlslType(r), acc(),
+                            RoundToType(to_r, p_.c_type, t_, prelude_));
+  if (e_.empty()) {
+    functions_ += fmt::format("{} epilogue({} acc, uint b, uint m, uint n) {{ return round_result(acc); }}\n",
+                              AccGlslType(r), acc());
+  } else {
+    VKHLO_ASSIGN_OR_RETURN(GeneratedEpilogueGlsl gen, GenerateEpilogueGlsl(e_, t_, acc(), std::string(AccGlslType(r)),
                                                                           std::string(AccGlslType(f))));
     for (const std::string& ext : gen.extensions) prelude_.Extension(ext);
     for (const std::string& file : gen.includes) prelude_.Include(file);
     functions_ += gen.helpers;
     functions_ += gen.function;
-  } else if (!e_.custom_glsl.empty()) {
-    functions_ += e_.custom_glsl;
-    if (!functions_.empty() && functions_.back() != '\n') functions_ += "\n";
-  } else {
-    std::string body = fmt::format("  {} x = round_result(acc);\n  uint oi = out_index(b, m, n);\n", AccGlslType(r));
-    const bool float_max_min = AccIsFloat(r) && std::any_of(e_.steps.begin(), e_.steps.end(), [](const EpilogueStep& s) {
-      return s.op == EpilogueOp::kMaximum || s.op == EpilogueOp::kMinimum || s.op == EpilogueOp::kRelu;
-    });
-    if (float_max_min) functions_ += FloatMaxMinHelpers(r);
-    for (const EpilogueStep& s : e_.steps) {
-      std::string y;
-      if (s.op == EpilogueOp::kRelu) {
-        y = fmt::format("{}(0)", AccGlslType(r));
-      } else if (s.op == EpilogueOp::kScale) {
-        y = fmt::format("{}({})", AccGlslType(r), r == AccKind::kF64 ? fmt::format("{:.17g}lf", s.constant)
-                                                                     : fmt::format("{:.9g}", s.constant));
-        if (r == AccKind::kC64 || r == AccKind::kC128) y = fmt::format("{}({}, 0)", AccGlslType(r), s.constant);
-      } else {
-        if (s.input < 0 || s.input >= static_cast<int>(e_.inputs.size())) {
-          return InvalidArgumentError(fmt::format("{}: epilogue step reads input {} of {}", p_.what, s.input, e_.inputs.size()));
-        }
-        const ElementType in_type = e_.inputs[static_cast<size_t>(s.input)].type;
-        VKHLO_ASSIGN_OR_RETURN(y, ConvertDomain(fmt::format("epi_in{}(oi)", s.input), Domain(in_type), r, &prelude_,
-                                                ir::IsUnsignedInteger(in_type), r_unsigned));
-      }
-      VKHLO_ASSIGN_OR_RETURN(std::string v, Binary(s.op, r, "x", y, r_unsigned));
-      VKHLO_ASSIGN_OR_RETURN(std::string rv, RoundToType(v, p_.c_type, prelude_));
-      body += fmt::format("  x = {};\n", rv);
-    }
-    VKHLO_ASSIGN_OR_RETURN(std::string out,
-                           ConvertDomain("x", r, f, &prelude_, r_unsigned, ir::IsUnsignedInteger(final_type)));
-    if (final_type != p_.c_type) {
-      VKHLO_ASSIGN_OR_RETURN(out, RoundToType(out, final_type, prelude_));
-    }
-    body += fmt::format("  return {};\n", out);
-    functions_ += fmt::format("{} epilogue({} acc, uint b, uint m, uint n) {{\n{}}}\n", AccGlslType(f), acc(), body);
+    // Calls into the GLSL library (exact math, narrow-float codecs) are large once inlined:
+    // StoreTile then stores a tile through one loop.
+    costly_epilogue_ = !gen.includes.empty();
   }
   functions_ += fmt::format("void store_c(uint b, uint m, uint n, {} acc) {{ st_c(out_index(b, m, n), epilogue(acc, b, m, n)); }}\n",
                             acc());
   return OkStatus();
+}
+
+std::string KernelWriter::StoreTile(const std::vector<TileElement>& elements, const std::string& indent) {
+  auto guarded = [](const TileElement& t, const std::string& store) {
+    return t.guard.empty() ? store + "\n" : fmt::format("if ({}) {}\n", t.guard, store);
+  };
+  std::string out;
+  if (!costly_epilogue_ || elements.size() < 2) {
+    for (const TileElement& t : elements) {
+      out += indent + guarded(t, fmt::format("store_c({}, {}, {}, {});", t.b, t.m, t.n, t.value));
+    }
+    return out;
+  }
+  // Drivers inline every call: one loop keeps a single copy of the epilogue in the kernel.
+  prelude_.Extension("GL_EXT_control_flow_attributes");
+  const size_t n = elements.size();
+  out += fmt::format("{0}{{\n{0}  {1} tile_v[{2}];\n{0}  uvec3 tile_at[{2}];\n{0}  bool tile_ok[{2}];\n", indent,
+                     acc(), n);
+  for (size_t e = 0; e < n; ++e) {
+    const TileElement& t = elements[e];
+    out += fmt::format("{0}  tile_v[{1}] = {2}; tile_at[{1}] = uvec3({3}, {4}, {5}); tile_ok[{1}] = {6};\n", indent,
+                       e, t.value, t.b, t.m, t.n, t.guard.empty() ? "true" : t.guard);
+  }
+  out += fmt::format(
+      "{0}  [[dont_unroll]] for (uint e = 0u; e < {1}u; ++e) {{\n"
+      "{0}    if (tile_ok[e]) store_c(tile_at[e].x, tile_at[e].y, tile_at[e].z, tile_v[e]);\n{0}  }}\n{0}}}\n",
+      indent, n);
+  return out;
 }
 
 uint64_t KernelWriter::ScratchWordsPerElement() const { return static_cast<uint64_t>(AccWords(p_.acc)); }
@@ -533,6 +418,7 @@ Status KernelWriter::DeclarePackedMatmul() {
 
 bool KernelWriter::DeclareVectorResult() {
   const ElementType final_type = FinalType();
+  if (costly_epilogue_) return false;  // StoreTile's loop instead of 4 copies per row
   if (result_binding_ < 0 || final_type != ElementType::kF32 || ComputeDomain(p_.c_type) != AccKind::kF32) return false;
   if (p_.n % 4 != 0 || !p_.c_cols.IsUnitStride() || !p_.c_rows.StridesMultipleOf(4) ||
       !p_.c_batch.StridesMultipleOf(4)) {

@@ -1,6 +1,6 @@
 // The parts every matmul-family kernel shares: buffer declarations, the operand load functions
 // (`load_a(b, m, k)`, `load_b(b, k, n)` and their vector forms), the output path
-// (`out_index`, `epilogue`, `store_c`) and the assembly of the final GLSL text. Variant emitters
+// (`out_index`, `epilogue`, `store_c`, StoreTile) and the assembly of the final GLSL text. Variant emitters
 // (matmul_register_tiled.cc, matmul_shared_tiled.cc, ...) only write `main`.
 #pragma once
 
@@ -96,6 +96,18 @@ class KernelWriter {
   // The domain a value of `type` computes in on this target (ComputeDomain(type, target)).
   AccKind Domain(ir::ElementType type) const;
 
+  // One result element a tile stores: the accumulator `value` at (b, m, n), when `guard`
+  // holds ("" for always).
+  struct TileElement {
+    std::string value, b, m, n, guard;
+  };
+  // GLSL statements storing a tile's results through store_c. Each store is written out,
+  // unless the epilogue calls the GLSL library (exact math, narrow-float codecs): then the
+  // values go into an array that one loop stores, so the epilogue's code appears once in the
+  // kernel instead of once per element (drivers inline every call; a GELU inlined 64 times
+  // made megabytes of SPIR-V). After DeclareMatmul / DeclarePackedMatmul / DeclareFill.
+  std::string StoreTile(const std::vector<TileElement>& elements, const std::string& indent = "  ");
+
   void AddShared(const std::string& decl) { shared_ += decl; }
   // A GLSL function after the declared ones (it may call load_a, load_b, ...).
   void AddFunction(const std::string& text) { functions_ += text; }
@@ -121,6 +133,7 @@ class KernelWriter {
   // The element type the result is stored as (after the epilogue's convert or custom result).
   ir::ElementType FinalType() const;
   int result_binding_ = -1;
+  bool costly_epilogue_ = false;  // the epilogue calls the GLSL library (StoreTile)
 
   const MatmulProblem& p_;
   const Epilogue& e_;

@@ -12,11 +12,6 @@
 namespace vkhlo::codegen::library {
 namespace {
 
-ir::ElementType FinalType(const MatmulProblem& p, const Epilogue& e) {
-  if (e.custom_result_type) return *e.custom_result_type;
-  return e.convert_to.value_or(p.c_type);
-}
-
 uint64_t ResultBytes(const MatmulProblem& p, ir::ElementType type) {
   int64_t n = 1;
   for (int64_t d : p.result_dims) n *= d;
@@ -29,10 +24,11 @@ Status CheckPlanSupport(const MatmulProblem& p, const Epilogue& e, const TargetI
   VKHLO_RETURN_IF_ERROR(CheckTypeSupport(p.a_type, p.acc, t, p.what));
   VKHLO_RETURN_IF_ERROR(CheckTypeSupport(p.b_type, p.acc, t, p.what));
   VKHLO_RETURN_IF_ERROR(CheckTypeSupport(p.c_type, p.acc, t, p.what));
-  const ir::ElementType final_type = FinalType(p, e);
+  const ir::ElementType final_type = e.ResultType(p.c_type);
   VKHLO_RETURN_IF_ERROR(CheckTypeSupport(final_type, ComputeDomain(final_type, t), t, p.what + " (epilogue)"));
-  for (const EpilogueInput& in : e.inputs) {
-    VKHLO_RETURN_IF_ERROR(CheckTypeSupport(in.type, ComputeDomain(in.type, t), t, p.what + " (epilogue input)"));
+  for (const ir::Value* in : e.inputs) {
+    const ir::ElementType type = in->type().element_type();
+    VKHLO_RETURN_IF_ERROR(CheckTypeSupport(type, ComputeDomain(type, t), t, p.what + " (epilogue input)"));
   }
   const size_t buffers = 3 + e.inputs.size() + (p.quant && p.quant->channels > 1 ? 1 : 0);
   if (buffers > t.max_storage_buffers_per_stage) {
@@ -66,13 +62,13 @@ StatusOr<LibraryPlan> PlanMatmul(const MatmulProblem& problem, const TargetInfo&
   if (p.quant) {
     // The integer path's epilogue is the requantization; element-wise ops after it are not
     // absorbed (epilogue_match.cc), so an epilogue here is a caller's error.
-    if (!p.quant->hybrid && (!e.empty() || !e.inputs.empty())) {
+    if (!p.quant->hybrid && !e.empty()) {
       return InvalidArgumentError(p.what + ": a quantized contraction takes no fused epilogue");
     }
   }
   LibraryPlan plan;
   plan.problem = p;
-  plan.result_type = FinalType(p, e);
+  plan.result_type = e.ResultType(p.c_type);
   plan.result_bytes = ResultBytes(p, plan.result_type);
   MatmulChoice choice = ChooseMatmulConfig(p, t);
   if (!options.force_config.empty()) {

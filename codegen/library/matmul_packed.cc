@@ -204,16 +204,18 @@ StatusOr<LibraryDispatch> EmitPackedProduct(const MatmulProblem& p, const Epilog
   }
   body += "  }\n";
   const bool vector_result = w.DeclareVectorResult();
+  std::vector<KernelWriter::TileElement> tile;
   for (uint32_t i = 0; i < tm; ++i) {
     if (vector_result) {  // N is a multiple of 4: the lane's 4 columns are all in or all out
       body += fmt::format("  if (m0 + {0}u < M && n0 < N) store_c4(b, m0 + {0}u, n0, c{0});\n", i);
       continue;
     }
     for (int q = 0; q < 4; ++q) {
-      body += fmt::format("  if (m0 + {0}u < M && n0 + {1}u < N) store_c(b, m0 + {0}u, n0 + {1}u, c{0}.{2});\n", i, q,
-                          "xyzw"[q]);
+      const std::string m = fmt::format("m0 + {}u", i), n = fmt::format("n0 + {}u", q);
+      tile.push_back({fmt::format("c{}.{}", i, "xyzw"[q]), "b", m, n, fmt::format("{} < M && {} < N", m, n)});
     }
   }
+  body += w.StoreTile(tile);
   LibraryDispatch d;
   d.name = name + ".packed";
   d.glsl = w.Assemble(lanes, 1, 1, body);

@@ -234,17 +234,21 @@ StatusOr<LibraryDispatch> EmitRegisterTiled(const MatmulProblem& p, const Epilog
     }
     body += "  }\n";
   }
+  std::vector<KernelWriter::TileElement> tile;
   for (uint32_t i = 0; i < tm; ++i) {
     for (uint32_t j = 0; j < tn; ++j) {
+      const std::string m = fmt::format("m0 + {}u", i), n = fmt::format("n0 + {}u", j);
+      const std::string guard = fmt::format("{} < M && {} < N", m, n);
       if (split > 1) {
-        body += fmt::format("  if (m0 + {0}u < M && n0 + {1}u < N) store_partial(s, b, m0 + {0}u, n0 + {1}u, c{0}_{1});\n",
-                            i, j);
+        body += fmt::format("  if ({0}) store_partial(s, b, {1}, {2}, c{3}_{4});\n", guard, m, n, i, j);
+      } else if (qcols) {
+        body += fmt::format("  if ({0}) store_cq(b, {1}, {2}, c{3}_{4}, qc{4});\n", guard, m, n, i, j);
       } else {
-        body += fmt::format("  if (m0 + {0}u < M && n0 + {1}u < N) store_c{2}(b, m0 + {0}u, n0 + {1}u, c{0}_{1}{3});\n", i, j,
-                            qcols ? "q" : "", qcols ? fmt::format(", qc{}", j) : "");
+        tile.push_back({fmt::format("c{}_{}", i, j), "b", m, n, guard});
       }
     }
   }
+  body += w.StoreTile(tile);
   LibraryDispatch d;
   d.name = name + (split > 1 ? ".regtile_partial" : ".regtile");
   const uint32_t local_x = c.lanes_m ? c.wg_y : c.wg_x, local_y = c.lanes_m ? c.wg_x : c.wg_y;

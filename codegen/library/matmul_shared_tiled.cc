@@ -106,16 +106,18 @@ StatusOr<LibraryDispatch> EmitSharedTiled(const MatmulProblem& p, const Epilogue
     }
     body += "    }\n    barrier();\n  }\n";
   }
+  std::vector<KernelWriter::TileElement> tile;
   for (uint32_t i = 0; i < c.tm; ++i) {
     for (uint32_t j = 0; j < c.tn; ++j) {
       const std::string m = fmt::format("mb + ty + {}u", i * c.wg_y), n = fmt::format("nb + tx + {}u", j * c.wg_x);
       if (split > 1) {
         body += fmt::format("  if ({0} < M && {1} < N) store_partial(s, b, {0}, {1}, c{2}_{3});\n", m, n, i, j);
       } else {
-        body += fmt::format("  if ({0} < M && {1} < N) store_c(b, {0}, {1}, c{2}_{3});\n", m, n, i, j);
+        tile.push_back({fmt::format("c{}_{}", i, j), "b", m, n, fmt::format("{} < M && {} < N", m, n)});
       }
     }
   }
+  body += w.StoreTile(tile);
   LibraryDispatch d;
   d.name = name + (split > 1 ? ".shared_partial" : ".shared");
   d.glsl = w.Assemble(c.wg_x, c.wg_y, 1, body);

@@ -17,7 +17,6 @@ namespace vkhlo::testing {
 namespace {
 
 using codegen::library::Epilogue;
-using codegen::library::EpilogueOp;
 using codegen::library::PlanOptions;
 
 std::string Dims(const std::vector<int64_t>& d) {
@@ -176,28 +175,22 @@ TEST_F(DotGeneralTest, ElementTypes) {
       {"i32", "i32", "f32"},
   };
   std::vector<TypeCase> all(std::begin(cases), std::end(cases));
-  // f8 formats decode through the GLSL library (codegen/glsl), when this build has it.
-  if (codegen::library::HaveGlslLibrary()) {
-    all.push_back({"f8E4M3FN", "f8E4M3FN", "f32"});
-    all.push_back({"f8E5M2", "f8E5M2", "bf16"});
-    all.push_back({"f8E4M3FNUZ", "f8E4M3FNUZ", "f8E4M3FNUZ"});
-  }
+  // f8 formats decode through the GLSL library's codecs (codegen/glsl/hlo_float_codec.glsl).
+  all.push_back({"f8E4M3FN", "f8E4M3FN", "f32"});
+  all.push_back({"f8E5M2", "f8E5M2", "bf16"});
+  all.push_back({"f8E4M3FNUZ", "f8E4M3FNUZ", "f8E4M3FNUZ"});
   for (const TypeCase& t : all) {
     std::mt19937_64 rng(std::hash<std::string>()(t.lhs) ^ std::hash<std::string>()(t.result));
     const DotCase c = MakeDot(rng, {3, 7, 33}, 1, 1, 1, 1, t.lhs, t.rhs, t.result);
     const std::string types = std::string(t.lhs) + t.rhs + t.result;
     const bool needs_f64 = types.find("f64") != std::string::npos;
-    // 64-bit integers are emulated as uvec2 pairs without shaderInt64 when the GLSL library
-    // (hlo_i64.glsl) is built in.
-    const bool needs_i64 = types.find("i64") != std::string::npos && !codegen::library::HaveGlslLibrary();
-    if ((needs_f64 && !target_.shader_float64) || (needs_i64 && !target_.shader_int64)) {
+    // (64-bit integers are emulated as uvec2 pairs without shaderInt64: hlo_i64.glsl.)
+    if (needs_f64 && !target_.shader_float64) {
       ASSERT_OK_AND_ASSIGN(ParsedOp parsed, ParseOp(c.mlir, ir::OpCode::kDotGeneral));
       auto plan = codegen::library::PlanDotGeneral(*parsed.op, target_);
       ASSERT_FALSE(plan.ok()) << types;
       EXPECT_EQ(plan.status().code(), StatusCode::kUnimplemented);
-      EXPECT_NE(plan.status().message().find(needs_f64 && !target_.shader_float64 ? "shaderFloat64" : "shaderInt64"),
-                std::string::npos)
-          << plan.status().ToString();
+      EXPECT_NE(plan.status().message().find("shaderFloat64"), std::string::npos) << plan.status().ToString();
       EXPECT_NE(plan.status().message().find("stablehlo.dot_general"), std::string::npos);
       continue;
     }
@@ -238,15 +231,6 @@ ir::Literal EdgeLiteral(const ir::Type& type, std::mt19937_64& rng) {
 // including split-K (partial sums through scratch) and fused epilogues. Without shaderInt64
 // (VKHLO_PROFILE=mobile) they run on uvec2 pairs and the kernels never mention a 64-bit type.
 TEST_F(DotGeneralTest, Int64WrappingEdgeValues) {
-  if (!target_.shader_int64 && !codegen::library::HaveGlslLibrary()) {
-    // A build without the GLSL library (hlo_i64.glsl) cannot emulate: the product is refused.
-    const DotCase c = MakeDot(rng_, {3, 7, 33}, 1, 1, 1, 1, "i64", "i64", "i64");
-    ASSERT_OK_AND_ASSIGN(ParsedOp parsed, ParseOp(c.mlir, ir::OpCode::kDotGeneral));
-    auto plan = codegen::library::PlanDotGeneral(*parsed.op, target_);
-    ASSERT_FALSE(plan.ok());
-    EXPECT_NE(plan.status().message().find("shaderInt64"), std::string::npos) << plan.status().ToString();
-    return;
-  }
   auto check_glsl = [&](const codegen::library::LibraryPlan& plan) {
     if (target_.shader_int64) return;
     for (const auto& d : plan.dispatches) {
@@ -518,9 +502,6 @@ TEST_F(DotGeneralTest, PackedPanels) {
   ASSERT_OK_AND_ASSIGN(auto plan, codegen::library::PlanDotGeneral(*parsed.op, target_));
   EXPECT_EQ(plan.config.variant, codegen::library::MatmulVariant::kPacked) << plan.summary;
   Check(big, {});
-  Epilogue e;
-  e.inputs.push_back({ir::ElementType::kF32, {100}, {2}});
-  e.steps = {{EpilogueOp::kAdd, 0}, {EpilogueOp::kRelu}};
   std::vector<ir::Literal> bias = {RandomLiteral(ir::Type::Tensor(ir::ElementType::kF32, {100}), rng_)};
   ASSERT_OK_AND_ASSIGN(ParsedOp with_bias, ParseOp(R"(func.func @main(%a: tensor<2x130x257xf32>, %b: tensor<2x257x100xf32>, %bias: tensor<100xf32>) -> tensor<2x130x100xf32> {
   %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x130x257xf32>, tensor<2x257x100xf32>) -> tensor<2x130x100xf32>
@@ -535,7 +516,9 @@ TEST_F(DotGeneralTest, PackedPanels) {
   interp::InterpValues values = {interp::InterpValue::Tensor(operands[0]), interp::InterpValue::Tensor(operands[1]),
                                  interp::InterpValue::Tensor(bias[0])};
   ASSERT_OK_AND_ASSIGN(interp::RunResult expected, interp::RunFunction(*with_bias.module, "main", values));
-  ASSERT_OK_AND_ASSIGN(auto fused, codegen::library::PlanDotGeneral(*with_bias.op, target_, e));
+  const codegen::library::FusedEpilogue e = codegen::library::MatchEpilogue(*with_bias.op->parent_block(), *with_bias.op);
+  ASSERT_EQ(e.fused.size(), 2u);
+  ASSERT_OK_AND_ASSIGN(auto fused, codegen::library::PlanDotGeneral(*with_bias.op, target_, e.epilogue));
   EXPECT_EQ(fused.config.variant, codegen::library::MatmulVariant::kPacked) << fused.summary;
   EXPECT_EQ(fused.dispatches.size(), 3u) << "two packs and the product with the epilogue fused";
   ASSERT_OK_AND_ASSIGN(ir::Literal actual, RunPlan(dev(), TestCompiler(), target_, fused, operands, bias));

@@ -17,9 +17,6 @@
 namespace vkhlo::testing {
 namespace {
 
-using codegen::library::Epilogue;
-using codegen::library::EpilogueOp;
-
 class EpilogueTest : public DeviceTest {
  protected:
   void SetUp() override {
@@ -28,14 +25,16 @@ class EpilogueTest : public DeviceTest {
   }
 
   // Runs `mlir`'s main on random arguments in the interpreter, and its first dot_general or
-  // convolution with `epilogue` (inputs: the arguments after the first two) on the device.
-  void Check(const std::string& mlir, const Epilogue& epilogue, int64_t k) {
+  // convolution with the epilogue MatchEpilogue finds (`ops` ops absorbed, the whole chain up
+  // to the returned value) on the device, in one dispatch.
+  void Check(const std::string& mlir, int64_t k, size_t ops) {
     SCOPED_TRACE(mlir);
     ASSERT_OK_AND_ASSIGN(auto module, frontend::ParseModule(mlir));
     const ir::Function& main = *module->functions().front();
+    const ir::Block& block = main.body().front();
     std::vector<ir::Literal> args;
     interp::InterpValues values;
-    for (const auto& arg : main.body().front().arguments()) {
+    for (const auto& arg : block.arguments()) {
       args.push_back(RandomLiteral(arg->type(), rng_));
       values.push_back(interp::InterpValue::Tensor(args.back()));
     }
@@ -45,13 +44,20 @@ class EpilogueTest : public DeviceTest {
       if (!op && (o.code() == ir::OpCode::kDotGeneral || o.code() == ir::OpCode::kConvolution)) op = &o;
     });
     ASSERT_NE(op, nullptr);
-    auto plan = op->code() == ir::OpCode::kDotGeneral ? codegen::library::PlanDotGeneral(*op, target_, epilogue)
-                                                      : codegen::library::PlanConvolution(*op, target_, epilogue);
+    const codegen::library::FusedEpilogue f = codegen::library::MatchEpilogue(block, *op);
+    ASSERT_EQ(f.fused.size(), ops);
+    ASSERT_EQ(f.result, block.operations().back()->operand(0)) << "the whole chain";
+    std::vector<ir::Literal> inputs;
+    for (const ir::Value* v : f.inputs) {
+      ASSERT_TRUE(v->is_block_argument());
+      inputs.push_back(args[static_cast<size_t>(v->index())]);
+    }
+    auto plan = op->code() == ir::OpCode::kDotGeneral ? codegen::library::PlanDotGeneral(*op, target_, f.epilogue)
+                                                      : codegen::library::PlanConvolution(*op, target_, f.epilogue);
     ASSERT_OK(plan.status());
     SCOPED_TRACE(plan->summary);
     EXPECT_EQ(plan->dispatches.size(), 1u) << "the epilogue is fused: one dispatch";
     std::vector<ir::Literal> operands = {args[0], args[1]};
-    std::vector<ir::Literal> inputs(args.begin() + 2, args.end());
     ASSERT_OK_AND_ASSIGN(ir::Literal actual, RunPlan(dev(), TestCompiler(), target_, *plan, operands, inputs));
     EXPECT_EQ(Compare(expected.outputs[0].literal(), actual, k), "");
   }
@@ -61,9 +67,6 @@ class EpilogueTest : public DeviceTest {
 };
 
 TEST_F(EpilogueTest, DotBiasRelu) {
-  Epilogue e;
-  e.inputs.push_back({ir::ElementType::kF32, {7}, {1}});
-  e.steps = {{EpilogueOp::kAdd, 0}, {EpilogueOp::kRelu}};
   Check(R"(func.func @main(%a: tensor<33x100xf32>, %b: tensor<100x7xf32>, %bias: tensor<7xf32>) -> tensor<33x7xf32> {
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<33x100xf32>, tensor<100x7xf32>) -> tensor<33x7xf32>
   %1 = stablehlo.broadcast_in_dim %bias, dims = [1] : (tensor<7xf32>) -> tensor<33x7xf32>
@@ -71,16 +74,12 @@ TEST_F(EpilogueTest, DotBiasRelu) {
   %3 = stablehlo.constant dense<0.0> : tensor<33x7xf32>
   %4 = stablehlo.maximum %2, %3 : tensor<33x7xf32>
   func.return %4 : tensor<33x7xf32>
-})", e, 100);
+})", 100, 2);
 }
 
-// bf16 in, bf16 dot result rounded before the epilogue (as the unfused ops), a row bias, a
-// scale, then converted to f32.
+// bf16 in, bf16 dot result rounded before the epilogue (as the unfused ops), a scale and a row
+// bias in bf16 arithmetic (each op rounded through the codec), then converted to f32.
 TEST_F(EpilogueTest, Bf16ScaleBiasConvert) {
-  Epilogue e;
-  e.inputs.push_back({ir::ElementType::kBF16, {3, 9}, {0, 1}});
-  e.steps = {{EpilogueOp::kScale, -1, 0.5}, {EpilogueOp::kSubtract, 0}};
-  e.convert_to = ir::ElementType::kF32;
   Check(R"(func.func @main(%a: tensor<3x9x40xbf16>, %b: tensor<3x40x5xbf16>, %r: tensor<3x9xbf16>) -> tensor<3x9x5xf32> {
   %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<3x9x40xbf16>, tensor<3x40x5xbf16>) -> tensor<3x9x5xbf16>
   %1 = stablehlo.constant dense<0.5> : tensor<3x9x5xbf16>
@@ -89,13 +88,10 @@ TEST_F(EpilogueTest, Bf16ScaleBiasConvert) {
   %4 = stablehlo.subtract %2, %3 : tensor<3x9x5xbf16>
   %5 = stablehlo.convert %4 : (tensor<3x9x5xbf16>) -> tensor<3x9x5xf32>
   func.return %5 : tensor<3x9x5xf32>
-})", e, 40);
+})", 40, 3);
 }
 
 TEST_F(EpilogueTest, ConvolutionBiasRelu) {
-  Epilogue e;
-  e.inputs.push_back({ir::ElementType::kF32, {16}, {3}});
-  e.steps = {{EpilogueOp::kAdd, 0}, {EpilogueOp::kRelu}};
   Check(R"(func.func @main(%x: tensor<2x9x9x8xf32>, %w: tensor<3x3x8x16xf32>, %bias: tensor<16xf32>) -> tensor<2x9x9x16xf32> {
   %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x9x9x8xf32>, tensor<3x3x8x16xf32>) -> tensor<2x9x9x16xf32>
   %1 = stablehlo.broadcast_in_dim %bias, dims = [3] : (tensor<16xf32>) -> tensor<2x9x9x16xf32>
@@ -103,7 +99,18 @@ TEST_F(EpilogueTest, ConvolutionBiasRelu) {
   %3 = stablehlo.constant dense<0.0> : tensor<2x9x9x16xf32>
   %4 = stablehlo.maximum %2, %3 : tensor<2x9x9x16xf32>
   func.return %4 : tensor<2x9x9x16xf32>
-})", e, 72);
+})", 72, 2);
+}
+
+// Integer arithmetic in the epilogue: wraps as the unfused ops do.
+TEST_F(EpilogueTest, IntegerScaleAndResidual) {
+  Check(R"(func.func @main(%a: tensor<5x11xi32>, %b: tensor<11x6xi32>, %c: tensor<5x6xi32>) -> tensor<5x6xi32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<5x11xi32>, tensor<11x6xi32>) -> tensor<5x6xi32>
+  %1 = stablehlo.constant dense<3> : tensor<5x6xi32>
+  %2 = stablehlo.multiply %0, %1 : tensor<5x6xi32>
+  %3 = stablehlo.add %2, %c : tensor<5x6xi32>
+  func.return %3 : tensor<5x6xi32>
+})", 11, 2);
 }
 
 // MatchEpilogue finds the chain in the IR: the bias through its broadcast, relu from max(x, 0),
@@ -129,11 +136,9 @@ TEST_F(EpilogueTest, MatchEpilogueFindsTheChain) {
   ASSERT_EQ(f.fused.size(), 4u);
   ASSERT_EQ(f.inputs.size(), 1u);
   EXPECT_EQ(f.inputs[0], block.arguments()[2].get());
-  ASSERT_TRUE(f.epilogue.generated.has_value());
-  EXPECT_TRUE(f.epilogue.steps.empty());
-  EXPECT_EQ(f.epilogue.custom_result_type, ir::ElementType::kF16);
+  EXPECT_EQ(f.epilogue.ResultType(ir::ElementType::kF32), ir::ElementType::kF16);
   EXPECT_EQ(f.result, block.operations().back()->operand(0));
-  Check(mlir, f.epilogue, 100);
+  Check(mlir, 100, 4);
 
   // %2 used twice: the chain stops before it.
   const std::string shared = R"(func.func @main(%a: tensor<3x4xf32>, %b: tensor<4x5xf32>, %c: tensor<3x5xf32>) -> (tensor<3x5xf32>, tensor<3x5xf32>) {
@@ -150,30 +155,12 @@ TEST_F(EpilogueTest, MatchEpilogueFindsTheChain) {
   EXPECT_EQ(g.result, block2.operations()[1]->result(0));
 }
 
-// The hook the elemental emitter plugs into: generated GLSL defining epilogue().
-TEST_F(EpilogueTest, CustomGlsl) {
-  Epilogue e;
-  e.inputs.push_back({ir::ElementType::kS32, {5, 6}, {0, 1}});
-  e.custom_glsl =
-      "int epilogue(int acc, uint b, uint m, uint n) {\n"
-      "  int x = round_result(acc);\n"
-      "  return x * 3 + epi_in0(out_index(b, m, n));\n"
-      "}\n";
-  Check(R"(func.func @main(%a: tensor<5x11xi32>, %b: tensor<11x6xi32>, %c: tensor<5x6xi32>) -> tensor<5x6xi32> {
-  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<5x11xi32>, tensor<11x6xi32>) -> tensor<5x6xi32>
-  %1 = stablehlo.constant dense<3> : tensor<5x6xi32>
-  %2 = stablehlo.multiply %0, %1 : tensor<5x6xi32>
-  %3 = stablehlo.add %2, %c : tensor<5x6xi32>
-  func.return %3 : tensor<5x6xi32>
-})", e, 11);
-}
-
-
-// The whole GELU (tanh form, as jax.nn.gelu exports it) as the generated epilogue of a plan
-// made with library calls allowed: the GLSL library's tanh per element, one dispatch, bits
-// identical to the interpreter (small-integer operands: the product is exact in any order).
+// The whole GELU (tanh form, as jax.nn.gelu exports it) as the epilogue: the GLSL library's
+// tanh per element, one dispatch, stored through one loop per tile (one copy of the epilogue
+// in the kernel), bits identical to the interpreter (small-integer operands: the product is
+// exact in any order). In f16 and bf16 each op rounds through the codec as unfused.
 TEST_F(EpilogueTest, WholeGeluGenerated) {
-  for (const char* t : {"f32"}) {
+  for (const char* t : {"f32", "f16", "bf16"}) {
     const std::string mlir = fmt::format(R"(func.func @main(%a: tensor<2x8x16x{0}>, %b: tensor<16x32x{0}>, %bias: tensor<32x{0}>) -> tensor<2x8x32x{0}> {{
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [2] x [0] : (tensor<2x8x16x{0}>, tensor<16x32x{0}>) -> tensor<2x8x32x{0}>
   %1 = stablehlo.broadcast_in_dim %bias, dims = [2] : (tensor<32x{0}>) -> tensor<1x1x32x{0}>
@@ -202,11 +189,9 @@ TEST_F(EpilogueTest, WholeGeluGenerated) {
     ASSERT_OK_AND_ASSIGN(auto module, frontend::ParseModule(mlir));
     const ir::Block& block = module->functions().front()->body().front();
     const ir::Operation& dot = *block.operations().front();
-    const codegen::library::FusedEpilogue f = codegen::library::MatchEpilogue(block, dot, {.library_calls = true});
+    const codegen::library::FusedEpilogue f = codegen::library::MatchEpilogue(block, dot);
     ASSERT_EQ(f.result, block.operations().back()->operand(0)) << "the whole GELU";
     ASSERT_EQ(f.inputs.size(), 1u);
-    // Without library calls: the bias add alone (its value is read again after the tanh).
-    EXPECT_EQ(codegen::library::MatchEpilogue(block, dot).fused.size(), 1u);
     std::vector<ir::Literal> args;
     interp::InterpValues values;
     std::uniform_int_distribution<int> small(-2, 2);
@@ -218,12 +203,23 @@ TEST_F(EpilogueTest, WholeGeluGenerated) {
       values.push_back(interp::InterpValue::Tensor(l));
     }
     ASSERT_OK_AND_ASSIGN(interp::RunResult expected, interp::RunFunction(*module, "main", values));
-    ASSERT_OK_AND_ASSIGN(auto plan, codegen::library::PlanDotGeneral(dot, target_, f.epilogue));
-    EXPECT_EQ(plan.dispatches.size(), 1u);
-    ASSERT_OK_AND_ASSIGN(ir::Literal actual, RunPlan(dev(), TestCompiler(), target_, plan, {args[0], args[1]}, {args[2]}));
-    const auto want = expected.outputs[0].literal().raw(), got = actual.raw();
-    ASSERT_EQ(want.size(), got.size());
-    EXPECT_TRUE(std::equal(want.begin(), want.end(), got.begin())) << "bits differ from the interpreter";
+    for (const char* config : {"cpu.regtile_4x8", "generic.shared_32x32", ""}) {
+      SCOPED_TRACE(config);
+      ASSERT_OK_AND_ASSIGN(auto plan, codegen::library::PlanDotGeneral(dot, target_, f.epilogue, {.force_config = config}));
+      ASSERT_EQ(plan.dispatches.size(), 1u);
+      const std::string& glsl = plan.dispatches[0].glsl;
+      const size_t calls = [&] {
+        size_t n = 0;
+        for (size_t at = glsl.find("store_c("); at != std::string::npos; at = glsl.find("store_c(", at + 1)) ++n;
+        return n;
+      }();
+      EXPECT_LE(calls, 2u) << "store_c (the epilogue) is defined once and called from one store loop:\n" << glsl;
+      ASSERT_OK_AND_ASSIGN(ir::Literal actual,
+                           RunPlan(dev(), TestCompiler(), target_, plan, {args[0], args[1]}, {args[2]}));
+      const auto want = expected.outputs[0].literal().raw(), got = actual.raw();
+      ASSERT_EQ(want.size(), got.size());
+      EXPECT_TRUE(std::equal(want.begin(), want.end(), got.begin())) << "bits differ from the interpreter";
+    }
   }
 }
 

@@ -358,9 +358,9 @@ TEST_F(QuantizedKernelTest, ClearErrors) {
                                     "tensor<3x2x!quant.uniform<i8:f32, 0.5:2>>", o, "tensor<2x3xi8>", "tensor<3x2xi8>",
                                     "tensor<2x2xi8>", 3);
   ASSERT_OK_AND_ASSIGN(testing::ParsedOp parsed3, testing::ParseOp(good.text, ir::OpCode::kDotGeneral));
-  codegen::library::Epilogue relu;
-  relu.steps.push_back({});
-  auto plan3 = codegen::library::PlanDotGeneral(*parsed3.op, target_, relu, {});
+  codegen::library::Epilogue identity;  // any epilogue: the product itself as the root
+  identity.product = identity.root = parsed3.op->result(0);
+  auto plan3 = codegen::library::PlanDotGeneral(*parsed3.op, target_, identity, {});
   ASSERT_FALSE(plan3.ok());
   EXPECT_NE(plan3.status().message().find("takes no fused epilogue"), std::string::npos) << plan3.status().message();
   // Nor does the direct convolution kernel take a quantized convolution.
