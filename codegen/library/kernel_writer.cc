@@ -348,9 +348,12 @@ Status KernelWriter::DeclareOutput() {
     for (const std::string& file : gen.includes) prelude_.Include(file);
     functions_ += gen.helpers;
     functions_ += gen.function;
-    // Calls into the GLSL library (exact math, narrow-float codecs) are large once inlined:
-    // StoreTile then stores a tile through one loop.
-    costly_epilogue_ = !gen.includes.empty();
+    // Calls into the GLSL library (exact math, narrow-float codecs) and narrow-float
+    // arithmetic are large once inlined: StoreTile then stores a tile through one loop.
+    auto narrow = [](ir::ElementType t) {
+      return ir::IsFloat(t) && t != ElementType::kF32 && t != ElementType::kF64;
+    };
+    costly_epilogue_ = !gen.includes.empty() || narrow(p_.c_type) || narrow(final_type);
   }
   functions_ += fmt::format("void store_c(uint b, uint m, uint n, {} acc) {{ st_c(out_index(b, m, n), epilogue(acc, b, m, n)); }}\n",
                             acc());

@@ -102,7 +102,8 @@ class KernelWriter {
     std::string value, b, m, n, guard;
   };
   // GLSL statements storing a tile's results through store_c. Each store is written out,
-  // unless the epilogue calls the GLSL library (exact math, narrow-float codecs): then the
+  // unless the epilogue calls the GLSL library (exact math, narrow-float codecs) or computes
+  // in a narrow float: then the
   // values go into an array that one loop stores, so the epilogue's code appears once in the
   // kernel instead of once per element (drivers inline every call; a GELU inlined 64 times
   // made megabytes of SPIR-V). After DeclareMatmul / DeclarePackedMatmul / DeclareFill.
@@ -133,7 +134,7 @@ class KernelWriter {
   // The element type the result is stored as (after the epilogue's convert or custom result).
   ir::ElementType FinalType() const;
   int result_binding_ = -1;
-  bool costly_epilogue_ = false;  // the epilogue calls the GLSL library (StoreTile)
+  bool costly_epilogue_ = false;  // StoreTile stores through one loop
 
   const MatmulProblem& p_;
   const Epilogue& e_;
