@@ -21,6 +21,7 @@
 #include "interp/interpreter.h"
 #include "ir/walk.h"
 #include "tests/support/device_fixture.h"
+#include "tests/support/program_text.h"
 
 namespace vkhlo::device::fft {
 namespace {
@@ -192,11 +193,7 @@ ir::Literal RandomLiteral(const ir::Type& type, std::mt19937_64& rng) {
   return std::move(literal).value();
 }
 
-std::string TensorType(const std::vector<int64_t>& dims, std::string_view element) {
-  std::string s = "tensor<";
-  for (int64_t d : dims) s += std::to_string(d) + "x";
-  return s + std::string(element) + ">";
-}
+using testing::TensorType;
 
 // "func.func @main(%x: ...) { %r = stablehlo.fft %x, type = ..., length = [...] ... }"
 std::string FftProgram(const RandomCase& c, bool f64) {
