@@ -18,8 +18,8 @@
 
 #include "frontend/parser.h"
 #include "ir/element_type.h"
-#include "tests/codegen/runtime_test_util.h"
 #include "tests/support/program_text.h"
+#include "tests/support/runtime_test_util.h"
 
 namespace vkhlo {
 namespace {

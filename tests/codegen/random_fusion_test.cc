@@ -7,8 +7,8 @@
 
 #include <random>
 
-#include "tests/codegen/runtime_test_util.h"
 #include "tests/support/program_text.h"
+#include "tests/support/runtime_test_util.h"
 
 namespace vkhlo {
 namespace {

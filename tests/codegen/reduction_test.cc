@@ -17,8 +17,8 @@
 #include "codegen/device_kernel.h"
 #include "codegen/fusion.h"
 #include "frontend/parser.h"
-#include "tests/codegen/runtime_test_util.h"
 #include "tests/support/program_text.h"
+#include "tests/support/runtime_test_util.h"
 
 namespace vkhlo {
 namespace {

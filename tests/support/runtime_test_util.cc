@@ -1,4 +1,4 @@
-#include "tests/codegen/runtime_test_util.h"
+#include "tests/support/runtime_test_util.h"
 
 #include <fmt/format.h>
 

@@ -10,7 +10,7 @@
 
 #include "ir/element_type.h"
 #include "ir/literal.h"
-#include "tests/codegen_glsl/glsl_test_util.h"
+#include "tests/codegen/glsl/glsl_test_util.h"
 #include "tests/support/device_fixture.h"
 
 namespace vkhlo::glsl_test {

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <functional>
 
-#include "tests/codegen_glsl/glsl_test_util.h"
+#include "tests/codegen/glsl/glsl_test_util.h"
 #include "tests/support/device_fixture.h"
 
 namespace vkhlo::glsl_test {

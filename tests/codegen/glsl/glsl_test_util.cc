@@ -1,4 +1,4 @@
-#include "tests/codegen_glsl/glsl_test_util.h"
+#include "tests/codegen/glsl/glsl_test_util.h"
 
 #include <gtest/gtest.h>
 

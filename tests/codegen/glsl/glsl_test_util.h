@@ -1,4 +1,4 @@
-// Helpers of the GLSL runtime library tests: run a test kernel (tests/codegen_glsl/shaders)
+// Helpers of the GLSL runtime library tests: run a test kernel (tests/codegen/glsl/shaders)
 // over words in / words out, and measure errors in units in the last place.
 #pragma once
 

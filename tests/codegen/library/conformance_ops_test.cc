@@ -10,7 +10,7 @@
 
 #include "frontend/parser.h"
 #include "ir/walk.h"
-#include "tests/codegen_library/library_test_util.h"
+#include "tests/codegen/library/library_test_util.h"
 #include "tests/support/device_fixture.h"
 #include "tests/support/test_files.h"
 

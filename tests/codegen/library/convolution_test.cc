@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-#include "tests/codegen_library/library_test_util.h"
+#include "tests/codegen/library/library_test_util.h"
 #include "tests/support/device_fixture.h"
 
 namespace vkhlo::testing {

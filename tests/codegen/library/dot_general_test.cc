@@ -10,7 +10,7 @@
 
 #include "interp/interpreter.h"
 #include "codegen/library/epilogue_match.h"
-#include "tests/codegen_library/library_test_util.h"
+#include "tests/codegen/library/library_test_util.h"
 #include "tests/support/device_fixture.h"
 
 namespace vkhlo::testing {

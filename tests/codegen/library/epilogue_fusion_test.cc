@@ -14,7 +14,7 @@
 
 #include "codegen/library/epilogue_match.h"
 #include "frontend/parser.h"
-#include "tests/codegen/runtime_test_util.h"
+#include "tests/support/runtime_test_util.h"
 #include "tests/support/device_fixture.h"
 
 namespace vkhlo::testing {

@@ -11,7 +11,7 @@
 #include "codegen/library/epilogue_match.h"
 #include "interp/interpreter.h"
 #include "ir/walk.h"
-#include "tests/codegen_library/library_test_util.h"
+#include "tests/codegen/library/library_test_util.h"
 #include "tests/support/device_fixture.h"
 
 namespace vkhlo::testing {

@@ -1,4 +1,4 @@
-#include "tests/codegen_library/library_test_util.h"
+#include "tests/codegen/library/library_test_util.h"
 
 #include <fmt/format.h>
 #include <vulkan/vulkan.h>

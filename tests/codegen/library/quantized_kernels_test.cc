@@ -18,7 +18,7 @@
 #include <random>
 
 #include "codegen/library/library_kernel.h"
-#include "tests/codegen_library/library_test_util.h"
+#include "tests/codegen/library/library_test_util.h"
 #include "tests/support/device_fixture.h"
 
 namespace vkhlo {

@@ -14,7 +14,7 @@
 #include "codegen/fusion.h"
 #include "codegen/target.h"
 #include "frontend/parser.h"
-#include "tests/codegen/runtime_test_util.h"
+#include "tests/support/runtime_test_util.h"
 
 namespace vkhlo {
 namespace {

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "codegen/library/tile_config.h"
-#include "tests/codegen_library/library_test_util.h"
+#include "tests/codegen/library/library_test_util.h"
 #include "tests/support/device_fixture.h"
 
 namespace vkhlo::testing {

@@ -1,4 +1,4 @@
-#include "tests/bytecode/bytecode_writer.h"
+#include "tests/frontend/bytecode/bytecode_writer.h"
 
 #include <algorithm>
 

@@ -4,7 +4,7 @@
 #   make_conformance_artifacts.sh PYTHON CONFORMANCE_DIR OUT_DIR VKHLO_OPT
 set -euo pipefail
 python="$1" conformance="$2" out="$3" vkhlo_opt="$4"
-root="$(cd "$(dirname "$0")/../.." && pwd)"
+root="$(cd "$(dirname "$0")/../../.." && pwd)"
 rm -f "$out/manifest.tsv"
 if [[ ! -x "$python" ]] || ! "$python" -c "import jax" >/dev/null 2>&1; then
   echo "SKIPPED: no python with jax at $python; tools/install-deps.sh makes that environment (pinned jax/jaxlib)"

@@ -1,4 +1,4 @@
-// Real jax.export artifacts (tests/bytecode/models, made by tools/bytecode/export_models.py):
+// Real jax.export artifacts (tests/frontend/bytecode/models, made by tools/bytecode/export_models.py):
 // an MLP and its training step, a small CNN, a transformer block and an LSTM over lax.scan.
 // Each runs from its .mlirbc file through vkhlo-run (reference interpreter and Vulkan) and
 // through the C++ API (Client::CompileStableHlo on the artifact's bytes), and its results must

@@ -10,7 +10,7 @@
 #include "frontend/bytecode/reader.h"
 #include "frontend/parser.h"
 #include "ir/printer.h"
-#include "tests/bytecode/bytecode_writer.h"
+#include "tests/frontend/bytecode/bytecode_writer.h"
 #include "tests/support/test_files.h"
 #include "verify/verifier.h"
 

@@ -1,4 +1,4 @@
-// Models exported once from JAX with symbolic dimensions (tests/shapes/models, made by
+// Models exported once from JAX with symbolic dimensions (tests/passes/shapes/models, made by
 // tools/bytecode/export_polymorphic.py): an MLP and a transformer block with a symbolic batch, a
 // block over a symbolic sequence length, and slicing/strided convolution over symbolic sizes.
 // Each polymorphic artifact is compiled once (Client::CompileStableHlo) and run on the Vulkan

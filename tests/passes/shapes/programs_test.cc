@@ -1,4 +1,4 @@
-// Every dynamic op, hand-written (tests/shapes/programs/*.mlir): each chunk runs at the sizes of
+// Every dynamic op, hand-written (tests/passes/shapes/programs/*.mlir): each chunk runs at the sizes of
 // its `// RUN:` lines three ways — the interpreter on the program as written (dynamic types,
 // the oracle), the interpreter on the module shape refinement makes for those arguments (which
 // must be static and verified), and the Vulkan device through a self-specialising executable —

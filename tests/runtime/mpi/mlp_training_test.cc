@@ -3,7 +3,7 @@
 // with its shard of the batch. After a few steps the parameters of every process must equal
 // those of the same grid run in one process (bit for bit: the same fold in group order) and,
 // within float rounding, those of one process training on the whole batch. Runs under
-// `mpirun -n 2` and `mpirun -n 4` (tests/mpi/CMakeLists.txt).
+// `mpirun -n 2` and `mpirun -n 4` (tests/runtime/mpi/CMakeLists.txt).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 
 #include "frontend/parser.h"
 #include "runtime/runtime_internal.h"
-#include "tests/mpi/mpi_test_util.h"
+#include "tests/runtime/mpi/mpi_test_util.h"
 #include "verify/verifier.h"
 
 namespace vkhlo::mpitest {

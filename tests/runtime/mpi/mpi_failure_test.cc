@@ -8,7 +8,7 @@
 // (A rank that dies, and one stuck outside MPI, are tests of vkhlo-run: mpi.tool_*.)
 #include <gtest/gtest.h>
 
-#include "tests/mpi/mpi_test_util.h"
+#include "tests/runtime/mpi/mpi_test_util.h"
 
 namespace vkhlo::mpitest {
 namespace {

@@ -1,12 +1,12 @@
 // Process grids over MPI (include/vkhlo/mpi.h) against the in-process grid: every collective,
 // strategy and a range of element types on random inputs (NaNs, infinities, integer edges), with
 // results equal bit for bit — floats folded in group order on the device like the in-process
-// grid, integer reductions by MPI_Iallreduce. Runs under `mpirun -n 4` (tests/mpi/CMakeLists.txt),
+// grid, integer reductions by MPI_Iallreduce. Runs under `mpirun -n 4` (tests/runtime/mpi/CMakeLists.txt),
 // natively and under the mobile profile; grids of fewer processes leave ranks idle.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "tests/mpi/mpi_test_util.h"
+#include "tests/runtime/mpi/mpi_test_util.h"
 
 namespace vkhlo::mpitest {
 namespace {

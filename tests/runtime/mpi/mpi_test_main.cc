@@ -1,4 +1,4 @@
-// main() of the GoogleTest programs that run under mpirun (tests/mpi/CMakeLists.txt): joins MPI
+// main() of the GoogleTest programs that run under mpirun (tests/runtime/mpi/CMakeLists.txt): joins MPI
 // before any test, runs the same tests in the same order on every rank (so their grid runs
 // meet), prints rank 0's report and, from the other ranks, only their failures (tagged with the
 // rank), and finalizes. Any rank's failure makes its exit code, and so mpirun's, non-zero.
@@ -6,7 +6,7 @@
 
 #include <cstdio>
 
-#include "tests/mpi/mpi_test_util.h"
+#include "tests/runtime/mpi/mpi_test_util.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "tests/mpi/mpi_test_util.h"
+#include "tests/runtime/mpi/mpi_test_util.h"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include "frontend/parser.h"
 #include "runtime/runtime_internal.h"
 #include "support/env.h"
-#include "tests/codegen/runtime_test_util.h"
+#include "tests/support/runtime_test_util.h"
 #include "verify/verifier.h"
 
 namespace vkhlo::mpitest {

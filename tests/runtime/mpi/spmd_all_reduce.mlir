@@ -1,4 +1,4 @@
-// The README's SPMD example of vkhlo-run --grid=mpi (tests/mpi: mpi.tool_spmd): every rank sums its
+// docs/mpi.md's SPMD example of vkhlo-run --grid=mpi (tests/runtime/mpi: mpi.tool_spmd): every rank sums its
 // input with the others' and returns it with its replica id.
 func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<ui32>) {
   %r = "stablehlo.all_reduce"(%x) ({

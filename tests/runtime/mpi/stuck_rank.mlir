@@ -1,4 +1,4 @@
-// A grid of two processes for the failure tests of vkhlo-run --grid=mpi (tests/mpi): process 0
+// A grid of two processes for the failure tests of vkhlo-run --grid=mpi (tests/runtime/mpi): process 0
 // waits in an all_reduce; process 1 first loops for far longer than any test runs (a rank stuck
 // outside MPI, or one that is killed meanwhile).
 func.func @wait(%x: tensor<4xf32>) -> tensor<4xf32> {

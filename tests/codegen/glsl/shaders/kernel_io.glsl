@@ -1,6 +1,6 @@
 // Shared interface of the GLSL library test kernels: words in, words out, a grid-stride loop
 // over `count` elements. The build compiles each kernel once per function under test, with
-// -DKOP=<op> (tests/codegen_glsl/CMakeLists.txt): the preprocessor keeps only that function,
+// -DKOP=<op> (tests/codegen/glsl/CMakeLists.txt): the preprocessor keeps only that function,
 // so the driver compiles small shaders.
 layout(local_size_x = 64) in;
 const uint kOp = uint(KOP);

@@ -1,4 +1,4 @@
-// Shape-polymorphic programs of every dynamic op, run by tests/shapes/programs_test.cc at the
+// Shape-polymorphic programs of every dynamic op, run by tests/passes/shapes/programs_test.cc at the
 // sizes of their RUN lines (the argument types; `=N` gives a scalar argument its value) through
 // the interpreter on the program as written, the interpreter on the specialised (static)
 // module, and the Vulkan device; results must agree. ERROR lines (types, then " : " and a
