@@ -8,8 +8,8 @@
 #include <algorithm>
 
 #include "codegen/library/conv_params.h"
-#include "codegen/library/index_map.h"
 #include "codegen/library/matmul_problem.h"
+#include "ir/type.h"
 
 namespace vkhlo::codegen::library {
 namespace {
@@ -43,7 +43,7 @@ StatusOr<MatmulProblem> NormalizeConvolution(const ir::Operation& op) {
 
 StatusOr<MatmulProblem> ConvolutionAsMatmul(const ConvParams& c) {
   const size_t s = c.spatial();
-  const auto ls = RowMajorStrides(c.lhs_dims), ks = RowMajorStrides(c.rhs_dims), os = RowMajorStrides(c.out_dims);
+  const auto ls = ir::RowMajorStrides(c.lhs_dims), ks = ir::RowMajorStrides(c.rhs_dims), os = ir::RowMajorStrides(c.out_dims);
   const auto& dn = c.dn;
 
   MatmulProblem p;

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
-#include "codegen/library/index_map.h"
 #include "codegen/library/kernel_writer.h"
 #include "codegen/library/matmul_variants.h"
+#include "ir/type.h"
 
 namespace vkhlo::codegen::library {
 namespace {
@@ -18,7 +18,7 @@ int GroupVector(const ConvParams& c, const MatmulProblem& p) {
   }(c.lhs_type) && (c.rhs_type == c.lhs_type);
   if (!is32 || (p.acc != AccKind::kF32 && p.acc != AccKind::kI32)) return 1;
   if (c.batch_groups != 1 || c.in_features_per_group != 1 || p.n != 1) return 1;
-  const auto ls = RowMajorStrides(c.lhs_dims), ks = RowMajorStrides(c.rhs_dims), os = RowMajorStrides(c.out_dims);
+  const auto ls = ir::RowMajorStrides(c.lhs_dims), ks = ir::RowMajorStrides(c.rhs_dims), os = ir::RowMajorStrides(c.out_dims);
   if (ls[c.dn.input_feature_dimension] != 1 || ks[c.dn.kernel_output_feature_dimension] != 1 ||
       os[c.dn.output_feature_dimension] != 1) {
     return 1;
@@ -38,7 +38,7 @@ int GroupVector(const ConvParams& c, const MatmulProblem& p) {
 std::string SlidingBody(const ConvParams& c, const MatmulProblem& p, KernelWriter& w, int v, int pos_per_invocation,
                         uint32_t wg) {
   const size_t s = c.spatial(), last = s - 1;
-  const auto ls = RowMajorStrides(c.lhs_dims);
+  const auto ls = ir::RowMajorStrides(c.lhs_dims);
   const auto& dn = c.dn;
   std::vector<int64_t> out_sp(s), win(s);
   for (size_t d = 0; d < s; ++d) {

@@ -79,10 +79,4 @@ AxisMap MapOfDims(const std::vector<int64_t>& shape, const std::vector<int64_t>&
   return map;
 }
 
-std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims) {
-  std::vector<int64_t> s(dims.size(), 1);
-  for (size_t d = dims.size(); d-- > 1;) s[d - 1] = s[d] * dims[d];
-  return s;
-}
-
 }  // namespace vkhlo::codegen::library

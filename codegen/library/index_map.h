@@ -43,7 +43,4 @@ struct AxisMap {
 // `shape`, row-major.
 AxisMap MapOfDims(const std::vector<int64_t>& shape, const std::vector<int64_t>& dims);
 
-// The element stride of each dimension of a row-major tensor of shape `dims` (the last is 1).
-std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims);
-
 }  // namespace vkhlo::codegen::library

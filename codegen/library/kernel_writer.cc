@@ -5,7 +5,6 @@
 #include <algorithm>
 
 #include "codegen/library/epilogue_generate.h"
-#include "codegen/library/index_map.h"
 
 namespace vkhlo::codegen::library {
 namespace {
