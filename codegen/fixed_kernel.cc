@@ -67,6 +67,12 @@ StatusOr<std::string> ExpandedShaderSource(std::string_view name) {
   return out;
 }
 
+std::string ShaderSourceText(std::string_view name) {
+  StatusOr<std::string> text = ExpandedShaderSource(name);
+  if (!text.ok()) return fmt::format("#error {}\n", text.status().message());
+  return *std::move(text);
+}
+
 StatusOr<std::string> FixedKernelGlsl(const std::vector<KernelBuffer>& bindings, std::array<uint32_t, 3> workgroup_size,
                                       const std::string& push_fields, const std::vector<std::string>& extensions,
                                       const FixedKernelSource& source) {

@@ -52,4 +52,8 @@ StatusOr<std::string> FixedKernelGlsl(const std::vector<KernelBuffer>& bindings,
 // The text of shaders/`name` with its includes of other shaders/ files expanded (each once).
 StatusOr<std::string> ExpandedShaderSource(std::string_view name);
 
+// The same for writers that return text: a missing file becomes an `#error` line naming it, so
+// the kernel's compile fails with that message.
+std::string ShaderSourceText(std::string_view name);
+
 }  // namespace vkhlo::codegen

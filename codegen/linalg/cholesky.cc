@@ -81,13 +81,8 @@ StatusOr<DeviceKernel> EmitCholesky(const Fusion& fusion, const TargetInfo& targ
       // A single block has nothing to update (and its shader compiles faster without).
       .DefineFlag("CHOL_UPDATE_TILES", blocks > 1);
   AddLinalgTypes(src, target, base);
-  auto pass = [&](const char* flag, const std::vector<KernelBuffer>& pass_bindings, std::array<uint32_t, 3> workgroup,
-                  const std::string& push, const std::string& views) -> StatusOr<std::string> {
-    FixedKernelSource kernel = base;
-    kernel.DefineFlag(flag, true);
-    kernel.generated = views + kernel.generated;
-    return FixedKernelGlsl(pass_bindings, workgroup, push, src.extensions, kernel);
-  };
+
+
   const std::string push = "uint j0; uint j1;";
   // The update's uvec4 view of the workspace.
   const std::string ws_view =
@@ -97,10 +92,10 @@ StatusOr<DeviceKernel> EmitCholesky(const Fusion& fusion, const TargetInfo& targ
   const bool small = m <= kSmall;
   std::string update_glsl, panel_glsl, small_glsl;
   if (small) {
-    VKHLO_ASSIGN_OR_RETURN(small_glsl, pass("CHOL_SMALL", bindings, {kGroup, 1, 1}, push, ""));
+    VKHLO_ASSIGN_OR_RETURN(small_glsl, LinalgPassGlsl(base, src, "CHOL_SMALL", bindings, {kGroup, 1, 1}, push));
   } else {
-    VKHLO_ASSIGN_OR_RETURN(update_glsl, pass("CHOL_UPDATE", bindings, {8, 8, 1}, push, ws_view));
-    VKHLO_ASSIGN_OR_RETURN(panel_glsl, pass("CHOL_PANEL", bindings, {kGroup, 1, 1}, push, ""));
+    VKHLO_ASSIGN_OR_RETURN(update_glsl, LinalgPassGlsl(base, src, "CHOL_UPDATE", bindings, {8, 8, 1}, push, ws_view));
+    VKHLO_ASSIGN_OR_RETURN(panel_glsl, LinalgPassGlsl(base, src, "CHOL_PANEL", bindings, {kGroup, 1, 1}, push));
   }
   if (small && !empty) {
     KernelDispatch d;
@@ -138,7 +133,7 @@ StatusOr<DeviceKernel> EmitCholesky(const Fusion& fusion, const TargetInfo& targ
   write.bindings.push_back(KernelBuffer::Write(out));
   const uint32_t per = src.out_storage_bits < 32 ? static_cast<uint32_t>(32 / src.out_storage_bits) : 1;
   write.grid = {static_cast<uint32_t>(((batch * n + per - 1) / per + kGroup - 1) / kGroup), 1, 1};
-  VKHLO_ASSIGN_OR_RETURN(write.glsl, pass("CHOL_WRITE", write.bindings, {kGroup, 1, 1}, "", ""));
+  VKHLO_ASSIGN_OR_RETURN(write.glsl, LinalgPassGlsl(base, src, "CHOL_WRITE", write.bindings, {kGroup, 1, 1}, ""));
   k.dispatches.push_back(std::move(write));
   return k;
 }

@@ -74,4 +74,13 @@ void AddLinalgTypes(const LinalgSource& s, const TargetInfo& target, FixedKernel
   kernel.generated += s.generated;
 }
 
+StatusOr<std::string> LinalgPassGlsl(const FixedKernelSource& base, const LinalgSource& s, const char* pass,
+                                     const std::vector<KernelBuffer>& bindings, std::array<uint32_t, 3> workgroup_size,
+                                     const std::string& push_fields, const std::string& views) {
+  FixedKernelSource kernel = base;
+  kernel.DefineFlag(pass, true);
+  kernel.generated = views + kernel.generated;
+  return FixedKernelGlsl(bindings, workgroup_size, push_fields, s.extensions, kernel);
+}
+
 }  // namespace vkhlo::codegen

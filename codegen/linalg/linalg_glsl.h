@@ -39,4 +39,10 @@ StatusOr<LinalgSource> EmitLinalgPrelude(const ir::Operation& op, const std::vec
 // HAS_FLOAT64, OUT_RAW, OUT_STORAGE_BITS) and the generated functions, into `kernel`.
 void AddLinalgTypes(const LinalgSource& s, const TargetInfo& target, FixedKernelSource& kernel);
 
+// The GLSL of one pass of a linear-algebra kernel: `base` (the variant, with AddLinalgTypes)
+// with `pass` defined to 1 and `views` (extra binding declarations) before the generated code.
+StatusOr<std::string> LinalgPassGlsl(const FixedKernelSource& base, const LinalgSource& s, const char* pass,
+                                     const std::vector<KernelBuffer>& bindings, std::array<uint32_t, 3> workgroup_size,
+                                     const std::string& push_fields, const std::string& views = "");
+
 }  // namespace vkhlo::codegen

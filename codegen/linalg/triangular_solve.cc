@@ -125,13 +125,8 @@ StatusOr<DeviceKernel> EmitTriangularSolve(const Fusion& fusion, const TargetInf
       .Define("load_b", fmt::format("load_in{}", index_of(op.operand(1))))
       .DefineFlag("TILE_VEC", vec);
   AddLinalgTypes(src, target, base);
-  auto pass = [&](const char* flag, const std::vector<KernelBuffer>& pass_bindings, std::array<uint32_t, 3> workgroup,
-                  const std::string& push, const std::string& views) -> StatusOr<std::string> {
-    FixedKernelSource kernel = base;
-    kernel.DefineFlag(flag, true);
-    kernel.generated = views + kernel.generated;
-    return FixedKernelGlsl(pass_bindings, workgroup, push, src.extensions, kernel);
-  };
+
+
   // uvec4 views of the workspaces the tiles read as vectors.
   std::string views;
   if (vec) {
@@ -142,10 +137,14 @@ StatusOr<DeviceKernel> EmitTriangularSolve(const Fusion& fusion, const TargetInf
     }
     k.binding_alignment = 16;
   }
-  VKHLO_ASSIGN_OR_RETURN(const std::string invert_glsl, pass("TRSM_INVERT", bindings, {kGroup, 1, 1}, "", ""));
-  VKHLO_ASSIGN_OR_RETURN(const std::string prepare_glsl, pass("TRSM_PREPARE", bindings, {kGroup, 1, 1}, "", ""));
-  VKHLO_ASSIGN_OR_RETURN(const std::string rem_glsl, pass("TRSM_REMAINDER", bindings, {kTileWx, kTileWy, 1}, "uint step;", views));
-  VKHLO_ASSIGN_OR_RETURN(const std::string apply_glsl, pass("TRSM_APPLY", bindings, {kTileWx, kTileWy, 1}, "uint step;", views));
+  VKHLO_ASSIGN_OR_RETURN(const std::string invert_glsl,
+                         LinalgPassGlsl(base, src, "TRSM_INVERT", bindings, {kGroup, 1, 1}, ""));
+  VKHLO_ASSIGN_OR_RETURN(const std::string prepare_glsl,
+                         LinalgPassGlsl(base, src, "TRSM_PREPARE", bindings, {kGroup, 1, 1}, ""));
+  VKHLO_ASSIGN_OR_RETURN(const std::string rem_glsl, LinalgPassGlsl(base, src, "TRSM_REMAINDER", bindings,
+                                                                    {kTileWx, kTileWy, 1}, "uint step;", views));
+  VKHLO_ASSIGN_OR_RETURN(const std::string apply_glsl, LinalgPassGlsl(base, src, "TRSM_APPLY", bindings,
+                                                                      {kTileWx, kTileWy, 1}, "uint step;", views));
 
   const uint32_t b32 = static_cast<uint32_t>(batch);
   if (!empty) {
@@ -194,7 +193,7 @@ StatusOr<DeviceKernel> EmitTriangularSolve(const Fusion& fusion, const TargetInf
   write.grid = {static_cast<uint32_t>(((batch * n + per_word - 1) / per_word + kGroup - 1) / kGroup), 1, 1};
   // No equations (m = 0): b has no rows or no columns, so the result is empty too.
   if (empty) write.grid = {0, 1, 1};
-  VKHLO_ASSIGN_OR_RETURN(write.glsl, pass("TRSM_WRITE", write.bindings, {kGroup, 1, 1}, "", ""));
+  VKHLO_ASSIGN_OR_RETURN(write.glsl, LinalgPassGlsl(base, src, "TRSM_WRITE", write.bindings, {kGroup, 1, 1}, ""));
   k.dispatches.push_back(std::move(write));
   return k;
 }

@@ -139,8 +139,9 @@ StatusOr<DeviceKernel> EmitRng(const Fusion& fusion, const TargetInfo& target, c
   for (const std::string& helper : prelude.helpers()) src.generated += helper + "\n";
   for (const std::string& global : prelude.globals()) src.generated += global + "\n";
   src.generated += round_fn;
-  src.generated += fmt::format("void rng_load_bounds(out {0} a, out {0} b, out {1} a_raw, out uvec2 a_bits, out uvec2 b_bits) {{\n{2}{3}}}\n",
-                               work_glsl, raw_glsl, em.body(), bounds);
+  src.generated += fmt::format(
+      "void rng_load_bounds(out {0} a, out {0} b, out {1} a_raw, out uvec2 a_bits, out uvec2 b_bits) {{\n{2}{3}}}\n",
+      work_glsl, raw_glsl, em.body(), bounds);
   VKHLO_ASSIGN_OR_RETURN(d.glsl, FixedKernelGlsl(d.bindings, {kGroup, 1, 1}, "", prelude.extensions(), src));
   k.dispatches.push_back(std::move(d));
   return k;

@@ -76,12 +76,19 @@ StatusOr<DeviceKernel> EmitSort(const Fusion& fusion, const TargetInfo& target, 
     return b;
   };
 
-  // The sort's variant: its geometry; each pass adds its own.
-  auto sort_source = [&](const char* pass) {
+  // The sort's variant: its geometry; each pass adds its own. The passes that compare read the
+  // inputs (as in<i>, the comparator's names) through the generated comparator.
+  auto sort_source = [&](const char* pass, bool compares) {
     FixedKernelSource src;
     src.file = "sort/sort.comp";
-    src.DefineFlag(pass, true).DefineUint("SIZE", static_cast<uint64_t>(g.size)).DefineUint("INNER", static_cast<uint64_t>(g.inner))
+    src.DefineFlag(pass, true)
+        .DefineUint("SIZE", static_cast<uint64_t>(g.size))
+        .DefineUint("INNER", static_cast<uint64_t>(g.inner))
         .DefineUint("GROUP", group);
+    if (compares) {
+      for (size_t i = 0; i < num_inputs; ++i) src.NameBinding(fmt::format("in{}", i), i);
+      src.generated = cmp.globals;
+    }
     return src;
   };
 
@@ -91,12 +98,10 @@ StatusOr<DeviceKernel> EmitSort(const Fusion& fusion, const TargetInfo& target, 
     d.summary = k.summary;
     d.bindings = compare_bindings(-1, 0);
     d.grid = {static_cast<uint32_t>((runs + group - 1) / group), 1, 1};
-    FixedKernelSource src = sort_source("SORT_RUNS");
+    FixedKernelSource src = sort_source("SORT_RUNS", true);
     src.DefineUint("RUNS", static_cast<uint64_t>(runs))
         .DefineUint("RUNS_PER_ROW", static_cast<uint64_t>(runs_per_row))
         .NameBinding("DST", num_inputs);
-    for (size_t i = 0; i < num_inputs; ++i) src.NameBinding(fmt::format("in{}", i), i);
-    src.generated = cmp.globals;
     VKHLO_ASSIGN_OR_RETURN(d.glsl, FixedKernelGlsl(d.bindings, {group, 1, 1}, "", cmp.extensions, src));
     k.dispatches.push_back(std::move(d));
   }
@@ -115,12 +120,10 @@ StatusOr<DeviceKernel> EmitSort(const Fusion& fusion, const TargetInfo& target, 
     d.grid = {static_cast<uint32_t>((chunks + group - 1) / group), 1, 1};
     d.push_words = {static_cast<uint32_t>(width), chunk, static_cast<uint32_t>(chunks)};
     if (merge_glsl.empty()) {
-      FixedKernelSource src = sort_source("SORT_MERGE");
+      FixedKernelSource src = sort_source("SORT_MERGE", true);
       src.NameBinding("SRC", num_inputs).NameBinding("DST", num_inputs + 1);
-      for (size_t i = 0; i < num_inputs; ++i) src.NameBinding(fmt::format("in{}", i), i);
-      src.generated = cmp.globals;
-      VKHLO_ASSIGN_OR_RETURN(merge_glsl,
-                             FixedKernelGlsl(d.bindings, {group, 1, 1}, "uint width; uint chunk; uint chunks; ", cmp.extensions, src));
+      VKHLO_ASSIGN_OR_RETURN(merge_glsl, FixedKernelGlsl(d.bindings, {group, 1, 1}, "uint width; uint chunk; uint chunks; ",
+                                                         cmp.extensions, src));
     }
     d.glsl = merge_glsl;
     k.dispatches.push_back(std::move(d));
@@ -139,7 +142,7 @@ StatusOr<DeviceKernel> EmitSort(const Fusion& fusion, const TargetInfo& target, 
     d.summary = k.summary;
     d.bindings = {KernelBuffer::Read(input), KernelBuffer::Scratch(current, false), KernelBuffer::Write(output)};
     d.grid = {static_cast<uint32_t>((items + group - 1) / group), 1, 1};
-    FixedKernelSource src = sort_source("SORT_GATHER");
+    FixedKernelSource src = sort_source("SORT_GATHER", false);
     src.DefineUint("ITEMS", static_cast<uint64_t>(items))
         .DefineUint("TOTAL", static_cast<uint64_t>(total))
         .DefineInt("STORAGE_BITS", storage);

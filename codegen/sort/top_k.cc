@@ -106,8 +106,8 @@ StatusOr<DeviceKernel> EmitTopK(const Fusion& fusion, const SortGeometry& g, int
     if (it == fusion.inputs.end()) return InternalError("sort: an operand is not among the kernel's inputs");
     const int words = GetTypeFacts(op.operand(r)->type().element_type(), target).storage_bits / 32;
     for (int w = 0; w < words; ++w) {
-      copy += fmt::format("{}b{}[{}u * dst + {}u] = b{}[{}u * src + {}u];", copy.empty() ? "" : " ", fusion.inputs.size() + r,
-                          words, w, it - fusion.inputs.begin(), words, w);
+      copy += fmt::format("{}b{}[{}u * dst + {}u] = b{}[{}u * src + {}u];", copy.empty() ? "" : " ",
+                          fusion.inputs.size() + r, words, w, it - fusion.inputs.begin(), words, w);
     }
   }
   FixedKernelSource src;

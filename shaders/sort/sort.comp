@@ -29,6 +29,7 @@
 #define RUN_LENGTH 8u
 #define PLANE (SIZE * INNER)
 #define ROW_BASE(row) (((row) / INNER) * PLANE + (row) % INNER)
+#define STORAGE_WORDS (uint(STORAGE_BITS) / 32u)
 
 #if SORT_RUNS || SORT_MERGE
 #include "sort/sort_order.glsl"
@@ -126,8 +127,16 @@ void main() {
   }
   b2[id] = acc;
 #else
+  // The element's words (one, two, or four for complex<f64>).
   uint s = source(id);
-  for (uint w = 0u; w < STORAGE_BITS / 32u; ++w) b2[STORAGE_BITS / 32u * id + w] = b0[STORAGE_BITS / 32u * s + w];
+  b2[STORAGE_WORDS * id + 0u] = b0[STORAGE_WORDS * s + 0u];
+#if STORAGE_BITS >= 64
+  b2[STORAGE_WORDS * id + 1u] = b0[STORAGE_WORDS * s + 1u];
+#endif
+#if STORAGE_BITS >= 128
+  b2[STORAGE_WORDS * id + 2u] = b0[STORAGE_WORDS * s + 2u];
+  b2[STORAGE_WORDS * id + 3u] = b0[STORAGE_WORDS * s + 3u];
+#endif
 #endif
 }
 #endif
