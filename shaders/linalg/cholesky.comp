@@ -42,14 +42,16 @@ T H(uint i, uint k) { return LOWER ? load_in0(a_base + i * M + k) : t_conj(load_
 // NB / 8 columns of the block column (rows j0 + base + ROW(a), columns j0 + COL(b)), so that the
 // first workgroup's tile is the diagonal block; one variable per accumulator (llvmpipe keeps
 // private arrays in memory and indexes them lane by lane).
+// ROW and COL end a sum (`j0 + base + ROW(a)`) and have no parentheses, so that the sum
+// associates left to right (a parenthesized term would cost one more add per index).
 #if CHOL_VEC
-#define ROW(a) (8u * x + (a))
-#define COL(b) (8u * y + (b))
+#define ROW(a) 8u * x + (a)
+#define COL(b) 8u * y + (b)
 #define FOR_TILE(F) F(0) F(1) F(2) F(3) F(4) F(5) F(6) F(7)
 #define FOR_TILE_COLS(F, a) F(a, 0) F(a, 1) F(a, 2) F(a, 3) F(a, 4) F(a, 5) F(a, 6) F(a, 7)
 #else
-#define ROW(a) (x + 8u * (a))
-#define COL(b) (y + 8u * (b))
+#define ROW(a) x + 8u * (a)
+#define COL(b) y + 8u * (b)
 #define FOR_TILE(F) F(0) F(1) F(2) F(3)
 #define FOR_TILE_COLS(F, a) F(a, 0) F(a, 1) F(a, 2) F(a, 3)
 #endif

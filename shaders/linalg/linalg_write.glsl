@@ -4,6 +4,8 @@
 // word (packing OUT_STORAGE_BITS < 32 elements, so no two invocations write one word), or per
 // element of 32 bits and more. Defines: TOTAL (elements), GROUP.
 
+#define OUT_WORDS (uint(OUT_STORAGE_BITS) / 32u)
+
 void main() {
   VKHLO_KEEP_BINDINGS
   uint id = vkhlo_workgroup_id(pc).x * GROUP + gl_LocalInvocationID.x;
@@ -23,7 +25,13 @@ void main() {
 #if OUT_STORAGE_BITS == 32
   result_words[id] = r;
 #else
-  for (uint w = 0u; w < OUT_STORAGE_BITS / 32u; ++w) result_words[OUT_STORAGE_BITS / 32u * id + w] = r[w];
+  // The element's words (two, or four for complex<f64>).
+  result_words[OUT_WORDS * id + 0u] = r[0];
+  result_words[OUT_WORDS * id + 1u] = r[1];
+#if OUT_STORAGE_BITS == 128
+  result_words[OUT_WORDS * id + 2u] = r[2];
+  result_words[OUT_WORDS * id + 3u] = r[3];
+#endif
 #endif
 #endif
 }
