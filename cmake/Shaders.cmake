@@ -1,16 +1,21 @@
 # Compiles GLSL compute shaders to SPIR-V at build time and embeds them in a static library.
 #
-#   vkhlo_add_shader_library(<target> BASE_DIR <dir> SOURCES <a.comp> ... [INCLUDE_DIRS <dir>...])
+#   vkhlo_add_shader_library(<target> BASE_DIR <dir> SOURCES <a.comp> ... [INCLUDE_DIRS <dir>...]
+#                            [NAMESPACE <c++ namespace>])
 #
 # Each shader is compiled once by glslangValidator with a depfile, so editing an included .glsl
 # recompiles exactly the shaders that include it. A shader that fails to compile fails the build.
 # The registry (embedded_shaders.h) finds a shader by its path relative to BASE_DIR without the
-# extension, e.g. "util/fill_sequence".
+# extension, e.g. "util/fill_sequence": AllShaders() in NAMESPACE (vkhlo::shaders by default, the
+# product's; tests/device/shaders/ builds its probes into another namespace, so both link).
 
 set(VKHLO_SHADER_TARGET_ENV "vulkan1.1" CACHE STRING "glslang --target-env for library shaders")
 
 function(vkhlo_add_shader_library target)
-  cmake_parse_arguments(ARG "" "BASE_DIR" "SOURCES;INCLUDE_DIRS" ${ARGN})
+  cmake_parse_arguments(ARG "" "BASE_DIR;NAMESPACE" "SOURCES;INCLUDE_DIRS" ${ARGN})
+  if(NOT ARG_NAMESPACE)
+    set(ARG_NAMESPACE vkhlo::shaders)
+  endif()
   set(gen_dir ${CMAKE_CURRENT_BINARY_DIR}/${target}_gen)
   file(MAKE_DIRECTORY ${gen_dir})
   set(include_flags)
@@ -49,16 +54,43 @@ function(vkhlo_add_shader_library target)
 #include <span>
 #include "embedded_shaders.h"
 @registry_includes@
-namespace vkhlo::shaders {
+namespace @ARG_NAMESPACE@ {
 namespace {
+using vkhlo::shaders::EmbeddedShader;
 const EmbeddedShader kShaders[] = {
 @registry_entries@};
 }  // namespace
 
 std::span<const EmbeddedShader> AllShaders() { return kShaders; }
-}  // namespace vkhlo::shaders
+}  // namespace @ARG_NAMESPACE@
 ]=] @ONLY)
 
-  add_library(${target} STATIC ${registry_cc} ${headers} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../shaders/embedded_shaders.cc)
+  add_library(${target} STATIC ${registry_cc} ${headers})
   target_include_directories(${target} PRIVATE ${gen_dir} PUBLIC ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../shaders)
+endfunction()
+
+# Embeds GLSL text for kernels specialised at run time (their sizes and element functions are
+# only known when a program is compiled):
+#
+#   vkhlo_add_shader_sources(<target> BASE_DIR <dir> SOURCES <a.comp> <b.glsl> ...)
+#
+# The registry (shader_sources.h) finds a file by its path relative to BASE_DIR, extension
+# included ("linalg/cholesky.comp"). Editing a file re-embeds it; the code generator compiles it.
+function(vkhlo_add_shader_sources target)
+  cmake_parse_arguments(ARG "" "BASE_DIR" "SOURCES" ${ARGN})
+  set(abs_sources)
+  foreach(src IN LISTS ARG_SOURCES)
+    get_filename_component(abs_src ${src} ABSOLUTE)
+    list(APPEND abs_sources ${abs_src})
+  endforeach()
+  set(output ${CMAKE_CURRENT_BINARY_DIR}/${target}_gen/shader_sources.cc)
+  set(script ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/embed_shader_sources.cmake)
+  add_custom_command(
+    OUTPUT ${output}
+    COMMAND ${CMAKE_COMMAND} -DOUTPUT=${output} -DBASE_DIR=${ARG_BASE_DIR} "-DSOURCES=${abs_sources}" -P ${script}
+    DEPENDS ${abs_sources} ${script}
+    COMMENT "Embedding the GLSL of ${target}"
+    VERBATIM)
+  add_library(${target} STATIC ${output} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../shaders/shader_sources.cc)
+  target_include_directories(${target} PUBLIC ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../shaders)
 endfunction()

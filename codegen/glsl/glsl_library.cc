@@ -1,34 +1,32 @@
 #include "codegen/glsl/glsl_library.h"
 
-#include <algorithm>
-#include <utility>
+#include <string>
 #include <vector>
 
-namespace vkhlo::codegen {
-namespace glsl_internal {
-// Defined in the generated glsl_library_sources.cc, sorted by name.
-extern const std::pair<std::string_view, std::string_view> kGlslLibraryFiles[];
-extern const size_t kGlslLibraryFileCount;
-}  // namespace glsl_internal
+#include "shader_sources.h"
 
+namespace vkhlo::codegen {
 namespace {
-std::span<const std::pair<std::string_view, std::string_view>> Files() {
-  return {glsl_internal::kGlslLibraryFiles, glsl_internal::kGlslLibraryFileCount};
-}
+
+// The library's files among the embedded shaders/ sources.
+constexpr std::string_view kLibraryDir = "library/";
+
 }  // namespace
 
 std::optional<std::string_view> FindGlslLibraryFile(std::string_view name) {
-  auto files = Files();
-  auto it = std::lower_bound(files.begin(), files.end(), name,
-                             [](const auto& entry, std::string_view n) { return entry.first < n; });
-  if (it == files.end() || it->first != name) return std::nullopt;
-  return it->second;
+  if (name.empty() || name.find('/') != std::string_view::npos) return std::nullopt;
+  return shaders::FindShaderSource(std::string(kLibraryDir) + std::string(name));
 }
 
 std::span<const std::string_view> GlslLibraryFileNames() {
+  // Sorted, as the embedded sources are.
   static const std::vector<std::string_view>* names = [] {
     auto* v = new std::vector<std::string_view>();
-    for (const auto& [name, text] : Files()) v->push_back(name);
+    for (const shaders::ShaderSourceFile& file : shaders::AllShaderSources()) {
+      if (file.name.starts_with(kLibraryDir) && file.name.find('/', kLibraryDir.size()) == std::string_view::npos) {
+        v->push_back(file.name.substr(kLibraryDir.size()));
+      }
+    }
     return v;
   }();
   return *names;

@@ -1,4 +1,4 @@
-// The GLSL runtime library (codegen/glsl/*.glsl), embedded in the binary at build time.
+// The GLSL runtime library (shaders/library/*.glsl), embedded in the binary at build time.
 //
 // Generated shaders include these files by name (`#include "hlo_math_f32.glsl"`); the code
 // generator's glslang includer resolves such names with FindGlslLibraryFile. Files whose name

@@ -10,7 +10,7 @@
 // of up to 32 bits whatever the operand widths: the low bits of a sum of products only depend on
 // the low bits of its terms), 64-bit integers, booleans (OR of ANDs as a count), complex.
 // On devices without shaderInt64, 64-bit integers are emulated (kI64Pair): a uvec2(low word,
-// high word), the storage form, computed on with codegen/glsl/hlo_i64.glsl's exact 32-bit
+// high word), the storage form, computed on with shaders/library/hlo_i64.glsl's exact 32-bit
 // arithmetic (wrapping adds and low 64-bit products: bit-exact with the interpreter). No
 // int64_t, uint64_t or GL_ARB_gpu_shader_int64 is ever emitted for it.
 // Element loads convert to the domain; stores convert from it, rounding once to nearest even.

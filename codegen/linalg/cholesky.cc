@@ -1,31 +1,16 @@
 // stablehlo.cholesky as a device kernel (lower or upper, batch dimensions, f32/f64/narrow
-// floats/complex), blocked and left-looking, with the interpreter's rounding
-// (src/interp/library_linalg.cc, as XLA's Cholesky expander): l[j][j] = sqrt(a[j][j] -
-// dot(l[j][:j], conj(l[j][:j]))) and l[i][j] = (a[i][j] - dot(l[i][:j], conj(l[j][:j]))) /
-// l[j][j], each dot a chain of products then sums in index order, correctly rounded sqrt and
-// division. Blocking does not reorder those chains, it splits them: for the block column
-// [j0, j1) (NB columns),
-//   update  (many workgroups, register tiles, skipped for the first block): the dots' first
-//           part, over k < j0, for every element of the block column on or below the diagonal
-//           (a GEMM-like product of the finished columns with themselves);
-//   diag    (one workgroup per matrix): the diagonal block, column by column, continuing each
-//           dot over j0 <= k < j;
-//   panel   (one invocation per row below the block): the rows below it likewise;
-// then one dispatch writes the result. So the result is the interpreter's bit for bit (as the
-// unblocked kernel's was), and the work is spread over the device. Only the `lower` (upper)
-// triangle of a is read; the other triangle of the result is zero (as the interpreter; the
-// spec leaves it implementation-defined). A matrix that is not positive definite gives NaN
-// from the first negative pivot on, as the interpreter.
-//
-// The factor lives in a scratch workspace in the arithmetic type, column-major per matrix
-// (w[j * M + i] = l[i][j]), so that invocations of neighbouring rows read neighbouring words.
-// Every step's dispatches share their GLSL (the step's j0 is a push word): three pipelines in
-// all, whatever the size.
+// floats/complex), blocked and left-looking with the interpreter's rounding: the algorithm is
+// shaders/linalg/cholesky.comp (per block column an update and a panel dispatch, or one
+// invocation per matrix for small ones, then the result written; bit for bit the interpreter's).
+// This file chooses the variant, the workspace (the factor in the arithmetic type, column-major
+// per matrix) and the grids. Every step's dispatches share their GLSL (the step's columns are
+// push words): three pipelines in all, whatever the size.
 #include <fmt/format.h>
 
 #include <algorithm>
 
 #include "codegen/device_kernel.h"
+#include "codegen/fixed_kernel.h"
 #include "codegen/linalg/linalg_glsl.h"
 
 namespace vkhlo::codegen {
@@ -37,52 +22,6 @@ constexpr int64_t kSmall = 16;  // matrices up to this size: one invocation each
 // the wider types (whose 8 x 8 tiles of complex or double accumulators would make large
 // shaders, slow to compile).
 int64_t BlockColumns(bool vec) { return vec ? 64 : 32; }
-// The update's register tile: each invocation of an 8 x 8 workgroup computes NB / 8 rows by
-// NB / 8 columns of the block column, so that the first workgroup's tile is the diagonal block.
-
-// The update's inner product as straight-line code, one variable per accumulator (llvmpipe
-// keeps private arrays in memory and indexes them lane by lane). With `vec` (T float) an
-// invocation's rows (and columns) are consecutive and read as two uvec4 each per k, through
-// the `wsv` view of the workspace (LD, the column stride, is a multiple of 8); otherwise they
-// are 8 apart, so that neighbouring invocations read neighbouring words.
-std::string UpdateBody(bool vec) {
-  const int kTile = static_cast<int>(BlockColumns(vec) / 8);
-  std::string g;
-  auto row = [&](int a) { return vec ? fmt::format("8u * x + {}u", a) : fmt::format("x + {}u", 8 * a); };
-  auto col = [&](int b) { return vec ? fmt::format("8u * y + {}u", b) : fmt::format("y + {}u", 8 * b); };
-  if (vec) {
-    // Tiles beyond LD read the last 8 rows instead (their results are never stored).
-    g += "    uint r0 = min(j0 + base + 8u * x, LD - 8u), c0 = min(j0 + 8u * y, LD - 8u);\n";
-  } else {
-    for (int a = 0; a < kTile; ++a) g += fmt::format("    uint r{0} = min(j0 + base + {1}, M - 1u);\n", a, row(a));
-    for (int b = 0; b < kTile; ++b) g += fmt::format("    uint c{0} = min(j0 + {1}, M - 1u);\n", b, col(b));
-  }
-  for (int a = 0; a < kTile; ++a) {
-    for (int b = 0; b < kTile; ++b) g += fmt::format("    T acc{}_{} = t_zero();\n", a, b);
-  }
-  g += "    for (uint kk = 0u; kk < j0; ++kk) {\n";
-  if (vec) {
-    g += "      uint ri = (wb + kk * LD + r0) >> 2u, ci = (wb + kk * LD + c0) >> 2u;\n"
-         "      uvec4 ra = wsv[ri], rb = wsv[ri + 1u], ca = wsv[ci], cb = wsv[ci + 1u];\n";
-    for (int a = 0; a < kTile; ++a) g += fmt::format("      T li{} = uintBitsToFloat(r{}[{}]);\n", a, a < 4 ? "a" : "b", a % 4);
-    for (int b = 0; b < kTile; ++b) g += fmt::format("      T lj{} = uintBitsToFloat(c{}[{}]);\n", b, b < 4 ? "a" : "b", b % 4);
-  } else {
-    for (int a = 0; a < kTile; ++a) g += fmt::format("      T li{0} = L(r{0}, kk);\n", a);
-    for (int b = 0; b < kTile; ++b) g += fmt::format("      T lj{0} = t_conj(L(c{0}, kk));\n", b);
-  }
-  for (int a = 0; a < kTile; ++a) {
-    for (int b = 0; b < kTile; ++b) g += fmt::format("      acc{0}_{1} = t_muladd(acc{0}_{1}, li{0}, lj{1});\n", a, b);
-  }
-  g += "    }\n";
-  for (int a = 0; a < kTile; ++a) {
-    g += fmt::format("    {{\n      uint i = j0 + base + {};\n", row(a));
-    for (int b = 0; b < kTile; ++b) {
-      g += fmt::format("      {{ uint j = j0 + {}; if (i < M && j < j1 && j <= i) SetL(i, j, acc{}_{}); }}\n", col(b), a, b);
-    }
-    g += "    }\n";
-  }
-  return g;
-}
 
 StatusOr<DeviceKernel> EmitCholesky(const Fusion& fusion, const TargetInfo& target, const KernelOptions& options) {
   const ir::Operation& op = *fusion.device_op;
@@ -122,112 +61,42 @@ StatusOr<DeviceKernel> EmitCholesky(const Fusion& fusion, const TargetInfo& targ
   k.scratch_bytes = {std::max<uint64_t>(4, ws_bytes)};
   k.binding_alignment = 16;  // the update's uvec4 view
   const size_t num_inputs = fusion.inputs.size();
-  std::string names;
-  for (size_t i = 0; i < num_inputs; ++i) names += fmt::format("#define in{0} b{0}\n", i);
-  names += fmt::format("#define ws b{}\n#define result_words b{}\n", num_inputs, num_inputs + 1);
   std::vector<KernelBuffer> bindings;
   for (const ir::Value* v : fusion.inputs) bindings.push_back(KernelBuffer::Read(v));
   bindings.push_back(KernelBuffer::Scratch(0, true));
-  const std::string common =
-      names + src.globals +
-      fmt::format("#define M {}u\n#define LD {}u\n#define LOWER {}\n#define NB {}u\n#define T {}\n#define R {}\n", m, ld,
-                  lower ? "true" : "false", kBlock, src.T, src.real) +
-      // l[i][j] of this matrix (column-major), and h(i, k), i >= k: the lower triangle of the
-      // Hermitian matrix a stands for.
-      "uint wb, a_base;\n"
-      "T L(uint i, uint j) { return ws_ld(wb + j * LD + i); }\n"
-      "void SetL(uint i, uint j, T v) { ws_st(wb + j * LD + i, v); }\n"
-      "T H(uint i, uint k) { return LOWER ? load_in0(a_base + i * M + k) : t_conj(load_in0(a_base + k * M + i)); }\n";
-  const std::string push = "uint j0; uint j1;";
-  auto main_start = [&](const char* batch_index) {
-    return "void main() {\n  " + KeepBindingsStatement(bindings.size()) + "\n" +
-           fmt::format("  uint bi = {};\n  wb = bi * LD * M; a_base = bi * M * M;\n  uint j0 = pc.j0, j1 = pc.j1;\n",
-                       batch_index);
-  };
+  // The variant: sizes, binding names and the element functions; each pass adds its flag.
+  FixedKernelSource base;
+  base.file = "linalg/cholesky.comp";
+  for (size_t i = 0; i < num_inputs; ++i) base.NameBinding(fmt::format("in{}", i), i);
+  base.NameBinding("ws", num_inputs)
+      .NameBinding("result_words", num_inputs + 1)
+      .DefineUint("M", static_cast<uint64_t>(m))
+      .DefineUint("LD", static_cast<uint64_t>(ld))
+      .Define("LOWER", lower ? "true" : "false")
+      .DefineUint("NB", static_cast<uint64_t>(kBlock))
+      .DefineUint("BATCH", static_cast<uint64_t>(batch))
+      .DefineUint("GROUP", kGroup)
+      .DefineUint("TOTAL", static_cast<uint64_t>(batch * n))
+      .DefineFlag("CHOL_VEC", vec)
+      // A single block has nothing to update (and its shader compiles faster without).
+      .DefineFlag("CHOL_UPDATE_TILES", blocks > 1);
+  AddLinalgTypes(src, target, base);
 
-  // The update (and, in its first workgroup, the diagonal block): rows j0 + base + 8 a + x,
-  // columns j0 + 8 b + y of an 8 x 8 workgroup, so that the first workgroup's tile is the
-  // diagonal block.
-  std::string update_glsl =
-      DeviceKernelHeader(bindings, {8, 8, 1}, push, src.extensions) +
-      (vec ? fmt::format("layout(set = 0, binding = {}) restrict buffer WsVec {{ uvec4 wsv[]; }};\n", num_inputs) : "") +
-      common + main_start("vkhlo_workgroup_id(pc).z") +
-      R"(  uint base = vkhlo_workgroup_id(pc).x * NB, x = gl_LocalInvocationID.x, y = gl_LocalInvocationID.y;
-  if (j0 > 0u) {
-    // The dots over k < j0 of every element of the tile on or below the diagonal.
-UPDATE_BODY  }
-  if (vkhlo_workgroup_id(pc).x != 0u) return;
-  // The diagonal block, column by column, each dot continued over j0 <= k < j (w holds the
-  // part over k < j0 when j0 > 0).
-  memoryBarrierBuffer();
-  barrier();
-  uint t = gl_LocalInvocationIndex;
-  for (uint j = j0; j < j1; ++j) {
-    if (t == 0u) {
-      T dot = j0 > 0u ? L(j, j) : t_zero();
-      for (uint kk = j0; kk < j; ++kk) { T v = L(j, kk); dot = t_muladd(dot, v, t_conj(v)); }
-      precise R d = t_re(H(j, j)) - t_re(dot);
-      SetL(j, j, t_real(hlo_sqrt(d)));
-    }
-    memoryBarrierBuffer();
-    barrier();
-    T pivot = L(j, j);
-    uint i = j + 1u + t;
-    if (i < j1) {
-      T row_dot = j0 > 0u ? L(i, j) : t_zero();
-      for (uint kk = j0; kk < j; ++kk) row_dot = t_muladd(row_dot, L(i, kk), t_conj(L(j, kk)));
-      precise T num = H(i, j) - row_dot;
-      SetL(i, j, t_div(num, pivot));
-    }
-    memoryBarrierBuffer();
-    barrier();
-  }
-}
-)";
-  {
-    const size_t at_body = update_glsl.find("UPDATE_BODY");
-    // A single block has nothing to update (and its shader compiles faster without).
-    update_glsl.replace(at_body, 11, blocks > 1 ? UpdateBody(vec) : "");
-  }
-  const std::string panel_glsl =
-      DeviceKernelHeader(bindings, {kGroup, 1, 1}, push, src.extensions) + common + main_start("vkhlo_workgroup_id(pc).y") +
-      fmt::format("  uint i = j1 + vkhlo_workgroup_id(pc).x * {}u + gl_LocalInvocationID.x;\n", kGroup) +
-      R"(  // Row i below the diagonal block: its columns j0..j1 in order, each dot continued (the
-  // row's new elements kept in registers).
-  if (i >= M) return;
-  T row[NB];
-  for (uint j = j0; j < j1; ++j) {
-    T row_dot = j0 > 0u ? L(i, j) : t_zero();
-    for (uint kk = j0; kk < j; ++kk) row_dot = t_muladd(row_dot, row[kk - j0], t_conj(L(j, kk)));
-    precise T num = H(i, j) - row_dot;
-    T v = t_div(num, L(j, j));
-    row[j - j0] = v;
-    SetL(i, j, v);
-  }
-}
-)";
+
+  const std::string push = "uint j0; uint j1;";
+  // The update's uvec4 view of the workspace.
+  const std::string ws_view =
+      vec ? fmt::format("layout(set = 0, binding = {}) restrict buffer WsVec {{ uvec4 wsv[]; }};\n", num_inputs) : "";
   // Small matrices (m <= kSmall): one invocation per matrix, column by column without
   // barriers (a workgroup per matrix would spend its time at them).
   const bool small = m <= kSmall;
-  const std::string small_glsl =
-      DeviceKernelHeader(bindings, {kGroup, 1, 1}, push, src.extensions) + common +
-      main_start(fmt::format("vkhlo_workgroup_id(pc).x * {}u + gl_LocalInvocationID.x", kGroup).c_str()) +
-      fmt::format("  if (bi >= {}u) return;\n", batch) +
-      R"(  for (uint j = 0u; j < M; ++j) {
-    T dot = t_zero();
-    for (uint kk = 0u; kk < j; ++kk) { T v = L(j, kk); dot = t_muladd(dot, v, t_conj(v)); }
-    precise R d = t_re(H(j, j)) - t_re(dot);
-    T pivot = t_real(hlo_sqrt(d));
-    SetL(j, j, pivot);
-    for (uint i = j + 1u; i < M; ++i) {
-      T row_dot = t_zero();
-      for (uint kk = 0u; kk < j; ++kk) row_dot = t_muladd(row_dot, L(i, kk), t_conj(L(j, kk)));
-      precise T num = H(i, j) - row_dot;
-      SetL(i, j, t_div(num, pivot));
-    }
+  std::string update_glsl, panel_glsl, small_glsl;
+  if (small) {
+    VKHLO_ASSIGN_OR_RETURN(small_glsl, LinalgPassGlsl(base, src, "CHOL_SMALL", bindings, {kGroup, 1, 1}, push));
+  } else {
+    VKHLO_ASSIGN_OR_RETURN(update_glsl, LinalgPassGlsl(base, src, "CHOL_UPDATE", bindings, {8, 8, 1}, push, ws_view));
+    VKHLO_ASSIGN_OR_RETURN(panel_glsl, LinalgPassGlsl(base, src, "CHOL_PANEL", bindings, {kGroup, 1, 1}, push));
   }
-}
-)";
   if (small && !empty) {
     KernelDispatch d;
     d.name = fusion.name + ".cholesky_small";
@@ -264,16 +133,7 @@ UPDATE_BODY  }
   write.bindings.push_back(KernelBuffer::Write(out));
   const uint32_t per = src.out_storage_bits < 32 ? static_cast<uint32_t>(32 / src.out_storage_bits) : 1;
   write.grid = {static_cast<uint32_t>(((batch * n + per - 1) / per + kGroup - 1) / kGroup), 1, 1};
-  // Element (i, j) of the result: l[i][j] (lower) or conj(l[j][i]) (upper) on its triangle, zero off it.
-  const std::string x_at = fmt::format(
-      "{T} x_at(uint l) {{\n"
-      "  uint bi = l / {n}u, q = l - bi * {n}u, i = q / {m}u, j = q - i * {m}u;\n"
-      "  if ({lower}) return j <= i ? ws_ld(bi * {pb}u + j * {ld}u + i) : t_zero();\n"
-      "  return i <= j ? t_conj(ws_ld(bi * {pb}u + i * {ld}u + j)) : t_zero();\n"
-      "}}\n",
-      fmt::arg("T", src.T), fmt::arg("n", n), fmt::arg("m", m), fmt::arg("pb", ld * m), fmt::arg("ld", ld), fmt::arg("lower", lower ? "true" : "false"));
-  write.glsl = DeviceKernelHeader(write.bindings, {kGroup, 1, 1}, "", src.extensions) + names + src.globals +
-               LinalgWriteElements(src, batch * n, x_at, KeepBindingsStatement(write.bindings.size()));
+  VKHLO_ASSIGN_OR_RETURN(write.glsl, LinalgPassGlsl(base, src, "CHOL_WRITE", write.bindings, {kGroup, 1, 1}, ""));
   k.dispatches.push_back(std::move(write));
   return k;
 }

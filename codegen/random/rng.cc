@@ -1,20 +1,9 @@
 // stablehlo.rng (UNIFORM, NORMAL) as a device kernel computing the interpreter's function
-// (src/interp/random_ops.cc defines it; keep the two in step): a counter-based generator, so
-// element i is a pure function of (seed, i) and each invocation computes its own elements.
-//   seed: Mix of the op's location (folded here at compile time), the storage bits of the bounds
-//     a and b (read from their buffers: they are run-time values) and the element type, in
-//     64-bit arithmetic on uvec2 (no shaderInt64).
-//   element i: r = Philox-4x32 (10 rounds) of counter (i, 0, 0, 0) under the seed.
-//   UNIFORM floats: u b + (1 - u) a in f32 (f64 for f64) with `precise` (no fused multiply-add,
-//     as the interpreter's separate roundings), rounded to the type by the elemental emitter's
-//     convert (StableHLO convert semantics), a when that is not below b: bit-exact.
-//   UNIFORM integers (and i1): a + high half of (bits x (b - a)), in 32-bit arithmetic
-//     (umulExtended; 64-bit types on uvec2): bit-exact, no shaderInt64 needed.
-//   NORMAL: Box-Muller in f32 (f64 for f64) with the elemental library's hlo_log and
-//     hlo_cosine (accurate to a few ulp, unlike some drivers' built-ins), so the device agrees
-//     with the interpreter's std::log/std::cos to a few ulp, not bit for bit.
-// Narrow outputs: an invocation computes every element of one output word (no two invocations
-// write one word). f64 needs shaderFloat64 (the emitter's missing-feature error says so).
+// (src/interp/random_ops.cc): the algorithm is shaders/random/rng.comp (bit-exact for UNIFORM,
+// within a few ulp for NORMAL; see there). This file chooses its variant, generates the pieces
+// that depend on the element type through the elemental emitter (loading the bounds, rounding
+// to the type), and sizes the dispatch. Narrow outputs: an invocation computes every element of
+// one output word. f64 needs shaderFloat64 (the emitter's missing-feature error says so).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -22,7 +11,7 @@
 #include "codegen/elemental/emitter.h"
 #include "codegen/elemental/op_emitters.h"
 #include "codegen/elemental/types.h"
-#include "codegen/random/philox_glsl.h"
+#include "codegen/fixed_kernel.h"
 #include "codegen/random/rng_kernels.h"
 #include "ir/rng_seed.h"
 
@@ -52,81 +41,6 @@ bool AcceptsRng(const ir::Operation& op) {
   const std::string distribution = Distribution(op);
   if (distribution == "NORMAL") return ir::IsFloat(t);
   return distribution == "UNIFORM" && (ir::IsFloat(t) || ir::IsInteger(t) || ir::IsBoolean(t));
-}
-
-constexpr const char* kGenerator = R"(
-uvec2 rng_mix(uvec2 h, uvec2 v) {
-  uvec2 t = hlo_u64_add(hlo_u64_add(v, uvec2(0x7F4A7C15u, 0x9E3779B9u)), hlo_u64_add(hlo_u64_shl(h, 6), hlo_u64_shr(h, 2)));
-  h ^= t;
-  h ^= hlo_u64_shr(h, 33);
-  h = hlo_u64_mul_lo(h, uvec2(0xED558CCDu, 0xFF51AFD7u));
-  h ^= hlo_u64_shr(h, 33);
-  return h;
-}
-// The high 64 bits of the 128-bit product a * b.
-uvec2 rng_mul_high64(uvec2 a, uvec2 b) {
-  uint h00, l00, h01, l01, h10, l10, h11, l11;
-  umulExtended(a.x, b.x, h00, l00);
-  umulExtended(a.x, b.y, h01, l01);
-  umulExtended(a.y, b.x, h10, l10);
-  umulExtended(a.y, b.y, h11, l11);
-  uint c1, c2, c3, c4, c5;
-  uint m = uaddCarry(h00, l01, c1);
-  m = uaddCarry(m, l10, c2);
-  uint lo = uaddCarry(l11, h01, c3);
-  lo = uaddCarry(lo, h10, c4);
-  lo = uaddCarry(lo, c1 + c2, c5);
-  return uvec2(lo, h11 + c3 + c4 + c5);
-}
-uvec2 rng_key;
-)";
-
-// GLSL of the element function `RAW rng_element(uint i)` for the distribution and type.
-std::string ElementBody(const std::string& distribution, const TypeFacts& f) {
-  const bool wide = f.bits > 32;
-  const bool is_float = ir::IsFloat(f.type);
-  std::string s = "  uvec4 r = philox4x32(uvec4(i, 0u, 0u, 0u), rng_key);\n";
-  if (is_float && wide) {
-    s += "  double u = (double(r.y >> 11u) * 4294967296.0LF + double((r.y << 21u) | (r.x >> 11u))) *"
-         " 1.1102230246251565404236316680908203125e-16LF;\n";
-  } else if (is_float) {
-    s += "  float u = float(r.x >> 8u) * 5.9604644775390625e-8;\n";
-  }
-  if (is_float && distribution == "NORMAL") {
-    if (wide) {
-      s += "  double u2 = (double(r.w >> 11u) * 4294967296.0LF + double((r.w << 21u) | (r.z >> 11u))) *"
-           " 1.1102230246251565404236316680908203125e-16LF;\n"
-           "  double u1 = u + 1.1102230246251565404236316680908203125e-16LF;\n"
-           "  precise double radius = sqrt(-2.0LF * hlo_log(u1));\n"
-           "  precise double z = radius * hlo_cosine(6.283185307179586LF * u2);\n"
-           "  precise double v = rng_a + rng_b * z;\n";
-    } else {
-      s += "  float u2 = float(r.z >> 8u) * 5.9604644775390625e-8;\n"
-           "  float u1 = u + 5.9604644775390625e-8;\n"
-           "  precise float radius = sqrt(-2.0 * hlo_log(u1));\n"
-           "  precise float angle = 6.283185482025146484375 * u2;\n"
-           "  precise float z = radius * hlo_cosine(angle);\n"
-           "  precise float v = rng_a + rng_b * z;\n";
-    }
-    return s + "  return rng_store(v, rng_b, false);\n";
-  }
-  if (is_float) {
-    s += fmt::format("  precise {0} v = u * rng_b + ({0}(1) - u) * rng_a;\n", wide ? "double" : "float");
-    return s + "  return rng_store(v, rng_b, true);\n";
-  }
-  const bool is_signed = ir::IsSignedInteger(f.type);
-  if (wide) {
-    s += "  uvec2 range = hlo_u64_sub(rng_b, rng_a);\n";
-    s += is_signed ? "  uvec2 sign = uvec2(0u, 0x80000000u);\n  bool empty = !hlo_u64_lt(rng_a ^ sign, rng_b ^ sign);\n"
-                   : "  bool empty = !hlo_u64_lt(rng_a, rng_b);\n";
-    return s + "  return hlo_u64_add(rng_a, empty ? uvec2(0u) : rng_mul_high64(r.xy, range));\n";
-  }
-  s += "  uint range = rng_b - rng_a, high, low;\n  umulExtended(r.x, range, high, low);\n";
-  s += is_signed ? "  bool empty = int(rng_a) >= int(rng_b);\n" : "  bool empty = rng_a >= rng_b;\n";
-  const uint32_t mask = f.storage_bits >= 32 ? 0xffffffffu : (1u << f.storage_bits) - 1u;
-  // The value is in the type's range, so its low storage bits are its storage (sign-extended
-  // within the storage for signed sub-byte types, as the interpreter stores them).
-  return s + fmt::format("  return (rng_a + (empty ? 0u : high)) & {}u;\n", mask);
 }
 
 StatusOr<DeviceKernel> EmitRng(const Fusion& fusion, const TargetInfo& target, const KernelOptions& options) {
@@ -162,37 +76,34 @@ StatusOr<DeviceKernel> EmitRng(const Fusion& fusion, const TargetInfo& target, c
     raw[b] = em.LoadWords(fmt::format("b{}", it - fusion.inputs.begin()), t, Index::Scalar());
     raw[b] = Expr{em.Var(facts.raw_glsl, raw[b].code), t, true};
   }
-  // The bounds in the type the element function works in.
+  // rng_load_bounds: the bounds in the type the element function works in, a's storage, and
+  // both bounds' storage bits (for the seed).
   std::string work_glsl, bounds;
   if (is_float) {
     work_glsl = wide ? "double" : "float";
     for (int b = 0; b < 2; ++b) {
       VKHLO_ASSIGN_OR_RETURN(Expr value, em.Compute(raw[b]));
-      bounds += fmt::format("  rng_{} = {}({});\n", b == 0 ? "a" : "b", work_glsl, value.code);
+      bounds += fmt::format("  {} = {}({});\n", b == 0 ? "a" : "b", work_glsl, value.code);
     }
   } else if (wide) {
     work_glsl = "uvec2";
-    bounds = fmt::format("  rng_a = {};\n  rng_b = {};\n", raw[0].code, raw[1].code);
+    bounds = fmt::format("  a = {};\n  b = {};\n", raw[0].code, raw[1].code);
   } else {
     work_glsl = "uint";
     for (int b = 0; b < 2; ++b) {
       VKHLO_ASSIGN_OR_RETURN(Expr value, em.Compute(raw[b]));
       const std::string as_uint =
           facts.kind == ComputeKind::kBool ? fmt::format("({} ? 1u : 0u)", value.code) : fmt::format("uint({})", value.code);
-      bounds += fmt::format("  rng_{} = {};\n", b == 0 ? "a" : "b", as_uint);
+      bounds += fmt::format("  {} = {};\n", b == 0 ? "a" : "b", as_uint);
     }
   }
-  bounds += fmt::format("  rng_lo = {};\n", raw[0].code);
   const std::string bits = facts.storage_bits == 64 ? "{}" : "uvec2({}, 0u)";
-  const uint64_t h0 = RngSeedMix(op.location().line, op.location().column);
-  bounds += fmt::format("  rng_key = rng_mix(rng_mix(rng_mix(uvec2({}u, {}u), {}), {}), uvec2({}u, 0u));\n",
-                        static_cast<uint32_t>(h0), static_cast<uint32_t>(h0 >> 32),
-                        fmt::format(fmt::runtime(bits), raw[0].code), fmt::format(fmt::runtime(bits), raw[1].code),
-                        static_cast<uint32_t>(t));
+  bounds += fmt::format("  a_raw = {};\n  a_bits = {};\n  b_bits = {};\n", raw[0].code,
+                        fmt::format(fmt::runtime(bits), raw[0].code), fmt::format(fmt::runtime(bits), raw[1].code));
 
-  // Floats: `rng_store(v, hi, clamp)` rounds v to the type (the elemental convert) and gives its
-  // storage bits, or rng_lo's when `clamp` and the rounded value is not below hi.
-  std::string store_fn;
+  // Floats: rng_round(v, rounded) rounds v to the type (the elemental convert): its storage bits,
+  // and the rounded value back in the working type.
+  std::string round_fn;
   if (is_float) {
     ElementalEmitter conv(target, prelude, no_inputs);
     conv.set_source_name(options.source_name);
@@ -201,44 +112,37 @@ StatusOr<DeviceKernel> EmitRng(const Fusion& fusion, const TargetInfo& target, c
     VKHLO_ASSIGN_OR_RETURN(Expr back, ConvertElement(conv, rounded, work));
     const Expr stored = conv.Raw(rounded);
     if (!conv.sticky_error().ok()) return conv.sticky_error();
-    store_fn = fmt::format("{0} rng_store({1} rng_v, {1} rng_hi, bool rng_clamp) {{\n{2}"
-                           "  return (!rng_clamp || {3} < rng_hi) ? {4} : rng_lo;\n}}\n",
+    round_fn = fmt::format("{0} rng_round({1} rng_v, out {1} rounded) {{\n{2}  rounded = {3};\n  return {4};\n}}\n",
                            raw_glsl, work_glsl, conv.body(), back.code, stored.code);
     em.IncludeMath(wide ? ComputeKind::kDouble : ComputeKind::kFloat);
   }
   if (!em.sticky_error().ok()) return em.sticky_error();
 
-  const size_t out = fusion.inputs.size();  // the output's binding
-  std::string store;
-  if (facts.storage_bits == 64) {
-    store = fmt::format("  uvec2 v = rng_element(id);\n  b{0}[2u * id] = v.x;\n  b{0}[2u * id + 1u] = v.y;\n", out);
-  } else if (facts.storage_bits == 32) {
-    store = fmt::format("  b{}[id] = rng_element(id);\n", out);
-  } else {
-    store = fmt::format(
-        "  uint acc = 0u;\n"
-        "  for (uint e = 0u; e < {0}u; ++e) {{\n"
-        "    uint i = id * {0}u + e;\n"
-        "    if (i >= {1}u) break;\n"
-        "    acc |= rng_element(i) << (e * {2}u);\n"
-        "  }}\n"
-        "  b{3}[id] = acc;\n",
-        per, n, facts.storage_bits, out);
-  }
-
-  std::string glsl = DeviceKernelHeader(d.bindings, {kGroup, 1, 1}, "", prelude.extensions());
-  for (const std::string& file : prelude.includes()) glsl += fmt::format("#include \"{}\"\n", file);
-  for (const std::string& helper : prelude.helpers()) glsl += helper + "\n";
-  for (const std::string& global : prelude.globals()) glsl += global + "\n";
-  glsl += kPhilox4x32Glsl;
-  glsl += kGenerator;
-  glsl += fmt::format("{0} rng_a, rng_b;\n{1} rng_lo;\n", work_glsl, raw_glsl);
-  glsl += store_fn;
-  glsl += fmt::format("{} rng_element(uint i) {{\n{}}}\n", raw_glsl, ElementBody(distribution, facts));
-  glsl += "void main() {\n  " + KeepBindingsStatement(d.bindings.size()) + "\n" + em.body() + bounds +
-          fmt::format("  uint id = vkhlo_workgroup_id(pc).x * {}u + gl_LocalInvocationID.x;\n", kGroup) +
-          fmt::format("  if (id >= {}u) return;\n", items) + store + "}\n";
-  d.glsl = std::move(glsl);
+  FixedKernelSource src;
+  src.file = "random/rng.comp";
+  const uint64_t h0 = RngSeedMix(op.location().line, op.location().column);
+  src.DefineFlag("RNG_FLOAT", is_float)
+      .DefineFlag("RNG_NORMAL", distribution == "NORMAL")
+      .DefineFlag("RNG_WIDE", wide)
+      .DefineFlag("RNG_SIGNED", ir::IsSignedInteger(t))
+      .Define("WORK", work_glsl)
+      .Define("RAW", raw_glsl)
+      .DefineInt("STORAGE_BITS", facts.storage_bits)
+      .DefineUint("N", static_cast<uint64_t>(n))
+      .DefineUint("ITEMS", static_cast<uint64_t>(items))
+      .DefineUint("GROUP", kGroup)
+      .DefineUint("SEED_LO", static_cast<uint32_t>(h0))
+      .DefineUint("SEED_HI", static_cast<uint32_t>(h0 >> 32))
+      .DefineUint("TYPE_CODE", static_cast<uint32_t>(t))
+      .NameBinding("OUT", fusion.inputs.size());
+  for (const std::string& file : prelude.includes()) src.generated += fmt::format("#include \"{}\"\n", file);
+  for (const std::string& helper : prelude.helpers()) src.generated += helper + "\n";
+  for (const std::string& global : prelude.globals()) src.generated += global + "\n";
+  src.generated += round_fn;
+  src.generated += fmt::format(
+      "void rng_load_bounds(out {0} a, out {0} b, out {1} a_raw, out uvec2 a_bits, out uvec2 b_bits) {{\n{2}{3}}}\n",
+      work_glsl, raw_glsl, em.body(), bounds);
+  VKHLO_ASSIGN_OR_RETURN(d.glsl, FixedKernelGlsl(d.bindings, {kGroup, 1, 1}, "", prelude.extensions(), src));
   k.dispatches.push_back(std::move(d));
   return k;
 }

@@ -7,14 +7,15 @@
 // 32-bit or two 64-bit values per block), so each invocation computes its own elements — whole output words,
 // so packed narrow elements never share a word between invocations. All arithmetic is 32-bit
 // (64-bit counters carry by hand; Philox's high products by umulExtended): no shaderInt64.
-// Invocation 0 also writes the new state.
+// Invocation 0 also writes the new state. The kernel is shaders/random/rng_bit_generator.comp;
+// this file chooses its variant and dispatch.
 #include <fmt/format.h>
 
 #include <algorithm>
 
 #include "codegen/device_kernel.h"
 #include "codegen/elemental/types.h"
-#include "codegen/random/philox_glsl.h"
+#include "codegen/fixed_kernel.h"
 #include "codegen/random/rng_kernels.h"
 #include "ir/threefry_layout.h"
 
@@ -40,51 +41,6 @@ bool AcceptsRngBitGenerator(const ir::Operation& op) {
   return (algorithm == "THREE_FRY" && size == 2) || (algorithm == "PHILOX" && (size == 2 || size == 3));
 }
 
-constexpr const char* kGenerators = R"(
-uvec2 add64(uvec2 a, uint b) { uint lo = a.x + b; return uvec2(lo, a.y + (lo < a.x ? 1u : 0u)); }
-uint rotl(uint v, uint d) { return (v << d) | (v >> (32u - d)); }
-uvec2 threefry(uvec2 key, uvec2 x) {
-  const uint rot[8] = uint[8](13u, 15u, 26u, 6u, 17u, 29u, 16u, 24u);
-  uint ks[3] = uint[3](key.x, key.y, 0x1BD11BDAu ^ key.x ^ key.y);
-  x.x += ks[0];
-  x.y += ks[1];
-  for (uint g = 0u; g < 5u; ++g) {
-    for (uint i = 0u; i < 4u; ++i) {
-      x.x += x.y;
-      x.y = rotl(x.y, rot[(g % 2u) * 4u + i]);
-      x.y ^= x.x;
-    }
-    x.x += ks[(g + 1u) % 3u];
-    x.y += ks[(g + 2u) % 3u] + g + 1u;
-  }
-  return x;
-}
-uvec2 state_at(uint k) { return uvec2(b0[2u * k], b0[2u * k + 1u]); }
-// Philox block i: the 128-bit counter (state[1], high) + i.
-uvec4 philox_block(uint i) {
-  uvec2 lo = state_at(1u), hi = STATE_SIZE > 2u ? state_at(2u) : state_at(0u);
-  uvec2 c = add64(lo, i);
-  bool carry = c.y < lo.y || (c.y == lo.y && c.x < lo.x);
-  uvec2 h = carry ? add64(hi, 1u) : hi;
-  return philox4x32(uvec4(c, h), state_at(0u));
-}
-// Element i's bits (low word, high word).
-uvec2 element(uint i) {
-#if THREE_FRY
-  uvec2 key = state_at(0u), counter = state_at(1u);
-  if (WIDE) return threefry(key, add64(counter, i));
-  uint c = i / SPLIT_INNER % SPLIT_DIM;
-  uint block = (i / (SPLIT_DIM * SPLIT_INNER) * ((SPLIT_DIM + 1u) / 2u) + c / 2u) * SPLIT_INNER + i % SPLIT_INNER;
-  uvec2 r = threefry(key, add64(counter, block));
-  return uvec2((c & 1u) == 0u ? r.x : r.y, 0u);
-#else
-  if (WIDE) { uvec4 r = philox_block(i / 2u); return (i % 2u) == 0u ? r.xy : r.zw; }
-  uvec4 r = philox_block(i / 4u);
-  return uvec2(r[i % 4u], 0u);
-#endif
-}
-)";
-
 StatusOr<DeviceKernel> EmitRngBitGenerator(const Fusion& fusion, const TargetInfo& target, const KernelOptions&) {
   const ir::Operation& op = *fusion.device_op;
   const std::string algorithm = Algorithm(op);
@@ -109,56 +65,21 @@ StatusOr<DeviceKernel> EmitRngBitGenerator(const Fusion& fusion, const TargetInf
   d.bindings = {KernelBuffer::Read(fusion.inputs.at(0)), KernelBuffer::Write(fusion.outputs.at(0)),
                 KernelBuffer::Write(fusion.outputs.at(1))};
   d.grid = {static_cast<uint32_t>(std::max<int64_t>(1, (items + kGroup - 1) / kGroup)), 1, 1};
-  // Storage bits of an element from its value bits: narrower than storage (i1, 4-bit types)
-  // keeps the low `width` bits, sign-extended for signed integers (as the interpreter stores).
-  std::string fit = "v.x";
-  if (width < 32) {
-    const uint32_t mask = (1u << width) - 1u;
-    const uint32_t storage_mask = storage >= 32 ? 0xffffffffu : (1u << storage) - 1u;
-    if (ir::IsSignedInteger(et) && width < storage) {
-      fit = fmt::format("((((v.x & {0}u) >> {1}u) & 1u) != 0u ? (v.x | ~{0}u) : (v.x & {0}u)) & {2}u", mask, width - 1,
-                        storage_mask);
-    } else {
-      fit = fmt::format("v.x & {}u", mask);
-    }
-  }
-  std::string store;
-  if (storage == 64) {
-    store = "  uvec2 v = element(id);\n  b2[2u * id] = v.x;\n  b2[2u * id + 1u] = v.y;\n";
-  } else if (storage == 32) {
-    store = "  uvec2 v = element(id);\n  b2[id] = " + fit + ";\n";
-  } else {
-    store = fmt::format(
-        "  uint acc = 0u;\n"
-        "  for (uint e = 0u; e < {0}u; ++e) {{\n"
-        "    uint i = id * {0}u + e;\n"
-        "    if (i >= N) break;\n"
-        "    uvec2 v = element(i);\n"
-        "    acc |= ({1}) << (e * {2}u);\n"
-        "  }}\n"
-        "  b2[id] = acc;\n",
-        per, fit, storage);
-  }
-  // The new state (interpreter: key, counter + advance[, the high word with its carry]).
-  std::string new_state =
-      "    uvec2 lo = state_at(1u), nlo = add64(lo, ADVANCE);\n"
-      "    b1[0] = b0[0]; b1[1] = b0[1]; b1[2] = nlo.x; b1[3] = nlo.y;\n";
-  if (!three_fry && state_size > 2) {
-    new_state +=
-        "    bool carry = nlo.y < lo.y || (nlo.y == lo.y && nlo.x < lo.x);\n"
-        "    uvec2 h = carry ? add64(state_at(2u), 1u) : state_at(2u);\n"
-        "    b1[4] = h.x; b1[5] = h.y;\n";
-  }
-  d.glsl = DeviceKernelHeader(d.bindings, {kGroup, 1, 1}) +
-           fmt::format("#define THREE_FRY {}\n#define WIDE {}\n#define N {}u\n#define STATE_SIZE {}u\n#define ADVANCE {}u\n",
-                       three_fry ? 1 : 0, wide ? "true" : "false", n, state_size, static_cast<uint32_t>(advance)) +
-           fmt::format("#define SPLIT_DIM {}u\n#define SPLIT_INNER {}u\n", std::max<int64_t>(1, split.dim),
-                       split.inner) +
-           kPhilox4x32Glsl + kGenerators +
-           "void main() {\n  " + KeepBindingsStatement(d.bindings.size()) + "\n" +
-           fmt::format("  uint id = vkhlo_workgroup_id(pc).x * {}u + gl_LocalInvocationID.x;\n", kGroup) +
-           "  if (id == 0u) {\n" + new_state + "  }\n" +
-           fmt::format("  if (id >= {}u) return;\n", items) + store + "}\n";
+  FixedKernelSource src;
+  src.file = "random/rng_bit_generator.comp";
+  src.DefineFlag("THREE_FRY", three_fry)
+      .DefineInt("STATE_SIZE", state_size)
+      .DefineFlag("WIDE", wide)
+      .DefineInt("VALUE_BITS", width)
+      .DefineInt("STORAGE_BITS", storage)
+      .DefineFlag("SIGNED", ir::IsSignedInteger(et))
+      .DefineUint("N", static_cast<uint64_t>(n))
+      .DefineUint("ITEMS", static_cast<uint64_t>(items))
+      .DefineUint("ADVANCE", static_cast<uint32_t>(advance))
+      .DefineUint("SPLIT_DIM", static_cast<uint64_t>(std::max<int64_t>(1, split.dim)))
+      .DefineUint("SPLIT_INNER", static_cast<uint64_t>(split.inner))
+      .DefineUint("GROUP", kGroup);
+  VKHLO_ASSIGN_OR_RETURN(d.glsl, FixedKernelGlsl(d.bindings, {kGroup, 1, 1}, "", {}, src));
   k.dispatches.push_back(std::move(d));
   return k;
 }

@@ -9,7 +9,7 @@
 
 namespace vkhlo::codegen {
 
-StatusOr<SortComparatorSource> EmitSortComparator(const ir::Operation& sort, const SortGeometry& geometry,
+StatusOr<SortComparatorSource> EmitSortComparator(const ir::Operation& sort,
                                                   const std::vector<const ir::Value*>& inputs,
                                                   const TargetInfo& target, const KernelOptions& options) {
   if (sort.num_regions() != 1 || sort.region(0).blocks().size() != 1) {
@@ -74,23 +74,8 @@ StatusOr<SortComparatorSource> EmitSortComparator(const ir::Operation& sort, con
   g += "VkhloSortKey vkhlo_sort_key(uint l) {\n" + loads.body() + "  VkhloSortKey key;\n" + fill + "  return key;\n}\n";
   g += "bool vkhlo_sort_cmp_keys(VkhloSortKey ka, VkhloSortKey kb) {\n" + em.body() +
        fmt::format("  return {};\n}}\n", value.code);
-  g += "bool vkhlo_sort_cmp(uint la, uint lb) { return vkhlo_sort_cmp_keys(vkhlo_sort_key(la), vkhlo_sort_key(lb)); }\n";
-  g += fmt::format(
-      "bool vkhlo_sort_before(uint row_base, uint a, uint b) {{\n"
-      "  if (a == 0xffffffffu) return false;\n"
-      "  if (b == 0xffffffffu) return true;\n"
-      "  uint la = row_base + a * {0}u, lb = row_base + b * {0}u;\n"
-      "  return a < b ? !vkhlo_sort_cmp(lb, la) : vkhlo_sort_cmp(la, lb);\n"
-      "}}\n"
-      "VkhloSortKey vkhlo_sort_key_at(uint row_base, uint p) {{\n"
-      "  return p == 0xffffffffu ? VkhloSortKey({1}) : vkhlo_sort_key(row_base + p * {0}u);\n"
-      "}}\n"
-      "bool vkhlo_sort_before_keys(uint a, VkhloSortKey ka, uint b, VkhloSortKey kb) {{\n"
-      "  if (a == 0xffffffffu) return false;\n"
-      "  if (b == 0xffffffffu) return true;\n"
-      "  return a < b ? !vkhlo_sort_cmp_keys(kb, ka) : vkhlo_sort_cmp_keys(ka, kb);\n"
-      "}}\n",
-      geometry.inner, zero);
+  // The order built on these is shaders/sort/sort_order.glsl, included by the kernels.
+  g += "#define VKHLO_SORT_PADDING_KEY VkhloSortKey(" + zero + ")\n";
   return source;
 }
 

@@ -5,13 +5,14 @@
 #include <algorithm>
 
 #include "codegen/elemental/types.h"
+#include "codegen/fixed_kernel.h"
 #include "ir/walk.h"
 
 namespace vkhlo::codegen {
 namespace {
 
 // The longest list an invocation keeps (a private array; longer k sort whole rows), and the
-// longest kept in variables.
+// longest kept in variables (shaders/sort/top_k.comp's REGISTER_LIST, written for up to 16).
 constexpr int64_t kMaxK = 64;
 constexpr int64_t kMaxRegisterK = 16;
 
@@ -98,96 +99,29 @@ StatusOr<DeviceKernel> EmitTopK(const Fusion& fusion, const SortGeometry& g, int
   for (const ir::Value* v : fusion.inputs) d.bindings.push_back(KernelBuffer::Read(v));
   for (const ir::Value* v : fusion.outputs) d.bindings.push_back(KernelBuffer::Write(v));
   d.grid = {static_cast<uint32_t>(g.rows()), 1, 1};
-  std::string defines;
-  for (size_t i = 0; i < fusion.inputs.size(); ++i) defines += fmt::format("#define in{0} b{0}\n", i);
+  // Result r's words at dst from its operand's at src (top_k.comp's COPY_RESULTS).
   std::string copy;
   for (size_t r = 0; r < op.num_results(); ++r) {
     const auto it = std::find(fusion.inputs.begin(), fusion.inputs.end(), op.operand(r));
     if (it == fusion.inputs.end()) return InternalError("sort: an operand is not among the kernel's inputs");
     const int words = GetTypeFacts(op.operand(r)->type().element_type(), target).storage_bits / 32;
     for (int w = 0; w < words; ++w) {
-      copy += fmt::format("    b{0}[{1}u * dst + {2}u] = b{3}[{1}u * src + {2}u];\n", fusion.inputs.size() + r, words, w,
-                          it - fusion.inputs.begin());
+      copy += fmt::format("{}b{}[{}u * dst + {}u] = b{}[{}u * src + {}u];", copy.empty() ? "" : " ",
+                          fusion.inputs.size() + r, words, w, it - fusion.inputs.begin(), words, w);
     }
   }
-  // The scan. Most elements are not before the list's last: one key load and one comparison
-  // (the last's key is kept). Small k: the list is k variables (registers), and an element that
-  // enters replaces the last and bubbles up (k - 1 comparisons, no dynamic indexing, which
-  // lavapipe and some GPUs would turn into per-lane memory accesses). Larger k: an array with
-  // binary insertion.
-  std::string scan;
-  if (k <= kMaxRegisterK) {
-    for (int64_t j = 0; j < k; ++j) {
-      scan += fmt::format("  uint q{0} = 0xffffffffu;\n  VkhloSortKey kq{0} = vkhlo_sort_key_at(row_base, 0xffffffffu);\n", j);
-    }
-    scan += fmt::format(
-        "  for (uint p = t; p < {size}u; p += {G}u) {{\n"
-        "    VkhloSortKey kp = vkhlo_sort_key(row_base + p * {inner}u);\n"
-        "    if (!vkhlo_sort_before_keys(p, kp, q{last}, kq{last})) continue;\n"
-        "    q{last} = p;\n"
-        "    kq{last} = kp;\n",
-        fmt::arg("size", g.size), fmt::arg("G", group), fmt::arg("inner", g.inner), fmt::arg("last", k - 1));
-    for (int64_t j = k - 1; j >= 1; --j) {
-      scan += fmt::format(
-          "    if (vkhlo_sort_before_keys(q{0}, kq{0}, q{1}, kq{1})) {{\n"
-          "      uint tp = q{0}; q{0} = q{1}; q{1} = tp;\n"
-          "      VkhloSortKey tk = kq{0}; kq{0} = kq{1}; kq{1} = tk;\n"
-          "    }}\n",
-          j, j - 1);
-    }
-    scan += fmt::format("  }}\n  uint best[{}];\n", k);
-    for (int64_t j = 0; j < k; ++j) scan += fmt::format("  best[{0}] = q{0};\n", j);
-  } else {
-    scan = fmt::format(
-        "  uint best[{K}];\n"
-        "  for (uint j = 0u; j < {K}u; ++j) best[j] = 0xffffffffu;\n"
-        "  VkhloSortKey last = vkhlo_sort_key_at(row_base, 0xffffffffu);\n"
-        "  for (uint p = t; p < {size}u; p += {G}u) {{\n"
-        "    VkhloSortKey kp = vkhlo_sort_key(row_base + p * {inner}u);\n"
-        "    if (!vkhlo_sort_before_keys(p, kp, best[{K}u - 1u], last)) continue;\n"
-        "    uint lo = 0u, hi = {K}u - 1u;\n"
-        "    while (lo < hi) {{\n"
-        "      uint m = (lo + hi) >> 1u;\n"
-        "      if (vkhlo_sort_before_keys(p, kp, best[m], vkhlo_sort_key_at(row_base, best[m]))) hi = m; else lo = m + 1u;\n"
-        "    }}\n"
-        "    for (uint j = {K}u - 1u; j > lo; --j) best[j] = best[j - 1u];\n"
-        "    best[lo] = p;\n"
-        "    last = vkhlo_sort_key_at(row_base, best[{K}u - 1u]);\n"
-        "  }}\n",
-        fmt::arg("K", k), fmt::arg("size", g.size), fmt::arg("G", group), fmt::arg("inner", g.inner));
-  }
-  d.glsl = DeviceKernelHeader(d.bindings, {group, 1, 1}, "", cmp.extensions) + defines + cmp.globals +
-           fmt::format(
-               "shared uint s[{G}u * {K}u];\n"
-               "void main() {{\n"
-               "  {keep}\n"
-               "  uint row = vkhlo_workgroup_id(pc).x;\n"
-               "  uint row_base = (row / {inner}u) * {plane}u + row % {inner}u;\n"
-               "  uint t = gl_LocalInvocationID.x;\n"
-               "  // This invocation's first K positions among p = t, t + G, ..., sorted.\n"
-               "{scan}"
-               "  for (uint j = 0u; j < {K}u; ++j) s[t * {K}u + j] = best[j];\n"
-               "  barrier();\n"
-               "  // Pairwise merges: list t takes the first K of lists t and t + stride.\n"
-               "  for (uint stride = 1u; stride < {G}u; stride <<= 1u) {{\n"
-               "    if ((t & (2u * stride - 1u)) == 0u) {{\n"
-               "      uint a = t * {K}u, b = (t + stride) * {K}u, ia = 0u, ib = 0u;\n"
-               "      for (uint j = 0u; j < {K}u; ++j) {{\n"
-               "        uint x = s[a + ia], y = s[b + ib];\n"
-               "        if (vkhlo_sort_before(row_base, y, x)) {{ best[j] = y; ++ib; }} else {{ best[j] = x; ++ia; }}\n"
-               "      }}\n"
-               "      for (uint j = 0u; j < {K}u; ++j) s[a + j] = best[j];\n"
-               "    }}\n"
-               "    barrier();\n"
-               "  }}\n"
-               "  if (t < {K}u) {{\n"
-               "    uint src = row_base + s[t] * {inner}u, dst = row_base + t * {inner}u;\n"
-               "{copy}"
-               "  }}\n"
-               "}}\n",
-               fmt::arg("G", group), fmt::arg("K", k), fmt::arg("keep", KeepBindingsStatement(d.bindings.size())),
-               fmt::arg("inner", g.inner), fmt::arg("plane", g.size * g.inner), fmt::arg("size", g.size),
-               fmt::arg("copy", copy), fmt::arg("scan", scan));
+  FixedKernelSource src;
+  src.file = "sort/top_k.comp";
+  src.DefineInt("K", k)
+      .DefineInt("LAST_SLOT", k - 1)
+      .DefineFlag("REGISTER_LIST", k <= kMaxRegisterK)
+      .DefineUint("GROUP", group)
+      .DefineUint("SIZE", static_cast<uint64_t>(g.size))
+      .DefineUint("INNER", static_cast<uint64_t>(g.inner))
+      .Define("COPY_RESULTS", copy);
+  for (size_t i = 0; i < fusion.inputs.size(); ++i) src.NameBinding(fmt::format("in{}", i), i);
+  src.generated = cmp.globals;
+  VKHLO_ASSIGN_OR_RETURN(d.glsl, FixedKernelGlsl(d.bindings, {group, 1, 1}, "", cmp.extensions, src));
   kernel.dispatches.push_back(std::move(d));
   return kernel;
 }

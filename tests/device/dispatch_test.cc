@@ -40,7 +40,7 @@ class DispatchTest : public DeviceTest {};
 // A grid wider than maxComputeWorkGroupCount must be split, and every invocation must still run
 // exactly once.
 void ExpectEveryElementWrittenOnce(Device& device, GridSize grid) {
-  ASSERT_OK_AND_ASSIGN(auto pipeline, ShaderPipeline(device, "test/count_writes", {}, 0));
+  ASSERT_OK_AND_ASSIGN(auto pipeline, ShaderPipeline(device, "count_writes", {}, 0));
   const uint64_t count = uint64_t{grid.x} * grid.y * grid.z * 64;
   ASSERT_OK_AND_ASSIGN(Buffer counters, device.allocator().Allocate(count * 4));
   ASSERT_OK_AND_ASSIGN(CommandList list, CommandList::Begin(device));
@@ -74,7 +74,7 @@ TEST_F(DispatchTest, GridBeyondMaxWorkgroupCountInYIsSplit) {
 }
 
 TEST_F(DispatchTest, OversizedGridWithoutWorkgroupBaseIsAnError) {
-  ASSERT_OK_AND_ASSIGN(auto pipeline, ShaderPipeline(dev(), "test/count_writes"));  // no base
+  ASSERT_OK_AND_ASSIGN(auto pipeline, ShaderPipeline(dev(), "count_writes"));  // no base
   ASSERT_OK_AND_ASSIGN(Buffer b, dev().allocator().Allocate(256));
   ASSERT_OK_AND_ASSIGN(CommandList list, CommandList::Begin(dev()));
   CountPush push{};
@@ -86,7 +86,7 @@ TEST_F(DispatchTest, OversizedGridWithoutWorkgroupBaseIsAnError) {
 
 TEST_F(DispatchTest, PushAndSpecializationConstantsReachTheShader) {
   ASSERT_OK_AND_ASSIGN(auto pipeline,
-                       ShaderPipeline(dev(), "test/constants_probe",
+                       ShaderPipeline(dev(), "constants_probe",
                                       {SpecUint(0, 123456), SpecFloat(1, -2.75f), SpecUint(2, 32),
                                        SpecInt(3, -77)}));
   EXPECT_EQ(pipeline->workgroup_size()[0], 32u);

@@ -138,7 +138,7 @@ TEST_F(PipelineCacheTest, LimitsAreCheckedAtCreationWithTheLimitNamed) {
   ASSERT_NE(device, nullptr);
   const DeviceLimits& limits = device->capabilities().limits;
   // Shared memory: 4 bytes over the limit.
-  auto shared = ShaderPipeline(*device, "test/shared_memory_probe",
+  auto shared = ShaderPipeline(*device, "shared_memory_probe",
                                {SpecUint(0, limits.max_shared_memory_bytes / 4 + 1)});
   ASSERT_FALSE(shared.ok());
   EXPECT_EQ(shared.status().code(), StatusCode::kResourceExhausted);
@@ -159,12 +159,12 @@ TEST_F(PipelineCacheTest, MobileProfileLimitsApplyToPipelines) {
   ASSERT_NE(native, nullptr);
   const uint32_t words = 6 * 1024;  // 24 KiB: above mobile's 16 KiB
   if (native->capabilities().limits.max_shared_memory_bytes < words * 4) GTEST_SKIP() << "device has < 24 KiB shared memory";
-  EXPECT_OK(ShaderPipeline(*native, "test/shared_memory_probe", {SpecUint(0, words)}).status());
+  EXPECT_OK(ShaderPipeline(*native, "shared_memory_probe", {SpecUint(0, words)}).status());
   native.reset();
 
   auto mobile = Open(Profile::kMobile);
   ASSERT_NE(mobile, nullptr);
-  auto shared = ShaderPipeline(*mobile, "test/shared_memory_probe", {SpecUint(0, words)});
+  auto shared = ShaderPipeline(*mobile, "shared_memory_probe", {SpecUint(0, words)});
   ASSERT_FALSE(shared.ok());
   EXPECT_NE(shared.status().message().find("profile mobile"), std::string::npos) << shared.status().message();
   auto wide = ShaderPipeline(*mobile, "util/fill_u32", {SpecUint(0, 256)}, 0);
@@ -179,14 +179,14 @@ TEST_F(PipelineCacheTest, CapabilitiesNeedTheirFeatures) {
   auto native = Open(Profile::kNative);
   ASSERT_NE(native, nullptr);
   if (native->capabilities().features.shader_float64) {
-    EXPECT_OK(ShaderPipeline(*native, "test/float64_probe", {}).status());
+    EXPECT_OK(ShaderPipeline(*native, "float64_probe", {}).status());
   }
   native.reset();
 
   auto mobile = Open(Profile::kMobile);
   ASSERT_NE(mobile, nullptr);
   ASSERT_FALSE(mobile->capabilities().features.shader_float64);
-  auto refused = ShaderPipeline(*mobile, "test/float64_probe", {});
+  auto refused = ShaderPipeline(*mobile, "float64_probe", {});
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.status().code(), StatusCode::kFailedPrecondition);
   EXPECT_NE(refused.status().message().find("Float64, which needs shaderFloat64"), std::string::npos)

@@ -5,22 +5,25 @@
 #include <algorithm>
 
 #include "device/pipeline.h"
-#include "embedded_shaders.h"
+#include "tests/device/shaders/test_shaders.h"
 
 namespace vkhlo::device {
 namespace {
 
 std::span<const uint32_t> Spirv(std::string_view name) {
-  const shaders::EmbeddedShader* shader = shaders::FindShader(name);
+  const shaders::EmbeddedShader* shader = testing::FindTestShader(name);
   EXPECT_NE(shader, nullptr) << name;
   return shader ? shader->spirv : std::span<const uint32_t>();
 }
 
 TEST(SpirvReflectTest, EveryEmbeddedShaderReflects) {
   ASSERT_FALSE(shaders::AllShaders().empty());
-  for (const shaders::EmbeddedShader& shader : shaders::AllShaders()) {
-    auto info = ReflectComputeShader(shader.spirv, {});
-    EXPECT_TRUE(info.ok()) << shader.name << ": " << info.status().ToString();
+  ASSERT_FALSE(testing::test_shaders::AllShaders().empty());
+  for (auto registry : {shaders::AllShaders(), testing::test_shaders::AllShaders()}) {
+    for (const shaders::EmbeddedShader& shader : registry) {
+      auto info = ReflectComputeShader(shader.spirv, {});
+      EXPECT_TRUE(info.ok()) << shader.name << ": " << info.status().ToString();
+    }
   }
 }
 
@@ -36,7 +39,7 @@ TEST(SpirvReflectTest, WorkgroupSizeFollowsSpecialization) {
 
 // OpCapability operands, ascending: Shader (1) always; Float64 (10) where the kernel uses doubles.
 TEST(SpirvReflectTest, CapabilitiesAreListed) {
-  auto f64 = ReflectComputeShader(Spirv("test/float64_probe"), {});
+  auto f64 = ReflectComputeShader(Spirv("float64_probe"), {});
   ASSERT_TRUE(f64.ok()) << f64.status().ToString();
   EXPECT_TRUE(std::is_sorted(f64->capabilities.begin(), f64->capabilities.end()));
   EXPECT_NE(std::find(f64->capabilities.begin(), f64->capabilities.end(), 1u), f64->capabilities.end());
@@ -57,14 +60,14 @@ TEST(SpirvReflectTest, PushConstantsBindingsAndSharedMemory) {
   EXPECT_EQ(fill->entry_point, "main");
 
   SpecializationValue words = SpecUint(0, 3000);
-  auto shared = ReflectComputeShader(Spirv("test/shared_memory_probe"), {&words, 1});
+  auto shared = ReflectComputeShader(Spirv("shared_memory_probe"), {&words, 1});
   ASSERT_TRUE(shared.ok());
   EXPECT_EQ(shared->shared_memory_bytes, 12000u);
   EXPECT_EQ(shared->workgroup_size[0], 64u);
 }
 
 TEST(SpirvReflectTest, AliasedViewsAreOneBinding) {
-  auto info = ReflectComputeShader(Spirv("test/aliased_views"), {});
+  auto info = ReflectComputeShader(Spirv("aliased_views"), {});
   ASSERT_TRUE(info.ok()) << info.status().ToString();
   ASSERT_EQ(info->bindings.size(), 2u);
   EXPECT_EQ(info->bindings[0].binding, 0u);
@@ -72,7 +75,7 @@ TEST(SpirvReflectTest, AliasedViewsAreOneBinding) {
 }
 
 TEST(SpirvReflectTest, StorageTexelBuffersHaveKindAndFormat) {
-  auto read = ReflectComputeShader(Spirv("test/texel_read"), {});
+  auto read = ReflectComputeShader(Spirv("texel_read"), {});
   ASSERT_TRUE(read.ok()) << read.status().ToString();
   ASSERT_EQ(read->bindings.size(), 3u);
   EXPECT_EQ(read->bindings[0].kind, BindingKind::kStorageTexelBuffer);
@@ -84,7 +87,7 @@ TEST(SpirvReflectTest, StorageTexelBuffersHaveKindAndFormat) {
   EXPECT_EQ(read->bindings[2].kind, BindingKind::kStorageBuffer);
   EXPECT_EQ(read->bindings[2].format, VK_FORMAT_UNDEFINED);
 
-  auto formats = ReflectComputeShader(Spirv("test/texel_formats"), {});
+  auto formats = ReflectComputeShader(Spirv("texel_formats"), {});
   ASSERT_TRUE(formats.ok()) << formats.status().ToString();
   ASSERT_EQ(formats->bindings.size(), 3u);
   EXPECT_EQ(formats->bindings[0].format, VK_FORMAT_R32G32B32A32_UINT);
@@ -108,13 +111,13 @@ std::vector<uint32_t> WithImageFormat(std::span<const uint32_t> spirv, uint32_t 
 }
 
 TEST(SpirvReflectTest, UnsupportedTexelBufferFormatIsAnError) {
-  auto info = ReflectComputeShader(WithImageFormat(Spirv("test/texel_read"), 6 /* Rg32f */), {});
+  auto info = ReflectComputeShader(WithImageFormat(Spirv("texel_read"), 6 /* Rg32f */), {});
   ASSERT_FALSE(info.ok());
   EXPECT_NE(info.status().message().find("unsupported texel buffer format"), std::string::npos)
       << info.status().ToString();
   EXPECT_NE(info.status().message().find("binding 0"), std::string::npos) << info.status().ToString();
   // The supported formats pass through the same path.
-  auto r32ui = ReflectComputeShader(WithImageFormat(Spirv("test/texel_read"), 33), {});
+  auto r32ui = ReflectComputeShader(WithImageFormat(Spirv("texel_read"), 33), {});
   ASSERT_TRUE(r32ui.ok()) << r32ui.status().ToString();
   EXPECT_EQ(r32ui->bindings[0].format, VK_FORMAT_R32_UINT);
 }

@@ -31,7 +31,7 @@ class TexelBufferTest : public DeviceTest {
 float WordValue(size_t w) { return 1.0f + 0.25f * static_cast<float>(w); }
 
 TEST_F(TexelBufferTest, ReadsViewsAtOffsetsInsideABufferAndReusesTheSet) {
-  ASSERT_OK_AND_ASSIGN(auto pipeline, ShaderPipeline(dev(), "test/texel_read"));
+  ASSERT_OK_AND_ASSIGN(auto pipeline, ShaderPipeline(dev(), "texel_read"));
   ASSERT_EQ(pipeline->bindings()[0].kind, BindingKind::kStorageTexelBuffer);
   // Both views are suballocations of one buffer, the first at a nonzero offset; the rgba32f view
   // ends with a partial texel, which it does not hold (whole texels only).
@@ -96,7 +96,7 @@ TEST_F(TexelBufferTest, ReadsViewsAtOffsetsInsideABufferAndReusesTheSet) {
 }
 
 TEST_F(TexelBufferTest, EvictionDestroysViews) {
-  ASSERT_OK_AND_ASSIGN(auto pipeline, ShaderPipeline(dev(), "test/texel_read"));
+  ASSERT_OK_AND_ASSIGN(auto pipeline, ShaderPipeline(dev(), "texel_read"));
   const uint64_t align = TexelAlignment();
   ASSERT_OK_AND_ASSIGN(Buffer operands, dev().allocator().Allocate(align * 16));
   ASSERT_OK_AND_ASSIGN(Buffer out, dev().allocator().Allocate(256));
@@ -116,7 +116,7 @@ TEST_F(TexelBufferTest, EvictionDestroysViews) {
 }
 
 TEST_F(TexelBufferTest, MisalignedOrTooLargeViewsAreErrors) {
-  ASSERT_OK_AND_ASSIGN(auto pipeline, ShaderPipeline(dev(), "test/texel_read"));
+  ASSERT_OK_AND_ASSIGN(auto pipeline, ShaderPipeline(dev(), "texel_read"));
   const DeviceLimits& limits = dev().capabilities().limits;
   ASSERT_OK_AND_ASSIGN(Buffer out, dev().allocator().Allocate(256));
   const uint64_t live = dev().descriptors().stats().live_texel_views;
@@ -131,7 +131,7 @@ TEST_F(TexelBufferTest, MisalignedOrTooLargeViewsAreErrors) {
   if (limits.min_texel_buffer_offset_alignment > 4) {
     Status s = dispatch(small.view(0, 16), small.view(4, 16));
     EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.ToString();
-    EXPECT_NE(s.message().find("'test/texel_read', texel buffer binding 1"), std::string::npos) << s.ToString();
+    EXPECT_NE(s.message().find("'texel_read', texel buffer binding 1"), std::string::npos) << s.ToString();
     EXPECT_NE(s.message().find("minTexelBufferOffsetAlignment"), std::string::npos) << s.ToString();
   }
   Status empty = dispatch(small.view(0, 8), small.view(0, 4));  // less than one rgba32f texel

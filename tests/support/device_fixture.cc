@@ -1,6 +1,6 @@
 #include "tests/support/device_fixture.h"
 
-#include "embedded_shaders.h"
+#include "tests/device/shaders/test_shaders.h"
 
 namespace vkhlo::testing {
 
@@ -27,7 +27,7 @@ StatusOr<std::shared_ptr<const device::Pipeline>> ShaderPipeline(
     device::Device& device, std::string_view name,
     std::vector<device::SpecializationValue> specialization,
     std::optional<uint32_t> workgroup_base_offset) {
-  const shaders::EmbeddedShader* shader = shaders::FindShader(name);
+  const shaders::EmbeddedShader* shader = FindTestShader(name);
   if (shader == nullptr) return NotFoundError("no embedded shader " + std::string(name));
   device::ComputePipelineDesc desc;
   desc.name = std::string(name);

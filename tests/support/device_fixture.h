@@ -21,7 +21,8 @@ device::DeviceOptions TestDeviceOptions();
 // Opens a device with `options`; fails the test (and returns null) if it cannot.
 std::unique_ptr<device::Device> OpenTestDevice(device::DeviceOptions options = TestDeviceOptions());
 
-// The pipeline for an embedded shader (shaders/<name>.comp).
+// The pipeline for an embedded shader: a probe (tests/device/shaders/<name>.comp) or the
+// product's (shaders/<name>.comp).
 StatusOr<std::shared_ptr<const device::Pipeline>> ShaderPipeline(
     device::Device& device, std::string_view name,
     std::vector<device::SpecializationValue> specialization = {},

@@ -175,7 +175,7 @@ TEST_F(DotGeneralTest, ElementTypes) {
       {"i32", "i32", "f32"},
   };
   std::vector<TypeCase> all(std::begin(cases), std::end(cases));
-  // f8 formats decode through the GLSL library's codecs (codegen/glsl/hlo_float_codec.glsl).
+  // f8 formats decode through the GLSL library's codecs (shaders/library/hlo_float_codec.glsl).
   all.push_back({"f8E4M3FN", "f8E4M3FN", "f32"});
   all.push_back({"f8E5M2", "f8E5M2", "bf16"});
   all.push_back({"f8E4M3FNUZ", "f8E4M3FNUZ", "f8E4M3FNUZ"});

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes codegen/glsl/hlo_complex_f64.glsl from hlo_complex_f32.glsl: the same algorithms with
+"""Writes shaders/library/hlo_complex_f64.glsl from hlo_complex_f32.glsl: the same algorithms with
 double types and literals (tooling only; run after editing the f32 file, commit both)."""
 import pathlib
 import re

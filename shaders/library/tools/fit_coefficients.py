@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Polynomial coefficients of the GLSL math library (codegen/glsl/hlo_*_f32/f64.glsl).
+"""Polynomial coefficients of the GLSL math library (shaders/library/hlo_*_f32/f64.glsl).
 
 Near-minimax fits (mpmath.chebyfit at high precision) of the kernels each function reduces to,
 with the smallest degree whose error, after rounding the coefficients to the target type, stays
