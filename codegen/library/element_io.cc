@@ -207,29 +207,6 @@ Status CheckTypeSupport(ElementType type, AccKind acc, const TargetInfo& target,
   return OkStatus();
 }
 
-void GlslPrelude::Extension(const std::string& name) {
-  if (std::find(extensions_.begin(), extensions_.end(), name) == extensions_.end()) extensions_.push_back(name);
-}
-
-void GlslPrelude::Include(const std::string& file) {
-  if (std::find(includes_.begin(), includes_.end(), file) == includes_.end()) includes_.push_back(file);
-}
-
-void GlslPrelude::Helper(const std::string& name, const std::string& text) {
-  if (std::find(helper_names_.begin(), helper_names_.end(), name) != helper_names_.end()) return;
-  helper_names_.push_back(name);
-  helpers_.push_back(text);
-}
-
-std::string GlslPrelude::Text() const {
-  std::string out;
-  if (!includes_.empty()) out += "#extension GL_GOOGLE_include_directive : require\n";
-  for (const auto& e : extensions_) out += fmt::format("#extension {} : require\n", e);
-  for (const auto& i : includes_) out += fmt::format("#include \"{}\"\n", i);
-  for (const auto& h : helpers_) out += h;
-  return out;
-}
-
 namespace {
 
 // Conversions into and out of emulated 64-bit integers (uvec2 pairs, hlo_i64.glsl).

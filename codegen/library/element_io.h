@@ -22,6 +22,7 @@
 
 #include <string>
 
+#include "codegen/shader_writer.h"
 #include "codegen/target.h"
 #include "ir/element_type.h"
 #include "vkhlo/status.h"
@@ -57,17 +58,9 @@ Status CheckTypeSupport(ir::ElementType type, AccKind acc, const TargetInfo& tar
 // Whether the GLSL library (hlo_float_codec.glsl) is built into this vkhlo.
 bool HaveGlslLibrary();
 
-// Collects GLSL a kernel needs: extensions, includes, helper functions, each once.
-class GlslPrelude {
- public:
-  void Extension(const std::string& name);
-  void Include(const std::string& file);
-  void Helper(const std::string& name, const std::string& text);
-  std::string Text() const;  // extensions, includes, helpers, in first-use order
-
- private:
-  std::vector<std::string> extensions_, includes_, helper_names_, helpers_;
-};
+// The GLSL a kernel needs beyond its body is collected by the shader writer's prelude
+// (codegen/shader_writer.h); the loaders and storers below add to it.
+using GlslPrelude = ShaderPrelude;
 
 // A GLSL function `<ACC> <fn>(uint i)` reading element i of the `uint[]` buffer `buffer` of
 // element type `type`, converted to `acc`. Adds what it needs to `prelude`. `emulate_i64`: a

@@ -121,21 +121,19 @@ StatusOr<std::string> Binary(EpilogueOp op, AccKind d, const std::string& x, con
 
 }  // namespace
 
-std::string KernelWriter::Binding(BufferRef ref, const std::string& block, const std::string& member, bool readonly,
-                                  bool writeonly) {
-  const int index = static_cast<int>(bindings_.size());
+std::string KernelWriter::Binding(BufferRef ref, const std::string& member, BufferAccess access) {
+  const auto index = static_cast<uint32_t>(bindings_.size());
   bindings_.push_back(ref);
-  buffers_ += fmt::format("layout(std430, binding = {}) {}buffer {} {{ uint {}[]; }};\n", index,
-                          readonly ? "readonly " : (writeonly ? "writeonly " : ""), block, member);
+  writer_.StorageBuffer(index, member, "uint", access, /*restrict_=*/false);
   return member;
 }
 
 void KernelWriter::DeclareQuantizedHelpers() {
   if (quantized_helpers_ || !p_.quant) return;
   quantized_helpers_ = true;
-  if (p_.quant->dot4) prelude_.Extension("GL_EXT_spirv_intrinsics");
+  if (p_.quant->dot4) writer_.prelude().Extension("GL_EXT_spirv_intrinsics");
   if (p_.quant->channels > 1) {
-    Binding({BufferRole::kConstant, 0}, "QuantTable", "q_tab", true, false);
+    Binding({BufferRole::kConstant, 0}, "q_tab", BufferAccess::kRead);
   }
   functions_ += QuantizedGlsl(*p_.quant);
 }
@@ -175,7 +173,7 @@ Status KernelWriter::DeclareQuantizedOperand(char x, const OperandAccess& access
   const std::string buf = fmt::format("{}_buf", x);
   // The stored integer, sign-extended (unsigned 32-bit values wrap, as convert<i32> does).
   VKHLO_RETURN_IF_ERROR(
-      EmitElementLoader(fmt::format("ldr_{}", x), buf, type, AccKind::kI32, prelude_, functions_, !t_.shader_int64));
+      EmitElementLoader(fmt::format("ldr_{}", x), buf, type, AccKind::kI32, writer_.prelude(), functions_, !t_.shader_int64));
   DeclareIndexFunction(x, access);
   const std::string zero = x == 'a' ? fmt::format("{}", q.lhs_zero_point) : "q_zb(q_channel(b, n))";
   const std::string sig = x == 'a' ? "uint b, uint m, uint k" : "uint b, uint k, uint n";
@@ -183,8 +181,8 @@ Status KernelWriter::DeclareQuantizedOperand(char x, const OperandAccess& access
   if (q.hybrid && x == 'b') {
     // convert<E>(int(s) - zb) * sb with the interpreter's roundings: to E, then the product to E
     // (for f32 the int -> float of a storage value is exact and the product rounds once).
-    VKHLO_ASSIGN_OR_RETURN(std::string as_e, RoundToType(fmt::format("{}(s - q_zb(ch))", acc()), q.expressed, prelude_));
-    VKHLO_ASSIGN_OR_RETURN(std::string product, RoundToType(fmt::format("({}) * q_sb(ch)", as_e), q.expressed, prelude_));
+    VKHLO_ASSIGN_OR_RETURN(std::string as_e, RoundToType(fmt::format("{}(s - q_zb(ch))", acc()), q.expressed, writer_.prelude()));
+    VKHLO_ASSIGN_OR_RETURN(std::string product, RoundToType(fmt::format("({}) * q_sb(ch)", as_e), q.expressed, writer_.prelude()));
     functions_ += fmt::format(
         "{0} load_b({1}) {{\n  bool v; uint i = ix_b({2}, v);\n  if (!v) return {0}(0);\n"
         "  uint ch = q_channel(b, n); int s = ldr_b(i);\n  return {3};\n}}\n",
@@ -206,7 +204,7 @@ Status KernelWriter::DeclareOperand(char x, const OperandAccess& access, Element
   if (p_.quant && (x == 'b' || !p_.quant->hybrid)) return DeclareQuantizedOperand(x, access, type);
   const std::string buf = fmt::format("{}_buf", x);
   VKHLO_RETURN_IF_ERROR(
-      EmitElementLoader(fmt::format("ld_{}", x), buf, type, p_.acc, prelude_, functions_, !t_.shader_int64));
+      EmitElementLoader(fmt::format("ld_{}", x), buf, type, p_.acc, writer_.prelude(), functions_, !t_.shader_int64));
   DeclareIndexFunction(x, access);
   const std::string row = x == 'a' ? "m" : "k", col = x == 'a' ? "k" : "n";
   if (access.affine) {
@@ -246,15 +244,14 @@ bool KernelWriter::DeclareVectorView(char x, int width) {
   const std::string fn = fmt::format("wd_{}", x);
   if (functions_.find(fn + "(") == std::string::npos) functions_ += fmt::format("{} {}(uint w) {{ return {}; }}\n", acc(), fn, word);
   const std::string view = fmt::format("{}_v{}", x, width);
-  if (buffers_.find(view + "[]") != std::string::npos) return true;
+  if (writer_.Declares(view)) return true;
   // A vector of 8 is two uvec4 loads: 16 bytes is the widest load GPUs issue, and llvmpipe runs
   // a u64vec4 load unpacked with unpackUint2x32 3.3x slower (a 3x3 convolution 8x16x16x32 -> 64:
   // 20.7 ms against 6.3 ms), besides needing shaderInt64.
   const std::string elem = width == 2 ? "uvec2" : "uvec4";
   const std::string real_view = width == 8 ? fmt::format("{}_v4", x) : view;
-  if (buffers_.find(real_view + "[]") == std::string::npos) {
-    buffers_ += fmt::format("layout(std430, binding = {}) readonly buffer {}_{} {{ {} {}[]; }};\n", binding, x,
-                            real_view, elem, real_view);
+  if (!writer_.Declares(real_view)) {
+    writer_.StorageBuffer(static_cast<uint32_t>(binding), real_view, elem, BufferAccess::kRead, /*restrict_=*/false);
   }
   return true;
 }
@@ -290,7 +287,7 @@ bool KernelWriter::DeclareTexelView(char x) {
   if (!TexelViewFits(x, 16)) return false;
   const int binding = static_cast<int>(bindings_.size());
   bindings_.push_back({BufferRole::kOperand, operand});
-  buffers_ += fmt::format("layout(binding = {}, rgba32f) readonly uniform imageBuffer {}_t4;\n", binding, x);
+  writer_.TexelBuffer(static_cast<uint32_t>(binding), fmt::format("{}_t4", x), "rgba32f");
   texel_[operand] = true;
   return true;
 }
@@ -301,7 +298,7 @@ bool KernelWriter::DeclareScalarTexelView(char x) {
   if (!TexelViewFits(x, 4)) return false;
   const int binding = static_cast<int>(bindings_.size());
   bindings_.push_back({BufferRole::kOperand, operand});
-  buffers_ += fmt::format("layout(binding = {}, r32f) readonly uniform imageBuffer {}_t1;\n", binding, x);
+  writer_.TexelBuffer(static_cast<uint32_t>(binding), fmt::format("{}_t1", x), "r32f");
   texel1_[operand] = true;
   return true;
 }
@@ -381,16 +378,15 @@ Status KernelWriter::DeclareEpilogue() {
   if (e_.generated) {
     // The elemental emitter reads input i from `in<i>` at its own shape (epilogue_generate.h).
     for (size_t i = 0; i < e_.inputs.size(); ++i) {
-      Binding({BufferRole::kEpilogueInput, static_cast<int>(i)}, fmt::format("Epi{}", i), fmt::format("in{}", i), true,
-              false);
+      Binding({BufferRole::kEpilogueInput, static_cast<int>(i)}, fmt::format("in{}", i), BufferAccess::kRead);
     }
     return OkStatus();
   }
   for (size_t i = 0; i < e_.inputs.size(); ++i) {
     const EpilogueInput& in = e_.inputs[i];
     const std::string buf = fmt::format("e{}_buf", i);
-    Binding({BufferRole::kEpilogueInput, static_cast<int>(i)}, fmt::format("Epi{}", i), buf, true, false);
-    VKHLO_RETURN_IF_ERROR(EmitElementLoader(fmt::format("ld_e{}", i), buf, in.type, Domain(in.type), prelude_,
+    Binding({BufferRole::kEpilogueInput, static_cast<int>(i)}, buf, BufferAccess::kRead);
+    VKHLO_RETURN_IF_ERROR(EmitElementLoader(fmt::format("ld_e{}", i), buf, in.type, Domain(in.type), writer_.prelude(),
                                             functions_, !t_.shader_int64));
     if (in.broadcast_dimensions.size() != in.dims.size()) {
       return InvalidArgumentError(fmt::format("{}: epilogue input {} has {} broadcast dimensions for rank {}", p_.what,
@@ -429,8 +425,8 @@ Status KernelWriter::DeclareOutput() {
   const bool r_unsigned = ir::IsUnsignedInteger(p_.c_type);
   const bool narrow = StorageBits(final_type) < 32;
   result_binding_ = static_cast<int>(bindings_.size());
-  Binding({BufferRole::kResult, 0, true}, "Result", "c_buf", false, !narrow);
-  VKHLO_RETURN_IF_ERROR(EmitElementStorer("st_c", "c_buf", final_type, prelude_, functions_, !t_.shader_int64));
+  Binding({BufferRole::kResult, 0, true}, "c_buf", narrow ? BufferAccess::kReadWrite : BufferAccess::kWrite);
+  VKHLO_RETURN_IF_ERROR(EmitElementStorer("st_c", "c_buf", final_type, writer_.prelude(), functions_, !t_.shader_int64));
   functions_ += fmt::format("uint out_index(uint b, uint m, uint n) {{ return {} + {} + {}; }}\n", p_.c_batch.Offset("b"),
                             p_.c_rows.Offset("m"), p_.c_cols.Offset("n"));
   DeclareQuantizedHelpers();
@@ -447,15 +443,15 @@ Status KernelWriter::DeclareOutput() {
         p_.quant->result_min, p_.quant->result_max);
     return OkStatus();
   }
-  VKHLO_ASSIGN_OR_RETURN(std::string to_r, ConvertDomain("acc", p_.acc, r, &prelude_, r_unsigned, r_unsigned));
-  VKHLO_ASSIGN_OR_RETURN(std::string rounded, RoundToType(to_r, p_.c_type, prelude_));
+  VKHLO_ASSIGN_OR_RETURN(std::string to_r, ConvertDomain("acc", p_.acc, r, &writer_.prelude(), r_unsigned, r_unsigned));
+  VKHLO_ASSIGN_OR_RETURN(std::string rounded, RoundToType(to_r, p_.c_type, writer_.prelude()));
   functions_ += fmt::format("{} round_result({} acc) {{ return {}; }}\n", AccGlslType(r), acc(), rounded);
   if (e_.generated) {
     VKHLO_ASSIGN_OR_RETURN(GeneratedEpilogueGlsl gen, GenerateEpilogueGlsl(*e_.generated, t_, acc(),
                                                                           std::string(AccGlslType(r)),
                                                                           std::string(AccGlslType(f))));
-    for (const std::string& ext : gen.extensions) prelude_.Extension(ext);
-    for (const std::string& file : gen.includes) prelude_.Include(file);
+    for (const std::string& ext : gen.extensions) writer_.prelude().Extension(ext);
+    for (const std::string& file : gen.includes) writer_.prelude().Include(file);
     functions_ += gen.helpers;
     functions_ += gen.function;
   } else if (!e_.custom_glsl.empty()) {
@@ -480,17 +476,17 @@ Status KernelWriter::DeclareOutput() {
           return InvalidArgumentError(fmt::format("{}: epilogue step reads input {} of {}", p_.what, s.input, e_.inputs.size()));
         }
         const ElementType in_type = e_.inputs[static_cast<size_t>(s.input)].type;
-        VKHLO_ASSIGN_OR_RETURN(y, ConvertDomain(fmt::format("epi_in{}(oi)", s.input), Domain(in_type), r, &prelude_,
+        VKHLO_ASSIGN_OR_RETURN(y, ConvertDomain(fmt::format("epi_in{}(oi)", s.input), Domain(in_type), r, &writer_.prelude(),
                                                 ir::IsUnsignedInteger(in_type), r_unsigned));
       }
       VKHLO_ASSIGN_OR_RETURN(std::string v, Binary(s.op, r, "x", y, r_unsigned));
-      VKHLO_ASSIGN_OR_RETURN(std::string rv, RoundToType(v, p_.c_type, prelude_));
+      VKHLO_ASSIGN_OR_RETURN(std::string rv, RoundToType(v, p_.c_type, writer_.prelude()));
       body += fmt::format("  x = {};\n", rv);
     }
     VKHLO_ASSIGN_OR_RETURN(std::string out,
-                           ConvertDomain("x", r, f, &prelude_, r_unsigned, ir::IsUnsignedInteger(final_type)));
+                           ConvertDomain("x", r, f, &writer_.prelude(), r_unsigned, ir::IsUnsignedInteger(final_type)));
     if (final_type != p_.c_type) {
-      VKHLO_ASSIGN_OR_RETURN(out, RoundToType(out, final_type, prelude_));
+      VKHLO_ASSIGN_OR_RETURN(out, RoundToType(out, final_type, writer_.prelude()));
     }
     body += fmt::format("  return {};\n", out);
     functions_ += fmt::format("{} epilogue({} acc, uint b, uint m, uint n) {{\n{}}}\n", AccGlslType(f), acc(), body);
@@ -503,15 +499,15 @@ Status KernelWriter::DeclareOutput() {
 uint64_t KernelWriter::ScratchWordsPerElement() const { return static_cast<uint64_t>(AccWords(p_.acc)); }
 
 Status KernelWriter::DeclareMatmul(bool final_output) {
-  Binding({BufferRole::kOperand, 0}, "OperandA", "a_buf", true, false);
-  Binding({BufferRole::kOperand, 1}, "OperandB", "b_buf", true, false);
+  Binding({BufferRole::kOperand, 0}, "a_buf", BufferAccess::kRead);
+  Binding({BufferRole::kOperand, 1}, "b_buf", BufferAccess::kRead);
   VKHLO_RETURN_IF_ERROR(DeclareOperand('a', p_.a, p_.a_type, 0));
   VKHLO_RETURN_IF_ERROR(DeclareOperand('b', p_.b, p_.b_type, 1));
   if (final_output) {
     VKHLO_RETURN_IF_ERROR(DeclareEpilogue());
     return DeclareOutput();
   }
-  Binding({BufferRole::kScratch, 0, true}, "Partial", "p_buf", false, true);
+  Binding({BufferRole::kScratch, 0, true}, "p_buf", BufferAccess::kWrite);
   const int words = AccWords(p_.acc);
   std::string stores;
   for (int w = 0; w < words; ++w) stores += fmt::format(" p_buf[{}u * e + {}u] = w[{}];", words, w, w);
@@ -525,7 +521,7 @@ Status KernelWriter::DeclareMatmul(bool final_output) {
 Status KernelWriter::DeclarePackedMatmul() {
   for (int i = 0; i < 2; ++i) {
     bindings_.push_back({BufferRole::kScratch, i});
-    buffers_ += fmt::format("layout(binding = {}, rgba32f) readonly uniform imageBuffer {};\n", i, i == 0 ? "pa" : "pb");
+    writer_.TexelBuffer(static_cast<uint32_t>(i), i == 0 ? "pa" : "pb", "rgba32f");
   }
   VKHLO_RETURN_IF_ERROR(DeclareEpilogue());
   return DeclareOutput();
@@ -538,8 +534,8 @@ bool KernelWriter::DeclareVectorResult() {
       !p_.c_batch.StridesMultipleOf(4)) {
     return false;
   }
-  buffers_ += fmt::format("layout(std430, binding = {}) writeonly buffer ResultVector {{ uvec4 c_vec[]; }};\n",
-                          result_binding_);
+  writer_.StorageBuffer(static_cast<uint32_t>(result_binding_), "c_vec", "uvec4", BufferAccess::kWrite,
+                        /*restrict_=*/false);
   functions_ +=
       "void store_c4(uint b, uint m, uint n, vec4 acc) {\n"
       "  c_vec[out_index(b, m, n) / 4u] = floatBitsToUint(vec4(epilogue(acc.x, b, m, n), epilogue(acc.y, b, m, n + 1u),\n"
@@ -557,18 +553,18 @@ Status KernelWriter::DeclarePack(char x, const char* texel_format) {
     // instruction and rgba32f ones as four-element rows, where a storage-buffer load loops over
     // the lanes. load_<x> reads one element; rgba32f kernels index whole texels by ix_<x> / 4.
     bindings_.push_back({BufferRole::kOperand, operand});
-    buffers_ += fmt::format("layout(binding = 0, {}) readonly uniform imageBuffer {}_img;\n", texel_format, x);
+    writer_.TexelBuffer(0, fmt::format("{}_img", x), texel_format);
     functions_ += fmt::format("uint ix_{}(uint b, uint r, uint c) {{ return {}; }}\n", x, AffineIndex(access));
     if (std::string(texel_format) == "r32f") {
       functions_ += fmt::format("float load_{0}(uint b, uint {1}, uint {2}) {{ return imageLoad({0}_img, int(ix_{0}(b, {1}, {2}))).x; }}\n",
                                 x, row, col);
     }
   } else {
-    Binding({BufferRole::kOperand, operand}, "Operand", fmt::format("{}_buf", x), true, false);
+    Binding({BufferRole::kOperand, operand}, fmt::format("{}_buf", x), BufferAccess::kRead);
     VKHLO_RETURN_IF_ERROR(DeclareOperand(x, access, operand == 0 ? p_.a_type : p_.b_type, 0));
   }
   bindings_.push_back({BufferRole::kScratch, operand, true});
-  buffers_ += "layout(binding = 1) writeonly buffer PK { vec4 pk_buf[]; };\n";
+  writer_.StorageBuffer(1, "pk_buf", "vec4", BufferAccess::kWrite, /*restrict_=*/false);
   return OkStatus();
 }
 
@@ -578,7 +574,7 @@ Status KernelWriter::DeclareFill() {
 }
 
 Status KernelWriter::DeclareReduce(uint32_t splits) {
-  Binding({BufferRole::kScratch, 0}, "Partial", "p_buf", true, false);
+  Binding({BufferRole::kScratch, 0}, "p_buf", BufferAccess::kRead);
   const int words = AccWords(p_.acc);
   std::string loads;
   for (int w = 0; w < words; ++w) loads += fmt::format("w[{}] = p_buf[{}u * e + {}u]; ", w, words, w);
@@ -591,22 +587,16 @@ Status KernelWriter::DeclareReduce(uint32_t splits) {
 }
 
 std::string KernelWriter::Assemble(uint32_t wg_x, uint32_t wg_y, uint32_t wg_z, const std::string& main_body) const {
-  std::string out = "#version 450\n";
-  GlslPrelude prelude = prelude_;
-  if (p_.acc == AccKind::kI64) prelude.Extension("GL_ARB_gpu_shader_int64");
-  if (p_.acc == AccKind::kI64Pair) prelude.Include("hlo_i64.glsl");
-  // Extensions come first, then includes and helpers.
-  out += prelude.Text();
-  out += fmt::format("layout(local_size_x = {}, local_size_y = {}, local_size_z = {}) in;\n", wg_x, wg_y, wg_z);
-  out += buffers_;
-  out += "layout(push_constant) uniform PushConstants { uvec4 vkhlo_workgroup_base; } pc;\n";
-  out += fmt::format("const uint BATCH = {}u, M = {}u, N = {}u, K = {}u;\n", p_.batch, p_.m, p_.n, p_.k);
-  out += shared_;
-  out += functions_;
-  out += "void main() {\n  uvec3 wg = gl_WorkGroupID + pc.vkhlo_workgroup_base.xyz;\n";
-  out += main_body;
-  out += "}\n";
-  return out;
+  ShaderWriter w = writer_;
+  w.set_kernel("library kernel for " + p_.what);
+  w.Config(fmt::format("workgroup {}x{}x{}", wg_x, wg_y, wg_z));
+  if (p_.acc == AccKind::kI64) w.prelude().Extension("GL_ARB_gpu_shader_int64");
+  if (p_.acc == AccKind::kI64Pair) w.prelude().Include("hlo_i64.glsl");
+  w.Workgroup(wg_x, wg_y, wg_z);
+  w.Global(fmt::format("const uint BATCH = {}u, M = {}u, N = {}u, K = {}u;", p_.batch, p_.m, p_.n, p_.k));
+  if (!shared_.empty()) w.Shared(shared_);
+  if (!functions_.empty()) w.Function(functions_);
+  return w.Finish("  uvec3 wg = gl_WorkGroupID + pc.vkhlo_workgroup_base.xyz;\n" + main_body);
 }
 
 }  // namespace vkhlo::codegen::library

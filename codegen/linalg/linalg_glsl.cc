@@ -125,7 +125,7 @@ StatusOr<LinalgSource> EmitLinalgPrelude(const ir::Operation& op, const std::vec
   s.T = complex ? (wide ? "dvec2" : "vec2") : s.real;
   s.words = (complex ? 2 : 1) * (wide ? 2 : 1);
 
-  KernelPrelude prelude;
+  ShaderPrelude prelude;
   prelude.Extension("GL_GOOGLE_include_directive");
   prelude.Include(complex ? (wide ? "hlo_complex_f64.glsl" : "hlo_complex_f32.glsl")
                           : (wide ? "hlo_basic_f64.glsl" : "hlo_basic_f32.glsl"));
