@@ -58,7 +58,7 @@ namespace {
 
 // Why ChooseLoopConfig and the packing chose the config (kernel headers).
 std::string LoopConfigReason(const TargetInfo& target, uint32_t pack, uint32_t per, bool vectorize) {
-  std::string why = fmt::format("why: 256 invocations within maxComputeWorkGroupInvocations {} and "
+  std::string why = fmt::format("256 invocations within maxComputeWorkGroupInvocations {} and "
                                 "maxComputeWorkGroupSize.x {}, a multiple of the subgroup size {}; ",
                                 target.max_workgroup_invocations, target.max_workgroup_size[0], target.subgroup_size);
   if (vectorize) return why + "4 elements for uvec4 loads and stores";
@@ -219,7 +219,7 @@ StatusOr<KernelSource> EmitLoopKernel(const Fusion& fusion, const TargetInfo& ta
 
   w.Config(fmt::format("workgroup {}, {} element(s) per invocation{}", wg, per,
                        vectorize ? fmt::format(", uvec4 loads {} / stores {}", k.vector_inputs, k.vector_outputs) : ""));
-  w.Config(LoopConfigReason(target, pack, per, vectorize));
+  w.Why(LoopConfigReason(target, pack, per, vectorize));
   w.FusedOps(fusion.ops, options.source_name);
   w.Workgroup(wg);
   // A binding read or written as uvec4 is declared twice (aliased views of one buffer: the words

@@ -116,7 +116,7 @@ std::string AsUint(const std::string& value, const std::string& word) {
 
 std::string ShaderWriter::Header() const {
   std::string out = "// vkhlo " + kernel_ + "\n";
-  for (const std::string& line : config_) out += "// config: " + line + "\n";
+  for (const std::string& line : config_) out += "// " + line + "\n";
   if (!fused_ops_.empty()) {
     out += "// fused ops:\n";
     for (const std::string& op : fused_ops_) out += "//   " + op + "\n";

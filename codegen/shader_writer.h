@@ -94,8 +94,9 @@ class ShaderWriter {
   ShaderPrelude& prelude() { return prelude_; }
   const ShaderPrelude& prelude() const { return prelude_; }
 
-  // The header. `Config`: the configuration chosen and why, a line each.
-  void Config(const std::string& line) { config_.push_back(line); }
+  // The header. `Config` / `Why`: the configuration chosen and why, a line each.
+  void Config(const std::string& line) { config_.push_back("config: " + line); }
+  void Why(const std::string& line) { config_.push_back("why: " + line); }
   void FusedOp(const ir::Operation& op, const std::string& source_name);
   void FusedOps(const std::vector<const ir::Operation*>& ops, const std::string& source_name);
   // What binding `binding` holds ("input 0: tensor<4x8xf32>"), for the header's binding table.

@@ -105,6 +105,8 @@ StatusOr<DeviceKernel> EmitLibrary(const Fusion& fusion, const TargetInfo& targe
     const size_t end = plan.summary.find('\n', begin + 1);
     std::string line = plan.summary.substr(begin + 1, end == std::string::npos ? std::string::npos : end - begin - 1);
     line.erase(0, line.find_first_not_of(' '));
+    const size_t key = line.find(' ');  // "config cpu.packed_12x64 ..." -> "config: cpu.packed_12x64 ..."
+    if (key != std::string::npos) line.insert(key, ":");
     header.push_back(std::move(line));
     begin = end;
   }
@@ -113,7 +115,7 @@ StatusOr<DeviceKernel> EmitLibrary(const Fusion& fusion, const TargetInfo& targe
   for (library::LibraryDispatch& d : plan.dispatches) {
     KernelDispatch dispatch;
     dispatch.name = d.name;
-    std::vector<std::string> lines = {"dispatch " + d.name};
+    std::vector<std::string> lines = {"dispatch: " + d.name};
     lines.insert(lines.end(), header.begin(), header.end());
     dispatch.glsl = AddToHeader(d.glsl, lines);
     dispatch.grid = d.grid;
