@@ -18,44 +18,8 @@ namespace vkhlo::codegen {
 using ir::OpCode;
 
 int ElementCost(const ir::Operation& op) {
-  switch (op.code()) {
-    // Index arithmetic or bit moves only.
-    case OpCode::kReshape:
-    case OpCode::kBroadcastInDim:
-    case OpCode::kBroadcast:
-    case OpCode::kTranspose:
-    case OpCode::kSlice:
-    case OpCode::kReverse:
-    case OpCode::kConstant:
-    case OpCode::kGetDimensionSize:
-    case OpCode::kReal:
-    case OpCode::kImag:
-    case OpCode::kComplex:
-    case OpCode::kBitcastConvert:
-      return 0;
-    case OpCode::kDivide:
-    case OpCode::kRemainder:
-    case OpCode::kReducePrecision:
-      return 4;
-    case OpCode::kExponential:
-    case OpCode::kExponentialMinusOne:
-    case OpCode::kLog:
-    case OpCode::kLogPlusOne:
-    case OpCode::kLogistic:
-    case OpCode::kSine:
-    case OpCode::kCosine:
-    case OpCode::kTan:
-    case OpCode::kTanh:
-    case OpCode::kAtan2:
-    case OpCode::kPower:
-    case OpCode::kCbrt:
-    case OpCode::kSqrt:
-    case OpCode::kRsqrt:
-    case OpCode::kMap:
-      return 16;
-    default:
-      break;
-  }
+  const int cost = op.info().element_cost;  // a column of ir/op_table.def
+  if (cost != 1) return cost;
   // Plain arithmetic; narrow floats pay for rounding through the codec after the op.
   const ir::Type& type = op.result(0)->type();
   if (type.is_tensor() && ir::IsFloat(type.element_type()) && ir::BitWidth(type.element_type()) < 32) return 4;

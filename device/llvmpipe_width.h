@@ -3,7 +3,7 @@
 // llvmpipe runs a subgroup as one SIMD vector of LP_NATIVE_VECTOR_WIDTH bits. Mesa 22.3
 // defaults to 256 (8 lanes) even where the CPU has AVX-512; at 512 (16 lanes) vkhlo's kernels do
 // the same instructions on twice the data. Measured on this project's 2-vCPU AVX-512 machine
-// (README, "llvmpipe width" and "Benchmarks"): SGEMM 1.3-1.4x faster at 1024^3 and 2048^3, full
+// (docs/device.md, "llvmpipe width"): SGEMM 1.3-1.4x faster at 1024^3 and 2048^3, full
 // and column sums faster, element-wise chains, sort and small products about the same, FFT
 // (VkFFT's kernels) 15-25% slower.
 //

@@ -21,6 +21,6 @@ build_fuzzer "$root" "$build" "$build/bytecode_fuzzer" "$root"/src/frontend/*.cc
 # The repository corpus stays small (the test models and data join it); what the fuzzer finds stays
 # in $build.
 mkdir -p "$build/bytecode_corpus" "$build/bytecode_artifacts"
-"$build/bytecode_fuzzer" "$build/bytecode_corpus" "$root/fuzz/bytecode_corpus" "$root/tests/bytecode/models" "$root/tests/bytecode/data" \
+"$build/bytecode_fuzzer" "$build/bytecode_corpus" "$root/fuzz/bytecode_corpus" "$root/tests/frontend/bytecode/models" "$root/tests/frontend/bytecode/data" \
   -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
   -artifact_prefix="$build/bytecode_artifacts/" -max_total_time="$seconds" -print_final_stats=1 "$@"

@@ -13,8 +13,8 @@
 #   VKHLO_SANITIZE_JOBS=4 tools/sanitize.sh     # build parallelism (default 2)
 #
 # Run by hand, not in CI: on this project's 2-core machine a build from nothing takes about 75
-# minutes, a rebuild after a small change a few minutes, and the runs about 15 minutes (README,
-# "Sanitizers"). The flags match the documented build-asan configure line, so ccache serves other
+# minutes, a rebuild after a small change a few minutes, and the runs about 15 minutes (docs/tools.md,
+# "The host code under sanitizers"). The flags match the documented build-asan configure line, so ccache serves other
 # checkouts' objects.
 #
 # Reports from inside lavapipe, LLVM and the Vulkan loader/layers (not instrumented, but their

@@ -15,7 +15,7 @@
 // (matrix-vector, small products, implicit convolution operands, non-float types); GPUs get
 // shared-memory tiles. The choice is
 // golden-tested for fake AMD, Intel, NVIDIA, Arm, Qualcomm and lavapipe targets
-// (tests/codegen_library/config_test.cc).
+// (tests/codegen/library/config_test.cc).
 #pragma once
 
 #include <cstdint>

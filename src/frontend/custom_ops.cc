@@ -1,4 +1,5 @@
-// Table-driven pretty forms, and the dispatch from op code to pretty-form parser.
+// Table-driven pretty forms (the keywords of each op are a column of ir/op_table.def), and the
+// dispatch from an op's form to its parser.
 //
 // Attribute names are those of the generic form (what stablehlo-opt prints with
 // --mlir-print-op-generic), so that both spellings of an op give the same IR.
@@ -10,100 +11,13 @@
 #include <limits>
 
 namespace vkhlo::frontend::internal {
-namespace {
-
 using K = ValueKind;
-using ir::OpCode;
-
-constexpr KeywordAttr kBroadcastInDim[] = {{"dims", "broadcast_dimensions", K::kI64Array}};
-constexpr KeywordAttr kBroadcast[] = {{"sizes", "broadcast_sizes", K::kI64Array}};
-constexpr KeywordAttr kDynamicBroadcastInDim[] = {
-    {"dims", "broadcast_dimensions", K::kI64Array},
-    {"known_expanding_dimensions", "known_expanding_dimensions", K::kI64Array},
-    {"known_nonexpanding_dimensions", "known_nonexpanding_dimensions", K::kI64Array}};
-constexpr KeywordAttr kTranspose[] = {{"dims", "permutation", K::kI64Array}};
-constexpr KeywordAttr kReverse[] = {{"dims", "dimensions", K::kI64Array}};
-constexpr KeywordAttr kIota[] = {{"dim", "iota_dimension", K::kI64}};
-constexpr KeywordAttr kConcatenate[] = {{"dim", "dimension", K::kI64}};
-constexpr KeywordAttr kPad[] = {{"low", "edge_padding_low", K::kI64Array},
-                                {"high", "edge_padding_high", K::kI64Array},
-                                {"interior", "interior_padding", K::kI64Array}};
-constexpr KeywordAttr kDynamicSlice[] = {{"sizes", "slice_sizes", K::kI64Array}};
-constexpr KeywordAttr kGetDimensionSize[] = {{"dim", "dimension", K::kI64}};
-constexpr KeywordAttr kFft[] = {{"type", "fft_type", K::kEnum, "fft_type"},
-                                {"length", "fft_length", K::kI64Array}};
-constexpr KeywordAttr kRngBitGenerator[] = {{"algorithm", "rng_algorithm", K::kEnum, "rng_algorithm"}};
-constexpr KeywordAttr kRng[] = {{"distribution", "rng_distribution", K::kEnum, "rng_distribution"}};
-constexpr KeywordAttr kReducePrecision[] = {{"format", "", K::kExpMantissa}};
-constexpr KeywordAttr kCholesky[] = {{"lower", "lower", K::kBool}};
-constexpr KeywordAttr kDot[] = {{"precision", "precision_config", K::kPrecisionList}};
-constexpr KeywordAttr kExpectAlmostEq[] = {{"tolerance", "tolerance", K::kF64}};
-constexpr KeywordAttr kExpectClose[] = {{"max_ulp_difference", "max_ulp_difference", K::kI64},
-                                        {"min_ulp_difference", "min_ulp_difference", K::kI64}};
-constexpr KeywordAttr kExpectSerializedEq[] = {{"probe_id", "probe_id", K::kString},
-                                               {"iter", "iteration", K::kI64}};
-constexpr KeywordAttr kProbe[] = {{"probe_id", "probe_id", K::kString}};
-
-const SimpleForm* FindSimpleForm(OpCode code) {
-#define VKHLO_FORM(keywords, types)                   \
-  {                                                   \
-    static const SimpleForm form{keywords, types};    \
-    return &form;                                     \
-  }
-  constexpr std::span<const KeywordAttr> kNone;
-  switch (code) {
-    case OpCode::kBroadcastInDim: VKHLO_FORM(kBroadcastInDim, TypeForm::kFunctional)
-    case OpCode::kBroadcast: VKHLO_FORM(kBroadcast, TypeForm::kFunctional)
-    case OpCode::kDynamicBroadcastInDim: VKHLO_FORM(kDynamicBroadcastInDim, TypeForm::kFunctional)
-    case OpCode::kTranspose: VKHLO_FORM(kTranspose, TypeForm::kFunctional)
-    case OpCode::kReverse: VKHLO_FORM(kReverse, TypeForm::kSameOrFunctional)
-    case OpCode::kIota: VKHLO_FORM(kIota, TypeForm::kResults)
-    case OpCode::kDynamicIota: VKHLO_FORM(kIota, TypeForm::kFunctional)
-    case OpCode::kConcatenate: VKHLO_FORM(kConcatenate, TypeForm::kFunctional)
-    case OpCode::kPad: VKHLO_FORM(kPad, TypeForm::kFunctional)
-    case OpCode::kDynamicSlice: VKHLO_FORM(kDynamicSlice, TypeForm::kFunctional)
-    case OpCode::kGetDimensionSize: VKHLO_FORM(kGetDimensionSize, TypeForm::kFunctional)
-    case OpCode::kFft: VKHLO_FORM(kFft, TypeForm::kFunctional)
-    case OpCode::kRngBitGenerator: VKHLO_FORM(kRngBitGenerator, TypeForm::kFunctional)
-    case OpCode::kRng: VKHLO_FORM(kRng, TypeForm::kFunctional)
-    case OpCode::kReducePrecision: VKHLO_FORM(kReducePrecision, TypeForm::kSameOrFunctional)
-    case OpCode::kCholesky: VKHLO_FORM(kCholesky, TypeForm::kSameOrFunctional)
-    case OpCode::kDot: VKHLO_FORM(kDot, TypeForm::kFunctional)
-    case OpCode::kSelect: VKHLO_FORM(kNone, TypeForm::kSelect)
-    case OpCode::kComplex: VKHLO_FORM(kNone, TypeForm::kComplex)
-    case OpCode::kTuple: VKHLO_FORM(kNone, TypeForm::kTuple)
-    case OpCode::kOptimizationBarrier: VKHLO_FORM(kNone, TypeForm::kPairwise)
-    case OpCode::kAfterAll:
-    case OpCode::kCreateToken:
-    case OpCode::kReplicaId:
-    case OpCode::kPartitionId:
-      VKHLO_FORM(kNone, TypeForm::kResults)
-    case OpCode::kReturn:
-    case OpCode::kFuncReturn:
-    case OpCode::kCheckExpectEq:
-    case OpCode::kInterpreterPrint:
-      VKHLO_FORM(kNone, TypeForm::kOperands)
-    case OpCode::kCheckExpectAlmostEq: VKHLO_FORM(kExpectAlmostEq, TypeForm::kOperands)
-    case OpCode::kCheckExpectClose: VKHLO_FORM(kExpectClose, TypeForm::kOperands)
-    case OpCode::kCheckExpectSerializedEq: VKHLO_FORM(kExpectSerializedEq, TypeForm::kOperands)
-    case OpCode::kInterpreterProbe: VKHLO_FORM(kProbe, TypeForm::kSameOrFunctional)
-    default:
-      return nullptr;
-  }
-#undef VKHLO_FORM
-}
-
-Status ParseTableForm(Parser& parser, OpState& state) {
-  return ParseSimpleForm(parser, state, *FindSimpleForm(state.code));
-}
-
-}  // namespace
 
 Status ParseKeywordValue(Parser& p, OpState& state, const KeywordAttr& keyword) {
   auto& attrs = state.attributes;
-  const std::string name(keyword.name);
+  const std::string name(keyword.attribute);
   const Token at = p.tok();
-  switch (keyword.kind) {
+  switch (keyword.value) {
     case K::kI64Array: {
       VKHLO_ASSIGN_OR_RETURN(std::vector<int64_t> values, p.ParseI64List());
       attrs.emplace_back(name, ir::Attribute::I64Array(values));
@@ -210,36 +124,39 @@ Status ParseSimpleForm(Parser& p, OpState& state, const SimpleForm& form) {
 }
 
 Status ParseDefaultCustomForm(Parser& parser, OpState& state) {
-  static const SimpleForm kDefault{{}, TypeForm::kSameOrFunctional};
-  return ParseSimpleForm(parser, state, kDefault);
+  return ParseSimpleForm(parser, state, SimpleForm{{}, TypeForm::kSameOrFunctional});
 }
 
+namespace {
+
+Status ParseTableForm(Parser& parser, OpState& state) {
+  const ir::PrettyForm& form = ir::GetOpInfo(state.code).pretty;
+  return ParseSimpleForm(parser, state, SimpleForm{form.keywords(), form.types});
+}
+
+}  // namespace
+
 CustomOpParser FindCustomOpParser(ir::OpCode code) {
-  switch (code) {
-    case OpCode::kConstant:
-    case OpCode::kChloConstant:
-      return ParseConstantForm;
-    case OpCode::kCompare: return ParseCompareForm;
-    case OpCode::kSlice: return ParseSliceForm;
-    case OpCode::kGetTupleElement: return ParseGetTupleElementForm;
-    case OpCode::kDotGeneral: return ParseDotGeneralForm;
-    case OpCode::kConvolution: return ParseConvolutionForm;
-    case OpCode::kReduce: return ParseReduceForm;
-    case OpCode::kWhile: return ParseWhileForm;
-    case OpCode::kIf: return ParseIfForm;
-    case OpCode::kCustomCall: return ParseCustomCallForm;
-    case OpCode::kComposite: return ParseCompositeForm;
-    case OpCode::kCall: return ParseCallForm;
-    case OpCode::kChloTopK: return ParseTopKForm;
-    case OpCode::kChloScan: return ParseScanForm;
-    case OpCode::kCheckExpectEqConst:
-    case OpCode::kCheckExpectAlmostEqConst:
-      return ParseCheckConstForm;
-    default:
-      break;
+  const ir::PrettyForm& form = ir::GetOpInfo(code).pretty;
+  switch (form.special) {
+    case ir::SpecialForm::kNone: return ParseTableForm;
+    case ir::SpecialForm::kConstant: return ParseConstantForm;
+    case ir::SpecialForm::kCompare: return ParseCompareForm;
+    case ir::SpecialForm::kSlice: return ParseSliceForm;
+    case ir::SpecialForm::kGetTupleElement: return ParseGetTupleElementForm;
+    case ir::SpecialForm::kDotGeneral: return ParseDotGeneralForm;
+    case ir::SpecialForm::kConvolution: return ParseConvolutionForm;
+    case ir::SpecialForm::kReduce: return ParseReduceForm;
+    case ir::SpecialForm::kWhile: return ParseWhileForm;
+    case ir::SpecialForm::kIf: return ParseIfForm;
+    case ir::SpecialForm::kCustomCall: return ParseCustomCallForm;
+    case ir::SpecialForm::kComposite: return ParseCompositeForm;
+    case ir::SpecialForm::kCall: return ParseCallForm;
+    case ir::SpecialForm::kTopK: return ParseTopKForm;
+    case ir::SpecialForm::kScan: return ParseScanForm;
+    case ir::SpecialForm::kCheckConst: return ParseCheckConstForm;
   }
-  if (FindSimpleForm(code) != nullptr) return ParseTableForm;
-  return nullptr;
+  return ParseTableForm;
 }
 
 }  // namespace vkhlo::frontend::internal

@@ -1,5 +1,6 @@
 // Building blocks of the pretty (custom) op forms, shared by custom_ops.cc (table-driven forms)
-// and custom_ops_special.cc (forms with their own grammar).
+// and custom_ops_special.cc (forms with their own grammar). Which form an op has, and its
+// keywords, is a column of ir/op_table.def.
 //
 // Most pretty forms are `operands (, keyword = value)* attr-dict : types`, e.g.
 //   stablehlo.broadcast_in_dim %x, dims = [0, 1] : (tensor<2xf32>) -> tensor<3x2xf32>
@@ -14,24 +15,8 @@
 
 namespace vkhlo::frontend::internal {
 
-enum class ValueKind {
-  kI64Array,       // [1, 2]            -> array<i64: 1, 2>
-  kI64,            // 3                 -> 3 : i64
-  kI32,            // 3                 -> 3 : i32
-  kBool,           // true              -> true
-  kF64,            // 0.1               -> 0.1 : f64
-  kString,         // "text"
-  kEnum,           // LT                -> #stablehlo<kind LT>
-  kExpMantissa,    // e5m2              -> exponent_bits = 5 : i32, mantissa_bits = 2 : i32
-  kPrecisionList,  // [DEFAULT, HIGH]   -> [#stablehlo<precision DEFAULT>, ...]
-};
-
-struct KeywordAttr {
-  std::string_view keyword;
-  std::string_view name;  // the attribute it sets
-  ValueKind kind;
-  std::string_view enum_kind = {};
-};
+using ValueKind = ir::KeywordValue;
+using KeywordAttr = ir::PrettyKeyword;
 
 struct SimpleForm {
   std::span<const KeywordAttr> keywords;

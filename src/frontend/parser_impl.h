@@ -54,16 +54,8 @@ struct TypeSig {
 
 // How a pretty op's plain type list (`: t1, t2`) maps to operands and results. Every form also
 // accepts a functional type.
-enum class TypeForm {
-  kFunctional,        // only `(operands) -> results`
-  kSameOrFunctional,  // `t`: every operand and the one result have type t
-  kResults,           // `t1, t2`: the result types
-  kOperands,          // `t1, t2`: the operand types (one type: all operands); no results
-  kPairwise,          // `t1, t2`: operand i and result i have type ti
-  kSelect,            // `pred_type, t`: on_true, on_false and the result have type t
-  kComplex,           // `t`: the complex result; both operands have its part type
-  kTuple,             // `tuple<...>`: the result; operands are its elements
-};
+// How a pretty form's type list maps to operands and results (a trait in ir/op_table.def).
+using TypeForm = ir::TypeForm;
 
 // An operation while it is being parsed. The ir::Operation exists from the start (so regions
 // can be attached to it) with placeholder result types that Finish sets.

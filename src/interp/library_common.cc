@@ -22,12 +22,6 @@ std::optional<std::string> AttrEnum(const ir::Operation& op, std::string_view na
   return std::nullopt;
 }
 
-std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims) {
-  std::vector<int64_t> strides(dims.size(), 1);
-  for (int64_t i = static_cast<int64_t>(dims.size()) - 2; i >= 0; --i) strides[i] = strides[i + 1] * dims[i + 1];
-  return strides;
-}
-
 int64_t Product(const std::vector<int64_t>& dims) {
   int64_t p = 1;
   for (int64_t d : dims) p *= d;

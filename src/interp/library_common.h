@@ -38,7 +38,7 @@ inline int64_t ChannelId(const ir::Operation& op) { return ir::CollectiveChannel
 
 // --- shapes ---
 
-std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims);
+using ir::RowMajorStrides;
 int64_t Product(const std::vector<int64_t>& dims);
 // Advances a row-major multi-index over `dims`; false once it wraps around.
 bool NextIndex(std::vector<int64_t>& index, const std::vector<int64_t>& dims);

@@ -8,16 +8,6 @@
 
 namespace vkhlo::interp {
 
-Dims RowMajorStrides(std::span<const int64_t> dims) {
-  Dims strides(dims.size(), 1);
-  int64_t stride = 1;
-  for (size_t d = dims.size(); d-- > 0;) {
-    strides[d] = stride;
-    stride *= std::max<int64_t>(dims[d], 1);
-  }
-  return strides;
-}
-
 int64_t NumElements(std::span<const int64_t> dims) {
   int64_t n = 1;
   for (int64_t d : dims) {

@@ -20,7 +20,7 @@ namespace vkhlo::interp {
 using Dims = std::vector<int64_t>;
 
 // Row-major strides (in elements) of `dims`; the last dimension has stride 1.
-Dims RowMajorStrides(std::span<const int64_t> dims);
+using ir::RowMajorStrides;
 // Product of `dims` (0 when any is 0).
 int64_t NumElements(std::span<const int64_t> dims);
 // "[2, 3]" for messages.

@@ -214,4 +214,14 @@ std::string FunctionType::ToString() const {
   return s + ")";
 }
 
+std::vector<int64_t> RowMajorStrides(std::span<const int64_t> dims) {
+  std::vector<int64_t> strides(dims.size(), 1);
+  int64_t stride = 1;
+  for (size_t d = dims.size(); d-- > 0;) {
+    strides[d] = stride;
+    stride *= dims[d] > 1 ? dims[d] : 1;
+  }
+  return strides;
+}
+
 }  // namespace vkhlo::ir

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -110,6 +111,10 @@ std::string QuantizedElementToString(const QuantizedElement& q);
 
 // Dims as MLIR writes them in a shape: "2x?x3" ("" for rank 0).
 std::string DimsToString(const std::vector<int64_t>& dims);
+
+// The element strides of a row-major (last dimension fastest) layout of `dims`. A dimension of
+// size 0 counts as 1, so that the strides stay meaningful for an empty tensor's other indices.
+std::vector<int64_t> RowMajorStrides(std::span<const int64_t> dims);
 
 // Function signature: "(tensor<f32>, tensor<f32>) -> tensor<f32>".
 struct FunctionType {

@@ -66,40 +66,6 @@ Status NotSupported(const ir::Module& module, const ir::Operation& op, std::stri
   return UnimplementedError(message);
 }
 
-// Ops the runtime executes itself (everything else must have been fused).
-bool IsRuntimeOp(OpCode code) {
-  switch (code) {
-    case OpCode::kWhile:
-    case OpCode::kIf:
-    case OpCode::kCase:
-    case OpCode::kCall:
-    case OpCode::kTuple:
-    case OpCode::kGetTupleElement:
-    case OpCode::kOptimizationBarrier:
-    case OpCode::kReturn:
-    case OpCode::kFuncReturn:
-    case OpCode::kAfterAll:
-    case OpCode::kCreateToken:
-    // The process grid (collectives.cc, process_ops.cc).
-    case OpCode::kAllGather:
-    case OpCode::kAllReduce:
-    case OpCode::kReduceScatter:
-    case OpCode::kCollectiveReduce:
-    case OpCode::kAllToAll:
-    case OpCode::kCollectivePermute:
-    case OpCode::kCollectiveBroadcast:
-    case OpCode::kReplicaId:
-    case OpCode::kPartitionId:
-    case OpCode::kSend:
-    case OpCode::kRecv:
-    case OpCode::kInfeed:
-    case OpCode::kOutfeed:
-      return true;
-    default:
-      return false;
-  }
-}
-
 class Compiler {
  public:
   Compiler(ExecutableState& exe, const CompileOptions& options) : exe_(exe), options_(options) {}
@@ -201,8 +167,8 @@ class Compiler {
       VKHLO_ASSIGN_OR_RETURN(exe_.custom_calls[&op], CompileCustomCall(*exe_.client, op, Where(*exe_.module, op)));
       return OkStatus();
     }
-    if (!IsRuntimeOp(op.code())) {
-      if (op.info().kind == ir::OpKind::kTest) {
+    if (op.info().runs != ir::OpRuns::kHost) {
+      if (op.info().runs == ir::OpRuns::kInterpreter) {
         return InvalidArgumentError(fmt::format(
             "{}: error: {} is a test op; `vkhlo-run --check` evaluates it on the host", Where(*exe_.module, op), op.name()));
       }

@@ -9,8 +9,7 @@
 namespace vkhlo::runtime {
 
 std::string DescribeOp(const ir::Module& module, const ir::Operation& op) {
-  if (!op.location().known()) return fmt::format("{} at {}", op.name(), module.source_name());
-  return fmt::format("{} at {}:{}:{}", op.name(), module.source_name(), op.location().line, op.location().column);
+  return fmt::format("{} at {}", op.name(), ir::FormatLocation(module.source_name(), op.location()));
 }
 
 std::string KernelClass(const ir::Operation* device_op) {

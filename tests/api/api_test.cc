@@ -3,7 +3,7 @@
 #include <thread>
 
 #include "tests/builder/builder_harness.h"
-#include "tests/codegen/runtime_test_util.h"
+#include "tests/support/runtime_test_util.h"
 #include "vkhlo/vkhlo.h"
 
 namespace vkhlo {

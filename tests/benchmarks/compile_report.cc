@@ -1,4 +1,4 @@
-// vkhlo-compile-report: the compile-time and fusion figures of the README, measured in one run.
+// vkhlo-compile-report: the compile-time and fusion figures of docs/benchmarks.md, measured in one run.
 //   vkhlo-compile-report [--conformance=DIR] [--mlp=FILE]
 //
 // 1. Compile times: every test function of every chunk of every .mlir under DIR (default

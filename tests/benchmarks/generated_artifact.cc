@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "tests/bytecode/bytecode_writer.h"
+#include "tests/frontend/bytecode/bytecode_writer.h"
 
 namespace vkhlo::testing {
 

@@ -15,7 +15,7 @@
 #include "ir/walk.h"
 #include "runtime/runtime_internal.h"
 #include "runtime/trip_count.h"
-#include "tests/codegen/runtime_test_util.h"
+#include "tests/support/runtime_test_util.h"
 #include "verify/verifier.h"
 
 namespace vkhlo {

@@ -16,7 +16,7 @@
 
 #include "interp/checks.h"
 #include "ir/element_type.h"
-#include "tests/codegen/runtime_test_util.h"
+#include "tests/support/runtime_test_util.h"
 
 namespace vkhlo {
 namespace {

@@ -12,7 +12,7 @@
 #include <complex>
 #include <numbers>
 
-#include "tests/codegen/runtime_test_util.h"
+#include "tests/support/runtime_test_util.h"
 
 namespace vkhlo {
 namespace {

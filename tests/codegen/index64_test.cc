@@ -20,7 +20,7 @@
 
 #include "device/allocator.h"
 #include "runtime/state.h"
-#include "tests/codegen/runtime_test_util.h"
+#include "tests/support/runtime_test_util.h"
 #include "tests/support/device_fixture.h"
 
 namespace vkhlo {

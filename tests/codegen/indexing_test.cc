@@ -10,7 +10,7 @@
 #include <random>
 
 #include "ir/element_type.h"
-#include "tests/codegen/runtime_test_util.h"
+#include "tests/support/runtime_test_util.h"
 
 namespace vkhlo {
 namespace {

@@ -18,7 +18,8 @@
 
 #include "frontend/parser.h"
 #include "ir/element_type.h"
-#include "tests/codegen/runtime_test_util.h"
+#include "tests/support/program_text.h"
+#include "tests/support/runtime_test_util.h"
 
 namespace vkhlo {
 namespace {
@@ -67,11 +68,7 @@ const std::vector<uint64_t>& Edges64() {
   return edges;
 }
 
-std::string TensorType(const Dims& dims, std::string_view element) {
-  std::string text = "tensor<";
-  for (int64_t d : dims) text += fmt::format("{}x", d);
-  return text + std::string(element) + ">";
-}
+using testing::TensorType;
 
 ir::Type TT(const Dims& dims, ElementType t) { return ir::Type::Tensor(t, dims); }
 

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/codegen/runtime_test_util.h"
+#include "tests/support/runtime_test_util.h"
 #include "tools/common/source_file.h"
 #include "tools/vkhlo-run/check_runner.h"
 #include "verify/verifier.h"

@@ -10,7 +10,7 @@
 #include "frontend/parser.h"
 #include "ir/walk.h"
 #include "passes/pass_registry.h"
-#include "tests/codegen/runtime_test_util.h"
+#include "tests/support/runtime_test_util.h"
 #include "tests/support/nested_programs.h"
 #include "verify/verifier.h"
 

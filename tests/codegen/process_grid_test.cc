@@ -11,7 +11,7 @@
 #include "frontend/parser.h"
 #include "interp/interpreter.h"
 #include "runtime/runtime_internal.h"
-#include "tests/codegen/runtime_test_util.h"
+#include "tests/support/runtime_test_util.h"
 #include "verify/verifier.h"
 #include "vkhlo/process_grid.h"
 

@@ -4,13 +4,13 @@
 // weights and an element-wise op after it (not fused into the requantizing kernel), a
 // convolution with padding and per-axis weights and result, and a hybrid dot with a fused
 // bias and relu. The kernels themselves are tested as plans in
-// tests/codegen_library/quantized_kernels_test.cc.
+// tests/codegen/library/quantized_kernels_test.cc.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "tests/codegen/runtime_test_util.h"
+#include "tests/support/runtime_test_util.h"
 
 namespace vkhlo {
 namespace {

@@ -20,7 +20,7 @@
 #include "ir/element_type.h"
 #include "ir/requantize.h"
 #include "passes/pass_registry.h"
-#include "tests/codegen/runtime_test_util.h"
+#include "tests/support/runtime_test_util.h"
 #include "verify/verifier.h"
 
 namespace vkhlo {

@@ -7,23 +7,17 @@
 
 #include <random>
 
-#include "tests/codegen/runtime_test_util.h"
+#include "tests/support/program_text.h"
+#include "tests/support/runtime_test_util.h"
 
 namespace vkhlo {
 namespace {
 
 using Dims = std::vector<int64_t>;
 
-std::string TypeOf(const Dims& dims, const char* element = "f32") {
-  std::string text = "tensor<";
-  for (int64_t d : dims) text += fmt::format("{}x", d);
-  return text + element + ">";
-}
+using testing::I64Array;
 
-std::string Array(const Dims& values) {
-  if (values.empty()) return "array<i64>";
-  return fmt::format("array<i64: {}>", fmt::join(values, ", "));
-}
+std::string TypeOf(const Dims& dims, const char* element = "f32") { return testing::TensorType(dims, element); }
 
 class RandomProgram {
  public:
@@ -120,7 +114,7 @@ class RandomProgram {
         Dims map;
         for (int64_t k = 0; k < rank; ++k) map.push_back(k < at ? k : k + 1);
         Emit(fmt::format("\"stablehlo.broadcast_in_dim\"({}) {{broadcast_dimensions = {}}} : ({}) -> {}", v.name,
-                         Array(map), TypeOf(d), TypeOf(out)),
+                         I64Array(map), TypeOf(d), TypeOf(out)),
              out);
         return;
       }
@@ -130,7 +124,7 @@ class RandomProgram {
         std::shuffle(perm.begin(), perm.end(), rng_);
         Dims out(rank);
         for (int k = 0; k < rank; ++k) out[k] = d[perm[k]];
-        Emit(fmt::format("\"stablehlo.transpose\"({}) {{permutation = {}}} : ({}) -> {}", v.name, Array(perm),
+        Emit(fmt::format("\"stablehlo.transpose\"({}) {{permutation = {}}} : ({}) -> {}", v.name, I64Array(perm),
                          TypeOf(d), TypeOf(out)),
              out);
         return;
@@ -151,7 +145,7 @@ class RandomProgram {
           out[k] = limit[k] == start[k] ? 0 : (limit[k] - start[k] - 1) / strides[k] + 1;
         }
         Emit(fmt::format("\"stablehlo.slice\"({}) {{start_indices = {}, limit_indices = {}, strides = {}}} : ({}) -> {}",
-                         v.name, Array(start), Array(limit), Array(strides), TypeOf(d), TypeOf(out)),
+                         v.name, I64Array(start), I64Array(limit), I64Array(strides), TypeOf(d), TypeOf(out)),
              out);
         return;
       }
@@ -160,7 +154,7 @@ class RandomProgram {
         for (int k = 0; k < rank; ++k) {
           if (rng_() % 2) dims.push_back(k);
         }
-        Emit(fmt::format("\"stablehlo.reverse\"({}) {{dimensions = {}}} : ({}) -> {}", v.name, Array(dims), TypeOf(d),
+        Emit(fmt::format("\"stablehlo.reverse\"({}) {{dimensions = {}}} : ({}) -> {}", v.name, I64Array(dims), TypeOf(d),
                          TypeOf(d)),
              d);
         return;
@@ -178,7 +172,7 @@ class RandomProgram {
         const std::string pad = Emit("stablehlo.constant dense<0.5> : tensor<f32>", {});
         Emit(fmt::format("\"stablehlo.pad\"({}, {}) {{edge_padding_high = {}, edge_padding_low = {}, interior_padding = {}}} : "
                          "({}, tensor<f32>) -> {}",
-                         v.name, pad, Array(high), Array(low), Array(interior), TypeOf(d), TypeOf(out)),
+                         v.name, pad, I64Array(high), I64Array(low), I64Array(interior), TypeOf(d), TypeOf(out)),
              out);
         return;
       }

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "frontend/parser.h"
-#include "tests/codegen/runtime_test_util.h"
+#include "tests/support/runtime_test_util.h"
 
 namespace vkhlo {
 namespace {

@@ -17,7 +17,8 @@
 #include "codegen/device_kernel.h"
 #include "codegen/fusion.h"
 #include "frontend/parser.h"
-#include "tests/codegen/runtime_test_util.h"
+#include "tests/support/program_text.h"
+#include "tests/support/runtime_test_util.h"
 
 namespace vkhlo {
 namespace {
@@ -30,16 +31,8 @@ bool Mobile() {
   return profile != nullptr && std::string(profile) == "mobile";
 }
 
-std::string TensorType(const Dims& dims, const std::string& element) {
-  std::string text = "tensor<";
-  for (int64_t d : dims) text += fmt::format("{}x", d);
-  return text + element + ">";
-}
-
-std::string Array(const Dims& values) {
-  if (values.empty()) return "array<i64>";
-  return fmt::format("array<i64: {}>", fmt::join(values, ", "));
-}
+using testing::I64Array;
+using testing::TensorType;
 
 // Small integers in [lo, hi] (as the type's values; i1: 0/1; complex: both parts).
 // With `sparse` > 1, only about one element in `sparse` is non-zero (sums stay small).
@@ -81,7 +74,7 @@ std::string Reduce(const std::string& input, const std::string& init, const std:
   return fmt::format(
       "\"stablehlo.reduce\"({0}, {1}) ({{\n  ^bb0(%a: {2}, %b: {2}):\n    %s = {3} %a, %b : {2}\n"
       "    stablehlo.return %s : {2}\n  }}) {{dimensions = {4}}} : ({5}, {2}) -> {6}",
-      input, init, s, op, Array(dimensions), TensorType(in_dims, element), TensorType(out, element));
+      input, init, s, op, I64Array(dimensions), TensorType(in_dims, element), TensorType(out, element));
 }
 
 std::string OutType(const Dims& in_dims, const Dims& dimensions, const std::string& element) {
@@ -230,7 +223,7 @@ func.func @main(%m: {0}, %c: {0}) -> ({1}, {1}) {{
   func.return %r#0, %r#1 : {1}, {1}
 }}
 )",
-                                            in, out, Array(dimensions));
+                                            in, out, I64Array(dimensions));
     auto r = testing::RunOnBoth(program, {SmallInts(ElementType::kS32, dims, rng, -3, 3),
                                           SmallInts(ElementType::kS32, dims, rng, -1000, 1000)});
     ASSERT_TRUE(r.ok()) << r.status().ToString() << "\n" << program;
@@ -400,7 +393,7 @@ func.func @main(%x: {0}) -> {1} {{
 }}
 )",
                                             TensorType(dims, c.name), TensorType(out, c.name), c.init, s, c.op,
-                                            Array(window), Array(strides), Array(base), Array(wdil),
+                                            I64Array(window), I64Array(strides), I64Array(base), I64Array(wdil),
                                             [&] {
                                               std::string p = "[";
                                               for (int d = 0; d < rank; ++d) {

@@ -16,7 +16,7 @@
 
 #include "codegen/fusion.h"
 #include "frontend/parser.h"
-#include "tests/codegen/runtime_test_util.h"
+#include "tests/support/runtime_test_util.h"
 #include "verify/verifier.h"
 
 namespace vkhlo {

@@ -15,7 +15,7 @@
 #include "runtime/runtime_internal.h"
 #include "runtime/state.h"
 #include "support/host_memory.h"
-#include "tests/codegen/runtime_test_util.h"
+#include "tests/support/runtime_test_util.h"
 #include "verify/verifier.h"
 
 namespace vkhlo {

@@ -14,7 +14,7 @@
 #include "codegen/sort/top_k.h"
 #include "frontend/parser.h"
 #include "ir/walk.h"
-#include "tests/codegen/runtime_test_util.h"
+#include "tests/support/runtime_test_util.h"
 
 namespace vkhlo {
 namespace {

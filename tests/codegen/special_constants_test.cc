@@ -7,7 +7,7 @@
 // Bit for bit against the interpreter, signed zeros included (NaNs match any NaN).
 #include <gtest/gtest.h>
 
-#include "tests/codegen/runtime_test_util.h"
+#include "tests/support/runtime_test_util.h"
 
 namespace vkhlo {
 namespace {

@@ -22,7 +22,7 @@
 #include "device/allocator.h"
 #include "runtime/runtime_internal.h"
 #include "runtime/state.h"
-#include "tests/codegen/runtime_test_util.h"
+#include "tests/support/runtime_test_util.h"
 #include "tests/support/device_fixture.h"
 
 namespace vkhlo {

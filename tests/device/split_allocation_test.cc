@@ -15,6 +15,7 @@
 #include "device/command_list.h"
 #include "device/split_layout.h"
 #include "device/transfer.h"
+#include "tests/support/byte_pattern.h"
 #include "tests/support/device_fixture.h"
 
 namespace vkhlo::device {
@@ -22,18 +23,6 @@ namespace {
 
 constexpr uint64_t kMiB = 1ull << 20;
 constexpr uint64_t kLimit = 64 * kMiB;
-
-std::vector<std::byte> Pattern(size_t size, uint32_t seed) {
-  std::vector<std::byte> data(size);
-  uint32_t x = seed * 2654435761u + 1;
-  for (size_t i = 0; i < size; ++i) {
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    data[i] = static_cast<std::byte>(x);
-  }
-  return data;
-}
 
 class SplitAllocationTest : public ::testing::TestWithParam<bool> {
  protected:
@@ -83,14 +72,14 @@ TEST_P(SplitAllocationTest, PiecesStatsAndRoundTripsAcrossPieceBoundaries) {
     EXPECT_GE(during.blocks, before.blocks + 3);
     EXPECT_GE(during.bytes_in_use, before.bytes_in_use + size);
 
-    std::vector<std::byte> in = Pattern(size, 7);
+    std::vector<std::byte> in = testing::BytePattern(size, 7);
     std::vector<std::byte> out(size, std::byte{0xAB});
     ASSERT_OK(transfers().Upload(buffer, 0, in));
     ASSERT_OK(transfers().Download(buffer, 0, out));
     EXPECT_TRUE(in == out);
     // A range across the boundary of pieces 1 and 2, at odd offsets.
     const uint64_t at = 2 * kLimit - 1001, bytes = 5003;
-    std::vector<std::byte> patch = Pattern(bytes, 9);
+    std::vector<std::byte> patch = testing::BytePattern(bytes, 9);
     ASSERT_OK(transfers().Upload(buffer, at, patch));
     std::memcpy(in.data() + at, patch.data(), bytes);
     std::vector<std::byte> window(3 * bytes);
@@ -117,7 +106,7 @@ TEST(SplitAllocationStagingTest, TheRingStaysOneMappedAllocation) {
   const uint64_t size = 10 * kMiB + 20;  // three pieces, several trips through the ring
   ASSERT_OK_AND_ASSIGN(Buffer buffer, device->allocator().Allocate(size));
   ASSERT_TRUE(buffer.split());
-  std::vector<std::byte> in = Pattern(size, 11), out(size, std::byte{0});
+  std::vector<std::byte> in = testing::BytePattern(size, 11), out(size, std::byte{0});
   ASSERT_OK(device->transfers().Upload(buffer, 0, in));
   ASSERT_OK(device->transfers().Download(buffer, 0, out));
   EXPECT_TRUE(in == out);
@@ -136,9 +125,9 @@ TEST_P(SplitAllocationTest, CopiesAndFillsGoPieceByPiece) {
   ASSERT_OK_AND_ASSIGN(Buffer small, allocator().Allocate(3 * kMiB));
   ASSERT_TRUE(a.split() && b.split());
   ASSERT_FALSE(small.split());
-  std::vector<std::byte> in = Pattern(size, 3);
+  std::vector<std::byte> in = testing::BytePattern(size, 3);
   ASSERT_OK(transfers().Upload(a, 0, in));
-  std::vector<std::byte> s = Pattern(small.size(), 5);
+  std::vector<std::byte> s = testing::BytePattern(small.size(), 5);
   ASSERT_OK(transfers().Upload(small, 0, s));
 
   // a -> b shifted by 32 MiB + 16 (every piece boundary falls elsewhere on each side), then an
@@ -218,7 +207,7 @@ TEST_P(SplitAllocationTest, OutOfMemoryIsAClearErrorAndNothingLeaks) {
   }
   // Usable afterwards: a split buffer round-trips.
   ASSERT_OK_AND_ASSIGN(Buffer again, allocator().Allocate(130 * kMiB));
-  std::vector<std::byte> in = Pattern(again.size(), 11), out(again.size());
+  std::vector<std::byte> in = testing::BytePattern(again.size(), 11), out(again.size());
   ASSERT_OK(transfers().Upload(again, 0, in));
   ASSERT_OK(transfers().Download(again, 0, out));
   EXPECT_TRUE(in == out);

@@ -6,22 +6,11 @@
 #include <numeric>
 
 #include "device/allocator.h"
+#include "tests/support/byte_pattern.h"
 #include "tests/support/device_fixture.h"
 
 namespace vkhlo::device {
 namespace {
-
-std::vector<std::byte> Pattern(size_t n, uint32_t seed) {
-  std::vector<std::byte> data(n);
-  uint32_t x = seed * 2654435761u + 1;
-  for (size_t i = 0; i < n; ++i) {
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    data[i] = static_cast<std::byte>(x);
-  }
-  return data;
-}
 
 // Both transfer paths: direct (through the mapping, where memory is host-visible) and staged.
 class TransferTest : public ::testing::TestWithParam<bool> {
@@ -48,7 +37,7 @@ TEST_P(TransferTest, RoundTripsFromZeroBytesTo300MiB) {
                       (size_t{8} << 20) + 7, size_t{300} << 20}) {
     SCOPED_TRACE(size);
     ASSERT_OK_AND_ASSIGN(Buffer buffer, device_->allocator().Allocate(size));
-    std::vector<std::byte> in = Pattern(size, static_cast<uint32_t>(size));
+    std::vector<std::byte> in = testing::BytePattern(size, static_cast<uint32_t>(size));
     std::vector<std::byte> out(size, std::byte{0xAB});
     ASSERT_OK(transfers.Upload(buffer, 0, in));
     ASSERT_OK(transfers.Download(buffer, 0, out));
@@ -67,7 +56,7 @@ TEST_P(TransferTest, OffsetsAndPartialRanges) {
   ASSERT_OK_AND_ASSIGN(Buffer buffer, device_->allocator().Allocate(1000));
   std::vector<std::byte> zeros(1000, std::byte{0});
   ASSERT_OK(transfers.Upload(buffer, 0, zeros));
-  std::vector<std::byte> piece = Pattern(101, 7);
+  std::vector<std::byte> piece = testing::BytePattern(101, 7);
   ASSERT_OK(transfers.Upload(buffer, 333, piece));
   std::vector<std::byte> all(1000);
   ASSERT_OK(transfers.Download(buffer, 0, all));
@@ -97,7 +86,7 @@ TEST_P(TransferTest, ManyAsyncDownloadsInFlight) {
   std::vector<std::vector<std::byte>> inputs, outputs(kBuffers, std::vector<std::byte>(kSize));
   for (int i = 0; i < kBuffers; ++i) {
     ASSERT_OK_AND_ASSIGN(Buffer b, device_->allocator().Allocate(kSize));
-    inputs.push_back(Pattern(kSize, i));
+    inputs.push_back(testing::BytePattern(kSize, i));
     ASSERT_OK_AND_ASSIGN(TransferHandle up, transfers.UploadAsync(b, 0, inputs.back()));
     buffers.push_back(std::move(b));
   }

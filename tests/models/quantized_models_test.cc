@@ -27,7 +27,7 @@
 
 #include "frontend/parser.h"
 #include "interp/interpreter.h"
-#include "tests/codegen/runtime_test_util.h"
+#include "tests/support/runtime_test_util.h"
 #include "tests/support/test_files.h"
 #include "tools/common/npy.h"
 #include "verify/verifier.h"

@@ -24,7 +24,7 @@ and, given a second folder, artifacts with what JAX writes beside VHLO, there:
   eigh_lapack.mlirbc                  jnp.linalg.eigh for CPU: a LAPACK custom call with layouts
                                       and a Shardy sharding rule
 
-Usage: python tools/bytecode/export_models.py tests/bytecode/models tests/bytecode/data
+Usage: python tools/bytecode/export_models.py tests/frontend/bytecode/models tests/frontend/bytecode/data
 """
 import os
 import sys
@@ -117,7 +117,7 @@ def models(jax, jnp):
 
 
 def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else "tests/bytecode/models"
+    out = sys.argv[1] if len(sys.argv) > 1 else "tests/frontend/bytecode/models"
     os.makedirs(out, exist_ok=True)
     import jax
     import jax.numpy as jnp

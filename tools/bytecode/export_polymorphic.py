@@ -18,7 +18,7 @@ Models (float32, small):
   trim_stride  x[1:-1] and x[::2] of a symbolic batch, and a strided SAME convolution over
                symbolic spatial sizes (dynamic_gather, dynamic_iota, dynamic_conv; sizes 3, 6, 9)
 
-Usage: python tools/bytecode/export_polymorphic.py tests/shapes/models
+Usage: python tools/bytecode/export_polymorphic.py tests/passes/shapes/models
 """
 import os
 import sys

@@ -1,5 +1,5 @@
 // The messages ranks of an MPI process grid exchange (engine.h sends and receives them; the
-// transport gives them meaning). Pure C++, no MPI: tested on its own (tests/mpi/wire_test.cc).
+// transport gives them meaning). Pure C++, no MPI: tested on its own (tests/runtime/mpi/wire_test.cc).
 //
 // Every message is a small header (this encoding) followed, when it carries tensors, by their
 // bytes as separate data messages of at most `chunk_bytes` each (MPI counts are ints, and a

@@ -1,0 +1,225 @@
+// Generated epilogues through the whole runtime (fusion planning, the library kernel, the
+// elemental emitter): a conv block (conv -> batch norm (inference) -> + residual -> relu, as JAX
+// exports it) runs as the convolution's kernel after a small kernel for the per-channel scale
+// rsqrt(var + eps) * gamma; matmul -> + bias -> GELU (tanh and erf forms) as the matmul with
+// its bias and the GELU up to its first exact-library op (tanh); (epilogue_test.cc runs the
+// whole GELU as the epilogue of a plan made with library calls allowed). Results are bit-identical to the
+// interpreter and to the unfused path. The operands hold small integers, so every
+// product sum is exact whatever order the kernel adds in, and any difference would come from
+// the element-wise part, which must round each op exactly as unfused.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "codegen/library/epilogue_match.h"
+#include "frontend/parser.h"
+#include "tests/support/runtime_test_util.h"
+#include "tests/support/device_fixture.h"
+
+namespace vkhlo::testing {
+namespace {
+
+// Integers in [-2, 2] of `type` (exact in every float type).
+ir::Literal SmallIntegers(const ir::Type& type, std::mt19937_64& rng) {
+  ir::Literal l = *ir::Literal::Create(type);
+  std::uniform_int_distribution<int> d(-2, 2);
+  for (int64_t i = 0; i < l.num_elements(); ++i) l.SetFloat(i, d(rng));
+  return l;
+}
+
+// Floats in [lo, hi] rounded to the type.
+ir::Literal Uniform(const ir::Type& type, double lo, double hi, std::mt19937_64& rng) {
+  ir::Literal l = *ir::Literal::Create(type);
+  std::uniform_real_distribution<double> d(lo, hi);
+  for (int64_t i = 0; i < l.num_elements(); ++i) l.SetFloat(i, d(rng));
+  return l;
+}
+
+// A conv block as jax.jit exports it (cnn.mlir): the batch-norm vectors broadcast twice, eps a
+// broadcast scalar constant, rsqrt(var + eps) * gamma computed after the convolution, a
+// residual, relu through a broadcast scalar zero.
+std::string ConvBlock(const std::string& t, bool residual) {
+  std::string s = fmt::format(R"(func.func @main(%x: tensor<2x8x8x8x{0}>, %w: tensor<3x3x8x8x{0}>, %mean: tensor<8x{0}>, %var: tensor<8x{0}>, %gamma: tensor<8x{0}>, %beta: tensor<8x{0}>) -> tensor<2x8x8x8x{0}> {{
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {{stride = [1, 1], pad = [[1, 1], [1, 1]]}} {{batch_group_count = 1 : i64, feature_group_count = 1 : i64}} : (tensor<2x8x8x8x{0}>, tensor<3x3x8x8x{0}>) -> tensor<2x8x8x8x{0}>
+  %1 = stablehlo.broadcast_in_dim %mean, dims = [3] : (tensor<8x{0}>) -> tensor<1x1x1x8x{0}>
+  %2 = stablehlo.broadcast_in_dim %1, dims = [0, 1, 2, 3] : (tensor<1x1x1x8x{0}>) -> tensor<2x8x8x8x{0}>
+  %3 = stablehlo.subtract %0, %2 : tensor<2x8x8x8x{0}>
+  %cst = stablehlo.constant dense<9.99999974E-6> : tensor<{0}>
+  %4 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<{0}>) -> tensor<8x{0}>
+  %5 = stablehlo.add %var, %4 : tensor<8x{0}>
+  %6 = stablehlo.rsqrt %5 : tensor<8x{0}>
+  %7 = stablehlo.multiply %gamma, %6 : tensor<8x{0}>
+  %8 = stablehlo.broadcast_in_dim %7, dims = [3] : (tensor<8x{0}>) -> tensor<1x1x1x8x{0}>
+  %9 = stablehlo.broadcast_in_dim %8, dims = [0, 1, 2, 3] : (tensor<1x1x1x8x{0}>) -> tensor<2x8x8x8x{0}>
+  %10 = stablehlo.multiply %3, %9 : tensor<2x8x8x8x{0}>
+  %11 = stablehlo.broadcast_in_dim %beta, dims = [3] : (tensor<8x{0}>) -> tensor<1x1x1x8x{0}>
+  %12 = stablehlo.broadcast_in_dim %11, dims = [0, 1, 2, 3] : (tensor<1x1x1x8x{0}>) -> tensor<2x8x8x8x{0}>
+  %13 = stablehlo.add %10, %12 : tensor<2x8x8x8x{0}>
+)",
+                              t);
+  s += residual ? fmt::format("  %14 = stablehlo.add %13, %x : tensor<2x8x8x8x{0}>\n", t)
+                : fmt::format("  %14 = stablehlo.add %13, %13 : tensor<2x8x8x8x{0}>\n", t);
+  s += fmt::format(R"(  %cst_0 = stablehlo.constant dense<0.000000e+00> : tensor<{0}>
+  %15 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<{0}>) -> tensor<2x8x8x8x{0}>
+  %16 = stablehlo.maximum %14, %15 : tensor<2x8x8x8x{0}>
+  func.return %16 : tensor<2x8x8x8x{0}>
+}}
+)",
+                   t);
+  return s;
+}
+
+// matmul -> + bias (broadcast twice) -> GELU as jax.nn.gelu exports it (transformer.mlir).
+std::string MatmulBiasGelu(const std::string& t, bool tanh_form) {
+  std::string s = fmt::format(R"(func.func @main(%a: tensor<2x8x16x{0}>, %b: tensor<16x32x{0}>, %bias: tensor<32x{0}>) -> tensor<2x8x32x{0}> {{
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [2] x [0] : (tensor<2x8x16x{0}>, tensor<16x32x{0}>) -> tensor<2x8x32x{0}>
+  %1 = stablehlo.broadcast_in_dim %bias, dims = [2] : (tensor<32x{0}>) -> tensor<1x1x32x{0}>
+  %2 = stablehlo.broadcast_in_dim %1, dims = [0, 1, 2] : (tensor<1x1x32x{0}>) -> tensor<2x8x32x{0}>
+  %x = stablehlo.add %0, %2 : tensor<2x8x32x{0}>
+)",
+                              t);
+  if (tanh_form) {
+    s += fmt::format(R"(  %3 = stablehlo.multiply %x, %x : tensor<2x8x32x{0}>
+  %4 = stablehlo.multiply %3, %x : tensor<2x8x32x{0}>
+  %c1 = stablehlo.constant dense<4.471500e-02> : tensor<{0}>
+  %5 = stablehlo.broadcast_in_dim %c1, dims = [] : (tensor<{0}>) -> tensor<2x8x32x{0}>
+  %6 = stablehlo.multiply %5, %4 : tensor<2x8x32x{0}>
+  %7 = stablehlo.add %x, %6 : tensor<2x8x32x{0}>
+  %c2 = stablehlo.constant dense<0.797884583> : tensor<{0}>
+  %8 = stablehlo.broadcast_in_dim %c2, dims = [] : (tensor<{0}>) -> tensor<2x8x32x{0}>
+  %9 = stablehlo.multiply %8, %7 : tensor<2x8x32x{0}>
+  %10 = stablehlo.tanh %9 : tensor<2x8x32x{0}>
+)",
+                     t);
+  } else {
+    s += fmt::format(R"(  %c2 = stablehlo.constant dense<0.707106769> : tensor<{0}>
+  %8 = stablehlo.broadcast_in_dim %c2, dims = [] : (tensor<{0}>) -> tensor<2x8x32x{0}>
+  %9 = stablehlo.multiply %x, %8 : tensor<2x8x32x{0}>
+  %10 = chlo.erf %9 : tensor<2x8x32x{0}> -> tensor<2x8x32x{0}>
+)",
+                     t);
+  }
+  s += fmt::format(R"(  %c3 = stablehlo.constant dense<1.000000e+00> : tensor<{0}>
+  %11 = stablehlo.broadcast_in_dim %c3, dims = [] : (tensor<{0}>) -> tensor<2x8x32x{0}>
+  %12 = stablehlo.add %11, %10 : tensor<2x8x32x{0}>
+  %c4 = stablehlo.constant dense<5.000000e-01> : tensor<{0}>
+  %13 = stablehlo.broadcast_in_dim %c4, dims = [] : (tensor<{0}>) -> tensor<2x8x32x{0}>
+  %14 = stablehlo.multiply %13, %12 : tensor<2x8x32x{0}>
+  %15 = stablehlo.multiply %x, %14 : tensor<2x8x32x{0}>
+  func.return %15 : tensor<2x8x32x{0}>
+}}
+)",
+                   t);
+  return s;
+}
+
+class EpilogueFusionTest : public ::testing::Test {
+ protected:
+  // Runs `mlir` fused and unfused on the device and in the interpreter: `kernels` dispatches
+  // when fused (0: fewer than unfused), and the same bits everywhere.
+  void Check(const std::string& mlir, const std::vector<ir::Literal>& inputs, uint64_t kernels) {
+    SCOPED_TRACE(mlir);
+    ASSERT_OK_AND_ASSIGN(BothResults fused, RunOnBoth(mlir, inputs));
+    if (kernels > 0) EXPECT_EQ(fused.stats.kernels_dispatched, kernels) << "the epilogue runs in the product's kernel";
+    CompileOptions off;
+    off.fuse = false;
+    ASSERT_OK_AND_ASSIGN(BothResults unfused, RunOnBoth(mlir, inputs, off));
+    EXPECT_GT(unfused.stats.kernels_dispatched, fused.stats.kernels_dispatched);
+    std::string why;
+    EXPECT_TRUE(SameBits(fused.reference[0], fused.vulkan[0], &why)) << "fused against the interpreter: " << why;
+    EXPECT_TRUE(SameBits(unfused.vulkan[0], fused.vulkan[0], &why)) << "fused against unfused: " << why;
+  }
+
+  std::vector<ir::Literal> ConvInputs(ir::ElementType t) {
+    std::vector<ir::Literal> in;
+    in.push_back(SmallIntegers(ir::Type::Tensor(t, {2, 8, 8, 8}), rng_));
+    in.push_back(SmallIntegers(ir::Type::Tensor(t, {3, 3, 8, 8}), rng_));
+    in.push_back(Uniform(ir::Type::Tensor(t, {8}), -1, 1, rng_));   // mean
+    in.push_back(Uniform(ir::Type::Tensor(t, {8}), 0.1, 3, rng_));  // var
+    in.push_back(Uniform(ir::Type::Tensor(t, {8}), -2, 2, rng_));   // gamma
+    in.push_back(Uniform(ir::Type::Tensor(t, {8}), -1, 1, rng_));   // beta
+    return in;
+  }
+
+  std::vector<ir::Literal> MatmulInputs(ir::ElementType t) {
+    std::vector<ir::Literal> in;
+    in.push_back(SmallIntegers(ir::Type::Tensor(t, {2, 8, 16}), rng_));
+    in.push_back(SmallIntegers(ir::Type::Tensor(t, {16, 32}), rng_));
+    in.push_back(Uniform(ir::Type::Tensor(t, {32}), -3, 3, rng_));
+    return in;
+  }
+
+  std::mt19937_64 rng_{24};
+};
+
+// The per-channel scale's kernel, then the convolution with everything else.
+TEST_F(EpilogueFusionTest, ConvBlockWithResidualIsTheConvolutionsKernel) {
+  Check(ConvBlock("f32", true), ConvInputs(ir::ElementType::kF32), 2);
+}
+
+// Narrow-float arithmetic rounds through the codec at each op (a library call): the
+// epilogue takes none of it, and the block runs as the convolution and loop kernels.
+TEST_F(EpilogueFusionTest, ConvBlockF16AndBf16) {
+  Check(ConvBlock("f16", false), ConvInputs(ir::ElementType::kF16), 0);
+  Check(ConvBlock("bf16", true), ConvInputs(ir::ElementType::kBF16), 0);
+}
+
+TEST_F(EpilogueFusionTest, MatmulBiasGelu) {
+  Check(MatmulBiasGelu("f32", true), MatmulInputs(ir::ElementType::kF32), 2);
+  Check(MatmulBiasGelu("bf16", true), MatmulInputs(ir::ElementType::kBF16), 0);
+}
+
+// Compare / select / convert / logistic / exp / a second full-size input after a dot.
+TEST_F(EpilogueFusionTest, SelectConvertAndTwoFullSizeInputs) {
+  const std::string mlir = R"(func.func @main(%a: tensor<6x9xf32>, %b: tensor<9x10xf32>, %r: tensor<6x10xf32>, %s: tensor<6x10xf32>) -> tensor<6x10xf16> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<6x9xf32>, tensor<9x10xf32>) -> tensor<6x10xf32>
+  %1 = stablehlo.add %0, %r : tensor<6x10xf32>
+  %2 = stablehlo.logistic %1 : tensor<6x10xf32>
+  %3 = stablehlo.exponential %0 : tensor<6x10xf32>
+  %4 = stablehlo.compare GT, %1, %s : (tensor<6x10xf32>, tensor<6x10xf32>) -> tensor<6x10xi1>
+  %5 = stablehlo.select %4, %2, %3 : tensor<6x10xi1>, tensor<6x10xf32>
+  %6 = stablehlo.convert %5 : (tensor<6x10xf32>) -> tensor<6x10xf16>
+  func.return %6 : tensor<6x10xf16>
+})";
+  std::vector<ir::Literal> in;
+  in.push_back(SmallIntegers(ir::Type::Tensor(ir::ElementType::kF32, {6, 9}), rng_));
+  in.push_back(SmallIntegers(ir::Type::Tensor(ir::ElementType::kF32, {9, 10}), rng_));
+  in.push_back(Uniform(ir::Type::Tensor(ir::ElementType::kF32, {6, 10}), -2, 2, rng_));
+  in.push_back(Uniform(ir::Type::Tensor(ir::ElementType::kF32, {6, 10}), -2, 2, rng_));
+  Check(mlir, in, 0);  // logistic / exponential are library calls: the epilogue ends before them
+}
+
+// The subgraph the matcher finds in the conv block, and the smaller ones a device with fewer
+// storage-buffer bindings gets (each drops what needs another input buffer).
+TEST(EpilogueMatchTest, ConvBlockSubgraphAndBindingLimit) {
+  ASSERT_OK_AND_ASSIGN(auto module, frontend::ParseModule(ConvBlock("f32", true)));
+  const ir::Block& block = module->functions().front()->body().front();
+  const ir::Operation& conv = *block.operations().front();
+  const codegen::library::FusedEpilogue all = codegen::library::MatchEpilogue(block, conv);
+  ASSERT_TRUE(all.epilogue.generated.has_value());
+  EXPECT_EQ(all.result, block.operations()[block.operations().size() - 2]->result(0)) << "the relu";
+  // mean, gamma, rsqrt(var + eps), beta, the residual: read from buffers at the index the
+  // emitter derives.
+  ASSERT_EQ(all.inputs.size(), 5u);
+  EXPECT_EQ(all.inputs[0], block.arguments()[2].get());
+  EXPECT_EQ(all.inputs[2]->defining_op()->code(), ir::OpCode::kRsqrt);
+  EXPECT_EQ(all.inputs[4], block.arguments()[0].get());
+  // With library calls allowed the rsqrt is computed per element from var.
+  const codegen::library::FusedEpilogue calls = codegen::library::MatchEpilogue(block, conv, {.library_calls = true});
+  EXPECT_EQ(calls.fused.size(), 10u);
+  EXPECT_EQ(calls.inputs[2], block.arguments()[3].get());
+  // The element-wise ops after the convolution but the rsqrt's chain (its own kernel: the
+  // GLSL library's rsqrt inlined at each store site would bloat the kernel), and the
+  // broadcasts of the scale; the constants and the broadcasts of inputs are emitted inline.
+  EXPECT_EQ(all.fused.size(), 8u);
+  const codegen::library::FusedEpilogue one = codegen::library::MatchEpilogue(block, conv, {.max_inputs = 1});
+  ASSERT_EQ(one.inputs.size(), 1u);
+  EXPECT_EQ(one.result->defining_op()->code(), ir::OpCode::kSubtract);
+  const codegen::library::FusedEpilogue none = codegen::library::MatchEpilogue(block, conv, {.max_inputs = 0});
+  EXPECT_TRUE(none.fused.empty());
+  EXPECT_EQ(none.result, conv.result(0));
+}
+
+}  // namespace
+}  // namespace vkhlo::testing
