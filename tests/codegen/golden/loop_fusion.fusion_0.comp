@@ -2,7 +2,7 @@
 #extension GL_GOOGLE_include_directive : require
 // vkhlo loop kernel fusion_0 of @main: 256 elements
 // config: workgroup 256, 4 element(s) per invocation, uvec4 loads 2 / stores 1
-// config: why: 256 invocations within maxComputeWorkGroupInvocations 1024 and maxComputeWorkGroupSize.x 1024, a multiple of the subgroup size 32; 4 elements for uvec4 loads and stores
+// why: 256 invocations within maxComputeWorkGroupInvocations 1024 and maxComputeWorkGroupSize.x 1024, a multiple of the subgroup size 32; 4 elements for uvec4 loads and stores
 // fused ops:
 //   stablehlo.broadcast_in_dim -> tensor<4x64xf32> at loop_fusion.mlir:2:3
 //   stablehlo.multiply -> tensor<4x64xf32> at loop_fusion.mlir:3:3

@@ -1,9 +1,9 @@
 #version 450
 // vkhlo library kernel for 'stablehlo.dot_general' on tensor<32x64xf32> x tensor<64x48xf32> -> tensor<32x48xf32>
-// dispatch fusion_0.shared
-// normalized B=1 M=32 N=48 K=64 acc=f32 A runs 1x8 B runs 1x8
-// config generic.shared_64x64 [shared wg 16x16 tile 2x4 bk 16]
-// why B=1 M=32 N=48 K=64 f32: main tile, small M/N: tile 2x4 wg 16x16
+// dispatch: fusion_0.shared
+// normalized: B=1 M=32 N=48 K=64 acc=f32 A runs 1x8 B runs 1x8
+// config: generic.shared_64x64 [shared wg 16x16 tile 2x4 bk 16]
+// why: B=1 M=32 N=48 K=64 f32: main tile, small M/N: tile 2x4 wg 16x16
 // fused ops:
 //   stablehlo.dot_general -> tensor<32x48xf32> at matmul_epilogue.mlir:3:3
 //   stablehlo.add -> tensor<32x48xf32> at matmul_epilogue.mlir:5:3
