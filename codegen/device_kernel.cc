@@ -52,28 +52,34 @@ const DeviceKernelEmitter* FindDeviceKernelEmitter(const ir::Operation& op) {
   return emitter;
 }
 
+namespace {
+
+// The writer of a fixed-text device kernel: bindings b0, b1, ... as `uint[]`, read-write where
+// written (see the header).
+ShaderWriter FixedKernelWriter(const std::vector<KernelBuffer>& bindings, std::array<uint32_t, 3> workgroup_size) {
+  ShaderWriter w("device kernel");
+  w.Workgroup(workgroup_size[0], workgroup_size[1], workgroup_size[2]);
+  for (size_t b = 0; b < bindings.size(); ++b) {
+    w.StorageBuffer(static_cast<uint32_t>(b), fmt::format("b{}", b), "uint",
+                    bindings[b].written ? BufferAccess::kReadWrite : BufferAccess::kRead);
+  }
+  return w;
+}
+
+}  // namespace
+
 std::string DeviceKernelHeader(const std::vector<KernelBuffer>& bindings, std::array<uint32_t, 3> workgroup_size,
                                const std::string& push_fields, const std::vector<std::string>& extensions) {
-  std::string glsl = "#version 450\n";
-  for (const std::string& ext : extensions) glsl += fmt::format("#extension {} : require\n", ext);
-  glsl += fmt::format("layout(local_size_x = {}, local_size_y = {}, local_size_z = {}) in;\n", workgroup_size[0],
-                      workgroup_size[1], workgroup_size[2]);
-  for (size_t b = 0; b < bindings.size(); ++b) {
-    glsl += fmt::format("layout(set = 0, binding = {0}) {1} buffer Buffer{0} {{ uint b{0}[]; }};\n", b,
-                        bindings[b].written ? "restrict" : "readonly restrict");
-  }
-  glsl += fmt::format("layout(push_constant) uniform Push {{ uvec4 vkhlo_workgroup_base; {}}} pc;\n", push_fields);
-  glsl += "#define vkhlo_workgroup_id(pc) (gl_WorkGroupID + (pc).vkhlo_workgroup_base.xyz)\n";
-  return glsl;
+  ShaderWriter w = FixedKernelWriter(bindings, workgroup_size);
+  for (const std::string& ext : extensions) w.prelude().Extension(ext);
+  w.PushWords(push_fields);
+  return w.Prologue();
 }
 
 std::string KeepBindingsStatement(size_t num_bindings) {
-  if (num_bindings == 0) return "";
-  // The base's w is never set (always 0), and the compiler cannot know it: a condition that
-  // reads every binding keeps them all, and costs one uniform comparison.
-  std::string reads;
-  for (size_t b = 0; b < num_bindings; ++b) reads += fmt::format("{}b{}[0]", b ? " ^ " : "", b);
-  return fmt::format("if (pc.vkhlo_workgroup_base.w == 0xffffffffu && ({}) == 0x12345678u) return;", reads);
+  // Every binding of DeviceKernelHeader is readable: the writer's statement only reads.
+  std::vector<KernelBuffer> bindings(num_bindings, KernelBuffer::Read(nullptr));
+  return FixedKernelWriter(bindings, {1, 1, 1}).KeepBindingsStatement();
 }
 
 }  // namespace vkhlo::codegen

@@ -16,7 +16,7 @@
 // shaders/include/vkhlo_dispatch.glsl) and continue with the dispatch's `push_words` at byte
 // offset 16. Grids may exceed maxComputeWorkGroupCount in x; the kernel adds the base. The
 // device binds exactly the bindings the SPIR-V declares, so a kernel must not let the optimizer
-// drop an unused one (DeviceKernelHeader's KeepBindings line does that).
+// drop an unused one (the shader writer's keep statement does that: shader_writer.h).
 //
 //   const DeviceKernelEmitter* e = FindDeviceKernelEmitter(op);       // nullptr: not supported
 //   StatusOr<DeviceKernel> kernel = e->emit(fusion, target, options);  // GLSL per dispatch
@@ -29,6 +29,7 @@
 
 #include "codegen/fusion.h"
 #include "codegen/kernel.h"
+#include "codegen/shader_writer.h"
 #include "codegen/target.h"
 #include "ir/module.h"
 #include "vkhlo/status.h"
@@ -146,15 +147,16 @@ const DeviceKernelTable& DeviceKernelEmitters();
 const DeviceKernelEmitter* FindDeviceKernelEmitter(const ir::Operation& op);
 inline bool IsDeviceOp(const ir::Operation& op) { return FindDeviceKernelEmitter(op) != nullptr; }
 
-// Helpers for emitters: the standard header of a kernel (version, extensions, the workgroup
-// size, the workgroup base push constant `vkhlo_base` followed by `push_fields` — e.g.
-// "uint stride; uint count;" — and `uint[]` bindings named b0, b1, ... with readonly/writeonly
-// qualifiers from `bindings`; a binding both read and written: list it with written = true and
-// it is declared read-write). Push constant block: `pc`. Kernel bodies use
-// `vkhlo_workgroup_id(pc)` (shaders/include/vkhlo_dispatch.glsl semantics, defined here).
+// Helpers for fixed-text emitters (sort, linalg, random), through the shader writer
+// (shader_writer.h): the prologue of a kernel (version, extensions, the header, the workgroup
+// size, `uint[]` bindings named b0, b1, ... readonly or, when written, read-write, and the push
+// constant block `pc`: the workgroup base followed by `push_fields`, e.g. "uint stride; uint
+// count;"). Kernel bodies use `vkhlo_workgroup_id(pc)` (shaders/include/vkhlo_dispatch.glsl
+// semantics, defined by the writer).
 std::string DeviceKernelHeader(const std::vector<KernelBuffer>& bindings, std::array<uint32_t, 3> workgroup_size,
                                const std::string& push_fields = "", const std::vector<std::string>& extensions = {});
-// A statement for the start of main() that keeps every binding in the module (never executes).
+// The writer's statement for the start of main() that keeps every binding b0..bN-1 of
+// DeviceKernelHeader in the module (never executes).
 std::string KeepBindingsStatement(size_t num_bindings);
 
 // Registration of each family (one file each; device_kernel_table.cc calls them).

@@ -56,11 +56,14 @@ std::vector<bool> ContiguousInputs(const Fusion& fusion, const TargetInfo& targe
 
 namespace {
 
-std::string OpSummary(const ir::Operation& op, const std::string& source_name) {
-  std::string where = OpLocation(op, source_name);
-  std::string types;
-  for (size_t i = 0; i < op.num_results(); ++i) types += (i ? ", " : "") + op.result(i)->type().ToString();
-  return fmt::format("{} -> {}{}", op.name(), types, where.empty() ? "" : " at " + where);
+// Why ChooseLoopConfig and the packing chose the config (kernel headers).
+std::string LoopConfigReason(const TargetInfo& target, uint32_t pack, uint32_t per, bool vectorize) {
+  std::string why = fmt::format("256 invocations within maxComputeWorkGroupInvocations {} and "
+                                "maxComputeWorkGroupSize.x {}, a multiple of the subgroup size {}; ",
+                                target.max_workgroup_invocations, target.max_workgroup_size[0], target.subgroup_size);
+  if (vectorize) return why + "4 elements for uvec4 loads and stores";
+  if (pack > 1) return why + fmt::format("{} elements: whole words of packed narrow outputs", per);
+  return why + (per > 1 ? fmt::format("{} elements as asked", per) : "one element (no vector access)");
 }
 
 }  // namespace
@@ -97,23 +100,15 @@ StatusOr<KernelSource> EmitLoopKernel(const Fusion& fusion, const TargetInfo& ta
   const uint64_t invocations = (static_cast<uint64_t>(n) + per - 1) / per;
   k.workgroups = (invocations + wg - 1) / wg;
 
-  KernelPrelude prelude;
-  ElementalEmitter em(target, prelude, ElementalEmitter::InputsInOrder(fusion.inputs));
+  ShaderWriter w(fmt::format("loop kernel {}{}: {} elements", k.name,
+                             options.function.empty() ? "" : " of @" + options.function, n));
+  ElementalEmitter em(target, w.prelude(), ElementalEmitter::InputsInOrder(fusion.inputs));
   em.set_source_name(options.source_name);
 
   const std::string total = UintLiteral(static_cast<uint64_t>(n));
   em.Line(fmt::format("uint invocation = (gl_WorkGroupID.x + pc.vkhlo_workgroup_base.x) * {}u + gl_LocalInvocationID.x;", wg));
   em.Line(fmt::format("uint base = invocation * {}u;", per));
   em.Line(fmt::format("if (base >= {}) return;", total));
-  // The device binds buffers 0..N-1, so every input must stay in the module even when the
-  // optimizer proves its reads dead (an empty operand of a pad or concatenate). The base's w is
-  // never set (always 0), and the compiler cannot know it.
-  if (!fusion.inputs.empty()) {
-    std::vector<std::string> reads;
-    for (size_t b = 0; b < fusion.inputs.size(); ++b) reads.push_back(fmt::format("in{}[0]", b));
-    em.Line(fmt::format("if (pc.vkhlo_workgroup_base.w == 0xffffffffu) in{}[0] = {};", fusion.inputs.size(),
-                        fmt::join(reads, " ^ ")));
-  }
 
   // Vector loads: each contiguous input's 4 words, once, before the element loop; the last
   // invocation of a count that is not a multiple of 4 reads its tail word by word (a uvec4 there
@@ -222,31 +217,24 @@ StatusOr<KernelSource> EmitLoopKernel(const Fusion& fusion, const TargetInfo& ta
     }
   }
 
-  std::string glsl = "#version 450\n";
-  for (const std::string& ext : prelude.extensions()) glsl += fmt::format("#extension {} : require\n", ext);
-  glsl += fmt::format("// vkhlo loop kernel {}{}: {} elements, {} per invocation, workgroup {}{}\n", k.name,
-                      options.function.empty() ? "" : " of @" + options.function, n, per, wg,
-                      vectorize ? fmt::format(", uvec4 loads {} / stores {}", k.vector_inputs, k.vector_outputs) : "");
-  glsl += "// fused ops:\n";
-  for (const ir::Operation* op : fusion.ops) glsl += "//   " + OpSummary(*op, options.source_name) + "\n";
-  for (const std::string& file : prelude.includes()) glsl += fmt::format("#include \"{}\"\n", file);
-  glsl += fmt::format("layout(local_size_x = {}) in;\n", wg);
+  w.Config(fmt::format("workgroup {}, {} element(s) per invocation{}", wg, per,
+                       vectorize ? fmt::format(", uvec4 loads {} / stores {}", k.vector_inputs, k.vector_outputs) : ""));
+  w.Why(LoopConfigReason(target, pack, per, vectorize));
+  w.FusedOps(fusion.ops, options.source_name);
+  w.Workgroup(wg);
   // A binding read or written as uvec4 is declared twice (aliased views of one buffer: the words
   // and the vectors); `restrict` would promise the compiler the two never meet.
   for (size_t b = 0; b < fusion.inputs.size() + fusion.outputs.size(); ++b) {
     const bool is_input = b < fusion.inputs.size();
     const bool vector = vectorize && (is_input ? contiguous[b] : vector_output[b - fusion.inputs.size()]);
-    const std::string access = is_input ? "readonly" : "writeonly";
-    const std::string qualifiers = vector ? access : access + " restrict";
-    glsl += fmt::format("layout(set = 0, binding = {0}) {1} buffer Buffer{0} {{ uint in{0}[]; }};\n", b, qualifiers);
-    if (vector) {
-      glsl += fmt::format("layout(set = 0, binding = {0}) {1} buffer Buffer{0}v {{ uvec4 in{0}v[]; }};\n", b, qualifiers);
-    }
+    const BufferAccess access = is_input ? BufferAccess::kRead : BufferAccess::kWrite;
+    const auto binding = static_cast<uint32_t>(b);
+    w.StorageBuffer(binding, fmt::format("in{}", b), "uint", access, !vector);
+    if (vector) w.StorageBuffer(binding, fmt::format("in{}v", b), "uvec4", access, false);
+    const ir::Value* v = is_input ? fusion.inputs[b] : fusion.outputs[b - fusion.inputs.size()];
+    w.DescribeBinding(binding, fmt::format("{} {}", is_input ? "input" : "output", v->type().ToString()));
   }
-  glsl += "layout(push_constant) uniform Push { uvec4 vkhlo_workgroup_base; } pc;\n";
-  for (const std::string& helper : prelude.helpers()) glsl += helper + "\n";
-  for (const std::string& global : prelude.globals()) glsl += global + "\n";
-  glsl += "\nvoid main() {\n" + em.body() + "}\n";
+  std::string glsl = w.Finish(em.body());
   k.glsl = std::move(glsl);
   return k;
 }

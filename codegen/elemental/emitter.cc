@@ -37,23 +37,12 @@ ElementalEmitter::InputLookup ElementalEmitter::InputsInOrder(const std::vector<
   };
 }
 
-void KernelPrelude::Add(std::vector<std::string>& list, const std::string& item) {
-  for (const std::string& existing : list) {
-    if (existing == item) return;
-  }
-  list.push_back(item);
-}
-
-void KernelPrelude::Helper(const std::string& name, const std::string& text) {
-  if (helper_names_.insert(name).second) helpers_.push_back(text);
-}
-
 std::string OpLocation(const ir::Operation& op, const std::string& source_name) {
   if (!op.location().known()) return source_name;
   return fmt::format("{}:{}:{}", source_name, op.location().line, op.location().column);
 }
 
-ElementalEmitter::ElementalEmitter(const TargetInfo& target, KernelPrelude& prelude, InputLookup inputs)
+ElementalEmitter::ElementalEmitter(const TargetInfo& target, ShaderPrelude& prelude, InputLookup inputs)
     : target_(target), prelude_(prelude), inputs_(std::move(inputs)) {
   memo_.emplace_back();
 }

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "codegen/elemental/types.h"
+#include "codegen/shader_writer.h"
 #include "codegen/target.h"
 #include "ir/module.h"
 #include "vkhlo/status.h"
@@ -75,33 +76,11 @@ struct InputBinding {
   ir::ElementType type = ir::ElementType::kF32;
 };
 
-// Collects what a kernel needs beyond its body: extensions, library includes, helper
-// functions and global constants, each once, in first-use order.
-class KernelPrelude {
- public:
-  void Extension(const std::string& name) { Add(extensions_, name); }
-  void Include(const std::string& file) { Add(includes_, file); }
-  // A helper function (or any global) by name; `text` is emitted once.
-  void Helper(const std::string& name, const std::string& text);
-  bool HasHelper(const std::string& name) const { return helper_names_.count(name) != 0; }
-  void Global(const std::string& text) { globals_.push_back(text); }
-
-  const std::vector<std::string>& extensions() const { return extensions_; }
-  const std::vector<std::string>& includes() const { return includes_; }
-  const std::vector<std::string>& helpers() const { return helpers_; }
-  const std::vector<std::string>& globals() const { return globals_; }
-
- private:
-  static void Add(std::vector<std::string>& list, const std::string& item);
-  std::vector<std::string> extensions_, includes_, helpers_, globals_;
-  std::set<std::string> helper_names_;
-};
-
 class ElementalEmitter {
  public:
   using InputLookup = std::function<std::optional<InputBinding>(const ir::Value*)>;
 
-  ElementalEmitter(const TargetInfo& target, KernelPrelude& prelude, InputLookup inputs);
+  ElementalEmitter(const TargetInfo& target, ShaderPrelude& prelude, InputLookup inputs);
   // The lookup of a kernel whose bindings in0, in1, ... are `inputs` in order (the usual
   // layout: a fusion's inputs first).
   static InputLookup InputsInOrder(const std::vector<const ir::Value*>& inputs);
@@ -149,7 +128,7 @@ class ElementalEmitter {
   void Include(const std::string& file);
   // The GLSL library's math for a real or complex compute type ("float" -> hlo_math_f32.glsl).
   void IncludeMath(ComputeKind kind);
-  KernelPrelude& prelude() { return prelude_; }
+  ShaderPrelude& prelude() { return prelude_; }
   const TargetInfo& target() const { return target_; }
 
   // The op being emitted (innermost), for messages.
@@ -172,7 +151,7 @@ class ElementalEmitter {
   void Remember(const std::string& key, const std::string& value);
 
   const TargetInfo& target_;
-  KernelPrelude& prelude_;
+  ShaderPrelude& prelude_;
   InputLookup inputs_;
   std::string body_;
   int indent_ = 1;

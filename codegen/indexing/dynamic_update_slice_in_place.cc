@@ -61,8 +61,8 @@ StatusOr<DeviceKernel> EmitDynamicUpdateSliceInPlace(const Fusion& fusion, const
     copy.bindings = bindings;
     copy.grid = {static_cast<uint32_t>((words + wg - 1) / wg), 1, 1};
     copy.skip_in_place = true;
-    KernelPrelude prelude;
-    copy.glsl = AssembleShader(prelude, bindings, wg, "vkhlo dynamic_update_slice copy " + fusion.name,
+    ShaderPrelude prelude;
+    copy.glsl = AssembleShader(prelude, bindings, wg, "dynamic_update_slice copy " + fusion.name,
                                fmt::format("  uint i = (gl_WorkGroupID.x + pc.vkhlo_workgroup_base.x) * {}u + "
                                            "gl_LocalInvocationID.x;\n  if (i < {}u) in1[i] = in0[i];\n",
                                            wg, words));
@@ -71,7 +71,7 @@ StatusOr<DeviceKernel> EmitDynamicUpdateSliceInPlace(const Fusion& fusion, const
 
   // Dispatch 2: the update's elements. Binds every input but the operand, then the result.
   std::vector<KernelBuffer> bindings;
-  KernelPrelude prelude;
+  ShaderPrelude prelude;
   std::unordered_map<const ir::Value*, InputBinding> loads;
   for (const ir::Value* v : fusion.inputs) {
     if (v == operand) continue;
@@ -124,7 +124,7 @@ StatusOr<DeviceKernel> EmitDynamicUpdateSliceInPlace(const Fusion& fusion, const
   apply.bindings = bindings;
   apply.grid = {static_cast<uint32_t>((static_cast<uint64_t>(std::max<int64_t>(total, 0)) + wg - 1) / wg), 1, 1};
   apply.glsl = AssembleShader(prelude, bindings, wg,
-                              fmt::format("vkhlo dynamic_update_slice {} over {} update elements", fusion.name, total),
+                              fmt::format("dynamic_update_slice {} over {} update elements", fusion.name, total),
                               em.body());
   kernel.dispatches.push_back(std::move(apply));
   kernel.in_place.push_back(InPlaceOutput{0, operand_input, StorageByteSize(element, total)});

@@ -57,38 +57,27 @@ StatusOr<std::vector<Expr>> EvaluateRegion(ElementalEmitter& em, const ir::Opera
   return results;
 }
 
-std::string AssembleShader(const KernelPrelude& prelude, const std::vector<KernelBuffer>& bindings,
-                           uint32_t workgroup_size, const std::string& comment, const std::string& body,
-                           const std::vector<std::string>& word_types) {
-  std::string glsl = "#version 450\n";
-  for (const std::string& ext : prelude.extensions()) glsl += fmt::format("#extension {} : require\n", ext);
-  glsl += "// " + comment + "\n";
-  for (const std::string& file : prelude.includes()) glsl += fmt::format("#include \"{}\"\n", file);
-  glsl += fmt::format("layout(local_size_x = {}) in;\n", workgroup_size);
+namespace {
+
+ShaderWriter IndexingWriter(const std::vector<KernelBuffer>& bindings, uint32_t workgroup_size, const std::string& kernel,
+                            const std::vector<std::string>& word_types) {
+  ShaderWriter w(kernel);
+  w.Workgroup(workgroup_size);
   for (size_t b = 0; b < bindings.size(); ++b) {
-    const std::string type = WordType(word_types, b);
-    glsl += fmt::format("layout(set = 0, binding = {0}) {1} buffer Buffer{0} {{ {2} in{0}[]; }};\n", b,
-                        bindings[b].written ? "restrict" : "readonly restrict", type);
+    w.StorageBuffer(static_cast<uint32_t>(b), fmt::format("in{}", b), WordType(word_types, b),
+                    bindings[b].written ? BufferAccess::kReadWrite : BufferAccess::kRead);
   }
-  glsl += "layout(push_constant) uniform Push { uvec4 vkhlo_workgroup_base; } pc;\n";
-  for (const std::string& helper : prelude.helpers()) glsl += helper + "\n";
-  for (const std::string& global : prelude.globals()) glsl += global + "\n";
-  glsl += "\nvoid main() {\n";
-  // The device binds every declared buffer: a never-taken statement reads every binding into
-  // the first written one, so the optimizer drops none.
-  size_t target = bindings.size();
-  for (size_t b = 0; b < bindings.size() && target == bindings.size(); ++b) {
-    if (bindings[b].written) target = b;
-  }
-  if (target < bindings.size() && bindings.size() > 1) {
-    std::string keep;
-    for (size_t b = 0; b < bindings.size(); ++b) {
-      if (b != target) keep += fmt::format("{}uint(in{}[0])", keep.empty() ? "" : " ^ ", b);
-    }
-    glsl += fmt::format("  if (pc.vkhlo_workgroup_base.w == 0xffffffffu) in{}[0] = {}({});\n", target,
-                        WordType(word_types, target), keep);
-  }
-  return glsl + body + "}\n";
+  return w;
+}
+
+}  // namespace
+
+std::string AssembleShader(const ShaderPrelude& prelude, const std::vector<KernelBuffer>& bindings,
+                           uint32_t workgroup_size, const std::string& kernel, const std::string& body,
+                           const std::vector<std::string>& word_types) {
+  ShaderWriter w = IndexingWriter(bindings, workgroup_size, kernel, word_types);
+  w.prelude() = prelude;
+  return w.Finish(body);
 }
 
 StatusOr<KernelDispatch> EmitElementDispatch(const Fusion& fusion, const TargetInfo& target,
@@ -117,8 +106,11 @@ StatusOr<KernelDispatch> EmitElementDispatch(const Fusion& fusion, const TargetI
     return dispatch;
   }
 
-  KernelPrelude prelude;
-  ElementalEmitter em(target, prelude, ElementalEmitter::InputsInOrder(fusion.inputs));
+  ShaderWriter w = IndexingWriter(dispatch.bindings, wg,
+                                  fmt::format("{} kernel {}: {} elements, {} per invocation", what, fusion.name, n, per),
+                                  {});
+  w.FusedOps(fusion.ops, options.source_name);
+  ElementalEmitter em(target, w.prelude(), ElementalEmitter::InputsInOrder(fusion.inputs));
   em.set_source_name(options.source_name);
   const std::string total = UintLiteral(static_cast<uint64_t>(n));
   em.Line(fmt::format("uint base = ((gl_WorkGroupID.x + pc.vkhlo_workgroup_base.x) * {}u + gl_LocalInvocationID.x) * {}u;",
@@ -164,9 +156,7 @@ StatusOr<KernelDispatch> EmitElementDispatch(const Fusion& fusion, const TargetI
   }
   VKHLO_RETURN_IF_ERROR(em.sticky_error());
 
-  dispatch.glsl = AssembleShader(prelude, dispatch.bindings, wg,
-                                 fmt::format("vkhlo {} kernel {}: {} elements, {} per invocation", what, fusion.name, n, per),
-                                 em.body());
+  dispatch.glsl = w.Finish(em.body());
   return dispatch;
 }
 

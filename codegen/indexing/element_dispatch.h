@@ -25,11 +25,11 @@ StatusOr<KernelDispatch> EmitElementDispatch(const Fusion& fusion, const TargetI
                                              const ElementValuesFn& values,
                                              const std::vector<KernelBuffer>& extra_bindings = {});
 
-// A complete shader: `body` (statements of main) with the prelude, bindings in0.. (`uint[]`, or
-// word_types[b] when given, e.g. "int" for signed atomics; written ones read-write), the
-// workgroup base push constant, and a never-taken statement keeping every binding alive.
-std::string AssembleShader(const KernelPrelude& prelude, const std::vector<KernelBuffer>& bindings,
-                           uint32_t workgroup_size, const std::string& comment, const std::string& body,
+// A complete shader through the shader writer (shader_writer.h): `body` (statements of main)
+// with the prelude, bindings in0.. (`uint[]`, or word_types[b] when given, e.g. "int" for signed
+// atomics; written ones read-write), and `kernel` heading the header ("scatter fusion_3 ...").
+std::string AssembleShader(const ShaderPrelude& prelude, const std::vector<KernelBuffer>& bindings,
+                           uint32_t workgroup_size, const std::string& kernel, const std::string& body,
                            const std::vector<std::string>& word_types = {});
 
 // Whether every op of `region` can be emitted elementally (region arguments bound to scalars).

@@ -104,7 +104,7 @@ StatusOr<std::pair<std::string, std::string>> EmitRow(ElementalEmitter& em, cons
 }
 
 struct EmitterSetup {
-  KernelPrelude prelude;
+  ShaderPrelude prelude;
   std::unordered_map<const ir::Value*, InputBinding> loads;
 };
 
@@ -126,7 +126,7 @@ StatusOr<KernelDispatch> PositionDispatch(
     dispatch.bindings.push_back(b);
   }
   dispatch.grid = {static_cast<uint32_t>((static_cast<uint64_t>(m.positions) + wg - 1) / wg), 1, 1};
-  KernelPrelude prelude;
+  ShaderPrelude prelude;
   ElementalEmitter em(target, prelude, ElementalEmitter::InputsInOrder(fusion.inputs));
   em.set_source_name(options.source_name);
   em.Line(fmt::format("uint s = (gl_WorkGroupID.x + pc.vkhlo_workgroup_base.x) * {}u + gl_LocalInvocationID.x;", wg));
@@ -137,7 +137,7 @@ StatusOr<KernelDispatch> PositionDispatch(
   em.Close();
   VKHLO_RETURN_IF_ERROR(em.sticky_error());
   dispatch.glsl = AssembleShader(prelude, dispatch.bindings, wg,
-                                 fmt::format("vkhlo scatter {} {}", fusion.name, what), em.body());
+                                 fmt::format("scatter {} {}", fusion.name, what), em.body());
   return dispatch;
 }
 
@@ -150,10 +150,10 @@ KernelDispatch ScratchDispatch(const Fusion& fusion, const std::string& what, ui
   dispatch.summary = what;
   dispatch.bindings = scratch;
   dispatch.grid = {static_cast<uint32_t>((invocations + wg - 1) / wg), 1, 1};
-  KernelPrelude prelude;
+  ShaderPrelude prelude;
   if (!globals.empty()) prelude.Global(globals);
   dispatch.glsl = AssembleShader(
-      prelude, scratch, wg, fmt::format("vkhlo scatter {} {}", fusion.name, what),
+      prelude, scratch, wg, fmt::format("scatter {} {}", fusion.name, what),
       fmt::format("  uint i = (gl_WorkGroupID.x + pc.vkhlo_workgroup_base.x) * {}u + gl_LocalInvocationID.x;\n{}", wg,
                   body));
   return dispatch;

@@ -91,8 +91,8 @@ StatusOr<std::optional<DeviceKernel>> EmitScatterByUpdates(const Fusion& fusion,
     copy.summary = "results = inputs";
     copy.bindings = bindings;
     copy.grid = {static_cast<uint32_t>((max_words + wg - 1) / wg), 1, 1};
-    KernelPrelude prelude;
-    copy.glsl = AssembleShader(prelude, bindings, wg, "vkhlo scatter copy " + fusion.name,
+    ShaderPrelude prelude;
+    copy.glsl = AssembleShader(prelude, bindings, wg, "scatter copy " + fusion.name,
                                fmt::format("  uint i = (gl_WorkGroupID.x + pc.vkhlo_workgroup_base.x) * {}u + "
                                            "gl_LocalInvocationID.x;\n{}",
                                            wg, body));
@@ -113,7 +113,7 @@ StatusOr<std::optional<DeviceKernel>> EmitScatterByUpdates(const Fusion& fusion,
   for (int64_t d = 0; d < static_cast<int64_t>(od.size()); ++d) {
     if (!Contains(dn->inserted_window_dims, d) && !Contains(dn->input_batching_dims, d)) window_input_dims.push_back(d);
   }
-  KernelPrelude prelude;
+  ShaderPrelude prelude;
   ElementalEmitter em(target, prelude, ElementalEmitter::InputsInOrder(fusion.inputs));
   em.set_source_name(options.source_name);
   em.Line(fmt::format("uint i = (gl_WorkGroupID.x + pc.vkhlo_workgroup_base.x) * {}u + gl_LocalInvocationID.x;", wg));
@@ -192,7 +192,7 @@ StatusOr<std::optional<DeviceKernel>> EmitScatterByUpdates(const Fusion& fusion,
   apply.bindings = bindings;
   apply.grid = {static_cast<uint32_t>((static_cast<uint64_t>(std::max<int64_t>(total, 0)) + wg - 1) / wg), 1, 1};
   apply.glsl = AssembleShader(prelude, bindings, wg,
-                              fmt::format("vkhlo scatter {} over {} update elements", fusion.name, total), em.body(),
+                              fmt::format("scatter {} over {} update elements", fusion.name, total), em.body(),
                               word_types);
   kernel.dispatches.push_back(std::move(apply));
   // In place (codegen/in_place.h): each input that dies here may hold its result, and then

@@ -125,33 +125,10 @@ Status CheckTypeSupport(ElementType type, AccKind acc, const TargetInfo& target,
   return OkStatus();
 }
 
-void GlslPrelude::Extension(const std::string& name) {
-  if (std::find(extensions_.begin(), extensions_.end(), name) == extensions_.end()) extensions_.push_back(name);
-}
-
-void GlslPrelude::Include(const std::string& file) {
-  if (std::find(includes_.begin(), includes_.end(), file) == includes_.end()) includes_.push_back(file);
-}
-
-void GlslPrelude::Helper(const std::string& name, const std::string& text) {
-  if (std::find(helper_names_.begin(), helper_names_.end(), name) != helper_names_.end()) return;
-  helper_names_.push_back(name);
-  helpers_.push_back(text);
-}
-
-std::string GlslPrelude::Text() const {
-  std::string out;
-  if (!includes_.empty()) out += "#extension GL_GOOGLE_include_directive : require\n";
-  for (const auto& e : extensions_) out += fmt::format("#extension {} : require\n", e);
-  for (const auto& i : includes_) out += fmt::format("#include \"{}\"\n", i);
-  for (const auto& h : helpers_) out += h;
-  return out;
-}
-
 namespace {
 
 // Conversions into and out of emulated 64-bit integers (uvec2 pairs, hlo_i64.glsl).
-StatusOr<std::string> ConvertPair(const std::string& code, AccKind from, AccKind to, GlslPrelude* prelude,
+StatusOr<std::string> ConvertPair(const std::string& code, AccKind from, AccKind to, ShaderPrelude* prelude,
                                   bool from_unsigned, bool to_unsigned) {
   auto include = [&](const char* file) {
     if (prelude != nullptr) prelude->Include(file);
@@ -193,7 +170,7 @@ StatusOr<std::string> ConvertPair(const std::string& code, AccKind from, AccKind
 
 }  // namespace
 
-StatusOr<std::string> ConvertDomain(const std::string& code, AccKind from, AccKind to, GlslPrelude* prelude,
+StatusOr<std::string> ConvertDomain(const std::string& code, AccKind from, AccKind to, ShaderPrelude* prelude,
                                     bool from_unsigned, bool to_unsigned) {
   if (from == to) return code;
   if (from == AccKind::kI64Pair || to == AccKind::kI64Pair) {
@@ -232,7 +209,7 @@ TypeFacts LibraryFacts(ElementType type, const TargetInfo& target) { return GetF
 namespace {
 
 // What computing in `f` needs: the 64-bit integer extension, the codecs, the i64 emulation.
-void AddTypeNeeds(const TypeFacts& f, GlslPrelude& prelude) {
+void AddTypeNeeds(const TypeFacts& f, ShaderPrelude& prelude) {
   if (f.emulated) {
     prelude.Include("hlo_i64.glsl");
   } else if (f.kind == ComputeKind::kInt64 || f.kind == ComputeKind::kUint64) {
@@ -262,7 +239,7 @@ bool IsUnsigned(const TypeFacts& f) {
 }  // namespace
 
 StatusOr<std::string> RawToAcc(const std::string& raw, ElementType type, AccKind acc, const TargetInfo& target,
-                               GlslPrelude& prelude) {
+                               ShaderPrelude& prelude) {
   const TypeFacts f = LibraryFacts(type, target);
   AddTypeNeeds(f, prelude);
   if (acc == AccKind::kI64) prelude.Extension("GL_ARB_gpu_shader_int64");
@@ -278,7 +255,7 @@ StatusOr<std::string> RawToAcc(const std::string& raw, ElementType type, AccKind
 }
 
 Status EmitElementLoader(const std::string& fn, const std::string& buffer, ElementType type, AccKind acc,
-                         const TargetInfo& target, GlslPrelude& prelude, std::string& out) {
+                         const TargetInfo& target, ShaderPrelude& prelude, std::string& out) {
   const TypeFacts f = LibraryFacts(type, target);
   VKHLO_ASSIGN_OR_RETURN(std::string value, RawToAcc("r", type, acc, target, prelude));
   out += fmt::format("{} {}(uint i) {{ {} r = {}; return {}; }}\n", AccGlslType(acc), fn, f.raw_glsl,
@@ -286,7 +263,7 @@ Status EmitElementLoader(const std::string& fn, const std::string& buffer, Eleme
   return OkStatus();
 }
 
-std::string RoundToType(const std::string& code, ElementType type, const TargetInfo& target, GlslPrelude& prelude) {
+std::string RoundToType(const std::string& code, ElementType type, const TargetInfo& target, ShaderPrelude& prelude) {
   const TypeFacts f = LibraryFacts(type, target);
   if (!NeedsRounding(f) && f.kind != ComputeKind::kBool) return code;
   AddTypeNeeds(f, prelude);
@@ -295,7 +272,7 @@ std::string RoundToType(const std::string& code, ElementType type, const TargetI
 }
 
 Status EmitElementStorer(const std::string& fn, const std::string& buffer, ElementType type, const TargetInfo& target,
-                         GlslPrelude& prelude, std::string& out) {
+                         ShaderPrelude& prelude, std::string& out) {
   const TypeFacts f = LibraryFacts(type, target);
   AddTypeNeeds(f, prelude);
   const AccKind own = ComputeDomain(type, target);  // the type of v

@@ -19,6 +19,7 @@
 #include <string>
 
 #include "codegen/elemental/types.h"
+#include "codegen/shader_writer.h"
 #include "codegen/target.h"
 #include "ir/element_type.h"
 #include "vkhlo/status.h"
@@ -48,17 +49,8 @@ AccKind AccForTarget(AccKind kind, const TargetInfo& target);
 // text `what` ("stablehlo.dot_general on tensor<4x4xf64>"), the feature and the device.
 Status CheckTypeSupport(ir::ElementType type, AccKind acc, const TargetInfo& target, const std::string& what);
 
-// Collects GLSL a kernel needs: extensions, includes, helper functions, each once.
-class GlslPrelude {
- public:
-  void Extension(const std::string& name);
-  void Include(const std::string& file);
-  void Helper(const std::string& name, const std::string& text);
-  std::string Text() const;  // extensions, includes, helpers, in first-use order
-
- private:
-  std::vector<std::string> extensions_, includes_, helper_names_, helpers_;
-};
+// The GLSL a kernel needs beyond its body is collected by the shader writer's prelude
+// (codegen/shader_writer.h ShaderPrelude); the loaders and storers below add to it.
 
 // The library facts of `type` on `target` (GetFloatDomainFacts).
 TypeFacts LibraryFacts(ir::ElementType type, const TargetInfo& target);
@@ -67,31 +59,31 @@ TypeFacts LibraryFacts(ir::ElementType type, const TargetInfo& target);
 // once) of an element of `type` as a value of accumulator domain `acc` (value conversion:
 // unsigned types convert as unsigned). Adds what it needs to `prelude`.
 StatusOr<std::string> RawToAcc(const std::string& raw, ir::ElementType type, AccKind acc, const TargetInfo& target,
-                               GlslPrelude& prelude);
+                               ShaderPrelude& prelude);
 
 // A GLSL function `<ACC> <fn>(uint i)` reading element i of the `uint[]` buffer `buffer` of
 // element type `type`, converted to `acc`. Adds what it needs to `prelude`.
 Status EmitElementLoader(const std::string& fn, const std::string& buffer, ir::ElementType type, AccKind acc,
-                         const TargetInfo& target, GlslPrelude& prelude, std::string& out);
+                         const TargetInfo& target, ShaderPrelude& prelude, std::string& out);
 
 // A GLSL function `void <fn>(uint i, <domain> v)` writing `v` (in `ComputeDomain(type, target)`)
 // as element i of `buffer`. 8- and 16-bit elements share words with elements other
 // invocations write, so they are merged with atomicAnd/atomicOr.
 Status EmitElementStorer(const std::string& fn, const std::string& buffer, ir::ElementType type,
-                         const TargetInfo& target, GlslPrelude& prelude, std::string& out);
+                         const TargetInfo& target, ShaderPrelude& prelude, std::string& out);
 
 // GLSL expression converting `code` of domain `from` to domain `to` (value conversion, as
 // stablehlo.convert between the domains; int -> float rounds, complex <- real). Conversions of
 // kI64Pair values need `prelude` (for hlo_i64.glsl and the convert library) and the
 // signedness of the integer types involved (`from_unsigned`: a pair read as unsigned, as ui64
 // converts to float; `to_unsigned`: a float converted into a ui64 pair saturates at 0 and 2^64).
-StatusOr<std::string> ConvertDomain(const std::string& code, AccKind from, AccKind to, GlslPrelude* prelude = nullptr,
+StatusOr<std::string> ConvertDomain(const std::string& code, AccKind from, AccKind to, ShaderPrelude* prelude = nullptr,
                                     bool from_unsigned = false, bool to_unsigned = false);
 
 // GLSL expression rounding `code` (domain ComputeDomain(type, target)) to the values of `type`
 // as the elemental layer does (types.h RoundToType: narrow floats through their codec,
 // integers narrower than 32 bits wrapped to their width), i1 to 0/1. Returns `code` unchanged
 // where nothing needs doing. Adds codec includes to `prelude`.
-std::string RoundToType(const std::string& code, ir::ElementType type, const TargetInfo& target, GlslPrelude& prelude);
+std::string RoundToType(const std::string& code, ir::ElementType type, const TargetInfo& target, ShaderPrelude& prelude);
 
 }  // namespace vkhlo::codegen::library

@@ -12,7 +12,7 @@ StatusOr<GeneratedEpilogueGlsl> GenerateEpilogueGlsl(const Epilogue& g, const Ta
                                                      const std::string& acc_glsl, const std::string& product_glsl,
                                                      const std::string& final_glsl) {
   if (g.product == nullptr || g.root == nullptr) return InternalError("generated epilogue without product or root");
-  KernelPrelude prelude;
+  ShaderPrelude prelude;
   std::unordered_map<const ir::Value*, InputBinding> bindings;
   for (size_t i = 0; i < g.inputs.size(); ++i) {
     bindings[g.inputs[i]] = InputBinding{static_cast<int>(i), g.inputs[i]->type().element_type()};

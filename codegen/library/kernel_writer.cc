@@ -50,21 +50,19 @@ std::string WordsToAcc(AccKind k, const std::string& w) {
 
 }  // namespace
 
-std::string KernelWriter::Binding(BufferRef ref, const std::string& block, const std::string& member, bool readonly,
-                                  bool writeonly) {
-  const int index = static_cast<int>(bindings_.size());
+std::string KernelWriter::Binding(BufferRef ref, const std::string& member, BufferAccess access) {
+  const auto index = static_cast<uint32_t>(bindings_.size());
   bindings_.push_back(ref);
-  buffers_ += fmt::format("layout(std430, binding = {}) {}buffer {} {{ uint {}[]; }};\n", index,
-                          readonly ? "readonly " : (writeonly ? "writeonly " : ""), block, member);
+  writer_.StorageBuffer(index, member, "uint", access, /*restrict_=*/false);
   return member;
 }
 
 void KernelWriter::DeclareQuantizedHelpers() {
   if (quantized_helpers_ || !p_.quant) return;
   quantized_helpers_ = true;
-  if (p_.quant->dot4) prelude_.Extension("GL_EXT_spirv_intrinsics");
+  if (p_.quant->dot4) writer_.prelude().Extension("GL_EXT_spirv_intrinsics");
   if (p_.quant->channels > 1) {
-    Binding({BufferRole::kConstant, 0}, "QuantTable", "q_tab", true, false);
+    Binding({BufferRole::kConstant, 0}, "q_tab", BufferAccess::kRead);
   }
   functions_ += QuantizedGlsl(*p_.quant);
 }
@@ -104,7 +102,7 @@ Status KernelWriter::DeclareQuantizedOperand(char x, const OperandAccess& access
   const std::string buf = fmt::format("{}_buf", x);
   // The stored integer, sign-extended (unsigned 32-bit values wrap, as convert<i32> does).
   VKHLO_RETURN_IF_ERROR(
-      EmitElementLoader(fmt::format("ldr_{}", x), buf, type, AccKind::kI32, t_, prelude_, functions_));
+      EmitElementLoader(fmt::format("ldr_{}", x), buf, type, AccKind::kI32, t_, writer_.prelude(), functions_));
   DeclareIndexFunction(x, access);
   const std::string zero = x == 'a' ? fmt::format("{}", q.lhs_zero_point) : "q_zb(q_channel(b, n))";
   const std::string sig = x == 'a' ? "uint b, uint m, uint k" : "uint b, uint k, uint n";
@@ -112,8 +110,8 @@ Status KernelWriter::DeclareQuantizedOperand(char x, const OperandAccess& access
   if (q.hybrid && x == 'b') {
     // convert<E>(int(s) - zb) * sb with the interpreter's roundings: to E, then the product to E
     // (for f32 the int -> float of a storage value is exact and the product rounds once).
-    const std::string as_e = RoundToType(fmt::format("{}(s - q_zb(ch))", acc()), q.expressed, t_, prelude_);
-    const std::string product = RoundToType(fmt::format("({}) * q_sb(ch)", as_e), q.expressed, t_, prelude_);
+    const std::string as_e = RoundToType(fmt::format("{}(s - q_zb(ch))", acc()), q.expressed, t_, writer_.prelude());
+    const std::string product = RoundToType(fmt::format("({}) * q_sb(ch)", as_e), q.expressed, t_, writer_.prelude());
     functions_ += fmt::format(
         "{0} load_b({1}) {{\n  bool v; uint i = ix_b({2}, v);\n  if (!v) return {0}(0);\n"
         "  uint ch = q_channel(b, n); int s = ldr_b(i);\n  return {3};\n}}\n",
@@ -135,7 +133,7 @@ Status KernelWriter::DeclareOperand(char x, const OperandAccess& access, Element
   if (p_.quant && (x == 'b' || !p_.quant->hybrid)) return DeclareQuantizedOperand(x, access, type);
   const std::string buf = fmt::format("{}_buf", x);
   VKHLO_RETURN_IF_ERROR(
-      EmitElementLoader(fmt::format("ld_{}", x), buf, type, p_.acc, t_, prelude_, functions_));
+      EmitElementLoader(fmt::format("ld_{}", x), buf, type, p_.acc, t_, writer_.prelude(), functions_));
   DeclareIndexFunction(x, access);
   const std::string row = x == 'a' ? "m" : "k", col = x == 'a' ? "k" : "n";
   if (access.affine) {
@@ -162,20 +160,19 @@ bool KernelWriter::DeclareVectorView(char x, int width) {
   }
   if (p_.acc == AccKind::kI64Pair && type == ElementType::kF32) return false;
   const int binding = operand_bindings_[x == 'a' ? 0 : 1];
-  StatusOr<std::string> word = RawToAcc("w", type, p_.acc, t_, prelude_);
+  StatusOr<std::string> word = RawToAcc("w", type, p_.acc, t_, writer_.prelude());
   if (!word.ok()) return false;
   const std::string fn = fmt::format("wd_{}", x);
   if (functions_.find(fn + "(") == std::string::npos) functions_ += fmt::format("{} {}(uint w) {{ return {}; }}\n", acc(), fn, *word);
   const std::string view = fmt::format("{}_v{}", x, width);
-  if (buffers_.find(view + "[]") != std::string::npos) return true;
+  if (writer_.Declares(view)) return true;
   // A vector of 8 is two uvec4 loads: 16 bytes is the widest load GPUs issue, and llvmpipe runs
   // a u64vec4 load unpacked with unpackUint2x32 3.3x slower (a 3x3 convolution 8x16x16x32 -> 64:
   // 20.7 ms against 6.3 ms), besides needing shaderInt64.
   const std::string elem = width == 2 ? "uvec2" : "uvec4";
   const std::string real_view = width == 8 ? fmt::format("{}_v4", x) : view;
-  if (buffers_.find(real_view + "[]") == std::string::npos) {
-    buffers_ += fmt::format("layout(std430, binding = {}) readonly buffer {}_{} {{ {} {}[]; }};\n", binding, x,
-                            real_view, elem, real_view);
+  if (!writer_.Declares(real_view)) {
+    writer_.StorageBuffer(static_cast<uint32_t>(binding), real_view, elem, BufferAccess::kRead, /*restrict_=*/false);
   }
   return true;
 }
@@ -211,7 +208,7 @@ bool KernelWriter::DeclareTexelView(char x) {
   if (!TexelViewFits(x, 16)) return false;
   const int binding = static_cast<int>(bindings_.size());
   bindings_.push_back({BufferRole::kOperand, operand});
-  buffers_ += fmt::format("layout(binding = {}, rgba32f) readonly uniform imageBuffer {}_t4;\n", binding, x);
+  writer_.TexelBuffer(static_cast<uint32_t>(binding), fmt::format("{}_t4", x), "rgba32f");
   texel_[operand] = true;
   return true;
 }
@@ -222,7 +219,7 @@ bool KernelWriter::DeclareScalarTexelView(char x) {
   if (!TexelViewFits(x, 4)) return false;
   const int binding = static_cast<int>(bindings_.size());
   bindings_.push_back({BufferRole::kOperand, operand});
-  buffers_ += fmt::format("layout(binding = {}, r32f) readonly uniform imageBuffer {}_t1;\n", binding, x);
+  writer_.TexelBuffer(static_cast<uint32_t>(binding), fmt::format("{}_t1", x), "r32f");
   texel1_[operand] = true;
   return true;
 }
@@ -301,8 +298,7 @@ AccKind KernelWriter::Domain(ElementType type) const { return ComputeDomain(type
 Status KernelWriter::DeclareEpilogue() {
   // The elemental emitter reads input i from `in<i>` at its own shape (epilogue_generate.h).
   for (size_t i = 0; i < e_.inputs.size(); ++i) {
-    Binding({BufferRole::kEpilogueInput, static_cast<int>(i)}, fmt::format("Epi{}", i), fmt::format("in{}", i), true,
-            false);
+    Binding({BufferRole::kEpilogueInput, static_cast<int>(i)}, fmt::format("in{}", i), BufferAccess::kRead);
   }
   return OkStatus();
 }
@@ -316,8 +312,8 @@ Status KernelWriter::DeclareOutput() {
   const bool r_unsigned = ir::IsUnsignedInteger(p_.c_type);
   const bool narrow = LibraryFacts(final_type, t_).storage_bits < 32;
   result_binding_ = static_cast<int>(bindings_.size());
-  Binding({BufferRole::kResult, 0, true}, "Result", "c_buf", false, !narrow);
-  VKHLO_RETURN_IF_ERROR(EmitElementStorer("st_c", "c_buf", final_type, t_, prelude_, functions_));
+  Binding({BufferRole::kResult, 0, true}, "c_buf", narrow ? BufferAccess::kReadWrite : BufferAccess::kWrite);
+  VKHLO_RETURN_IF_ERROR(EmitElementStorer("st_c", "c_buf", final_type, t_, writer_.prelude(), functions_));
   functions_ += fmt::format("uint out_index(uint b, uint m, uint n) {{ return {} + {} + {}; }}\n", p_.c_batch.Offset("b"),
                             p_.c_rows.Offset("m"), p_.c_cols.Offset("n"));
   DeclareQuantizedHelpers();
@@ -334,17 +330,17 @@ Status KernelWriter::DeclareOutput() {
         p_.quant->result_min, p_.quant->result_max);
     return OkStatus();
   }
-  VKHLO_ASSIGN_OR_RETURN(std::string to_r, ConvertDomain("acc", p_.acc, r, &prelude_, r_unsigned, r_unsigned));
+  VKHLO_ASSIGN_OR_RETURN(std::string to_r, ConvertDomain("acc", p_.acc, r, &writer_.prelude(), r_unsigned, r_unsigned));
   functions_ += fmt::format("{} round_result({} acc) {{ return {}; }}\n", AccGlslType(r), acc(),
-                            RoundToType(to_r, p_.c_type, t_, prelude_));
+                            RoundToType(to_r, p_.c_type, t_, writer_.prelude()));
   if (e_.empty()) {
     functions_ += fmt::format("{} epilogue({} acc, uint b, uint m, uint n) {{ return round_result(acc); }}\n",
                               AccGlslType(r), acc());
   } else {
     VKHLO_ASSIGN_OR_RETURN(GeneratedEpilogueGlsl gen, GenerateEpilogueGlsl(e_, t_, acc(), std::string(AccGlslType(r)),
                                                                           std::string(AccGlslType(f))));
-    for (const std::string& ext : gen.extensions) prelude_.Extension(ext);
-    for (const std::string& file : gen.includes) prelude_.Include(file);
+    for (const std::string& ext : gen.extensions) writer_.prelude().Extension(ext);
+    for (const std::string& file : gen.includes) writer_.prelude().Include(file);
     functions_ += gen.helpers;
     functions_ += gen.function;
     // Calls into the GLSL library (exact math, narrow-float codecs) and narrow-float
@@ -371,7 +367,7 @@ std::string KernelWriter::StoreTile(const std::vector<TileElement>& elements, co
     return out;
   }
   // Drivers inline every call: one loop keeps a single copy of the epilogue in the kernel.
-  prelude_.Extension("GL_EXT_control_flow_attributes");
+  writer_.prelude().Extension("GL_EXT_control_flow_attributes");
   const size_t n = elements.size();
   out += fmt::format("{0}{{\n{0}  {1} tile_v[{2}];\n{0}  uvec3 tile_at[{2}];\n{0}  bool tile_ok[{2}];\n", indent,
                      acc(), n);
@@ -390,15 +386,15 @@ std::string KernelWriter::StoreTile(const std::vector<TileElement>& elements, co
 uint64_t KernelWriter::ScratchWordsPerElement() const { return static_cast<uint64_t>(AccWords(p_.acc)); }
 
 Status KernelWriter::DeclareMatmul(bool final_output) {
-  Binding({BufferRole::kOperand, 0}, "OperandA", "a_buf", true, false);
-  Binding({BufferRole::kOperand, 1}, "OperandB", "b_buf", true, false);
+  Binding({BufferRole::kOperand, 0}, "a_buf", BufferAccess::kRead);
+  Binding({BufferRole::kOperand, 1}, "b_buf", BufferAccess::kRead);
   VKHLO_RETURN_IF_ERROR(DeclareOperand('a', p_.a, p_.a_type, 0));
   VKHLO_RETURN_IF_ERROR(DeclareOperand('b', p_.b, p_.b_type, 1));
   if (final_output) {
     VKHLO_RETURN_IF_ERROR(DeclareEpilogue());
     return DeclareOutput();
   }
-  Binding({BufferRole::kScratch, 0, true}, "Partial", "p_buf", false, true);
+  Binding({BufferRole::kScratch, 0, true}, "p_buf", BufferAccess::kWrite);
   const int words = AccWords(p_.acc);
   std::string stores;
   for (int w = 0; w < words; ++w) stores += fmt::format(" p_buf[{}u * e + {}u] = w[{}];", words, w, w);
@@ -412,7 +408,7 @@ Status KernelWriter::DeclareMatmul(bool final_output) {
 Status KernelWriter::DeclarePackedMatmul() {
   for (int i = 0; i < 2; ++i) {
     bindings_.push_back({BufferRole::kScratch, i});
-    buffers_ += fmt::format("layout(binding = {}, rgba32f) readonly uniform imageBuffer {};\n", i, i == 0 ? "pa" : "pb");
+    writer_.TexelBuffer(static_cast<uint32_t>(i), i == 0 ? "pa" : "pb", "rgba32f");
   }
   VKHLO_RETURN_IF_ERROR(DeclareEpilogue());
   return DeclareOutput();
@@ -426,8 +422,8 @@ bool KernelWriter::DeclareVectorResult() {
       !p_.c_batch.StridesMultipleOf(4)) {
     return false;
   }
-  buffers_ += fmt::format("layout(std430, binding = {}) writeonly buffer ResultVector {{ uvec4 c_vec[]; }};\n",
-                          result_binding_);
+  writer_.StorageBuffer(static_cast<uint32_t>(result_binding_), "c_vec", "uvec4", BufferAccess::kWrite,
+                        /*restrict_=*/false);
   functions_ +=
       "void store_c4(uint b, uint m, uint n, vec4 acc) {\n"
       "  c_vec[out_index(b, m, n) / 4u] = floatBitsToUint(vec4(epilogue(acc.x, b, m, n), epilogue(acc.y, b, m, n + 1u),\n"
@@ -445,18 +441,18 @@ Status KernelWriter::DeclarePack(char x, const char* texel_format) {
     // instruction and rgba32f ones as four-element rows, where a storage-buffer load loops over
     // the lanes. load_<x> reads one element; rgba32f kernels index whole texels by ix_<x> / 4.
     bindings_.push_back({BufferRole::kOperand, operand});
-    buffers_ += fmt::format("layout(binding = 0, {}) readonly uniform imageBuffer {}_img;\n", texel_format, x);
+    writer_.TexelBuffer(0, fmt::format("{}_img", x), texel_format);
     functions_ += fmt::format("uint ix_{}(uint b, uint r, uint c) {{ return {}; }}\n", x, AffineIndex(access));
     if (std::string(texel_format) == "r32f") {
       functions_ += fmt::format("float load_{0}(uint b, uint {1}, uint {2}) {{ return imageLoad({0}_img, int(ix_{0}(b, {1}, {2}))).x; }}\n",
                                 x, row, col);
     }
   } else {
-    Binding({BufferRole::kOperand, operand}, "Operand", fmt::format("{}_buf", x), true, false);
+    Binding({BufferRole::kOperand, operand}, fmt::format("{}_buf", x), BufferAccess::kRead);
     VKHLO_RETURN_IF_ERROR(DeclareOperand(x, access, operand == 0 ? p_.a_type : p_.b_type, 0));
   }
   bindings_.push_back({BufferRole::kScratch, operand, true});
-  buffers_ += "layout(binding = 1) writeonly buffer PK { vec4 pk_buf[]; };\n";
+  writer_.StorageBuffer(1, "pk_buf", "vec4", BufferAccess::kWrite, /*restrict_=*/false);
   return OkStatus();
 }
 
@@ -466,7 +462,7 @@ Status KernelWriter::DeclareFill() {
 }
 
 Status KernelWriter::DeclareReduce(uint32_t splits) {
-  Binding({BufferRole::kScratch, 0}, "Partial", "p_buf", true, false);
+  Binding({BufferRole::kScratch, 0}, "p_buf", BufferAccess::kRead);
   const int words = AccWords(p_.acc);
   std::string loads;
   for (int w = 0; w < words; ++w) loads += fmt::format("w[{}] = p_buf[{}u * e + {}u]; ", w, words, w);
@@ -479,22 +475,16 @@ Status KernelWriter::DeclareReduce(uint32_t splits) {
 }
 
 std::string KernelWriter::Assemble(uint32_t wg_x, uint32_t wg_y, uint32_t wg_z, const std::string& main_body) const {
-  std::string out = "#version 450\n";
-  GlslPrelude prelude = prelude_;
-  if (p_.acc == AccKind::kI64) prelude.Extension("GL_ARB_gpu_shader_int64");
-  if (p_.acc == AccKind::kI64Pair) prelude.Include("hlo_i64.glsl");
-  // Extensions come first, then includes and helpers.
-  out += prelude.Text();
-  out += fmt::format("layout(local_size_x = {}, local_size_y = {}, local_size_z = {}) in;\n", wg_x, wg_y, wg_z);
-  out += buffers_;
-  out += "layout(push_constant) uniform PushConstants { uvec4 vkhlo_workgroup_base; } pc;\n";
-  out += fmt::format("const uint BATCH = {}u, M = {}u, N = {}u, K = {}u;\n", p_.batch, p_.m, p_.n, p_.k);
-  out += shared_;
-  out += functions_;
-  out += "void main() {\n  uvec3 wg = gl_WorkGroupID + pc.vkhlo_workgroup_base.xyz;\n";
-  out += main_body;
-  out += "}\n";
-  return out;
+  ShaderWriter w = writer_;
+  w.set_kernel("library kernel for " + p_.what);
+  w.Config(fmt::format("workgroup {}x{}x{}", wg_x, wg_y, wg_z));
+  if (p_.acc == AccKind::kI64) w.prelude().Extension("GL_ARB_gpu_shader_int64");
+  if (p_.acc == AccKind::kI64Pair) w.prelude().Include("hlo_i64.glsl");
+  w.Workgroup(wg_x, wg_y, wg_z);
+  w.Global(fmt::format("const uint BATCH = {}u, M = {}u, N = {}u, K = {}u;", p_.batch, p_.m, p_.n, p_.k));
+  if (!shared_.empty()) w.Shared(shared_);
+  if (!functions_.empty()) w.Function(functions_);
+  return w.Finish("  uvec3 wg = gl_WorkGroupID + pc.vkhlo_workgroup_base.xyz;\n" + main_body);
 }
 
 }  // namespace vkhlo::codegen::library

@@ -11,6 +11,7 @@
 #include "codegen/library/epilogue.h"
 #include "codegen/library/library_kernel.h"
 #include "codegen/library/matmul_problem.h"
+#include "codegen/shader_writer.h"
 #include "codegen/target.h"
 #include "vkhlo/status.h"
 
@@ -26,7 +27,10 @@ class KernelWriter {
 
   const MatmulProblem& problem() const { return p_; }
   std::string acc() const { return std::string(AccGlslType(p_.acc)); }
-  GlslPrelude& prelude() { return prelude_; }
+  ShaderPrelude& prelude() { return writer_.prelude(); }
+  // The shader's writer (bindings are declared through the Declare* functions; extra views of
+  // declared bindings, e.g. the cooperative kernel's float16_t views, directly).
+  ShaderWriter& writer() { return writer_; }
 
   // Declares the operands (bindings 0, 1), the epilogue inputs, then the output: the result
   // (`final_output`) or the scratch buffer of partial sums. Defines load_a/load_b (and
@@ -112,15 +116,16 @@ class KernelWriter {
   void AddShared(const std::string& decl) { shared_ += decl; }
   // A GLSL function after the declared ones (it may call load_a, load_b, ...).
   void AddFunction(const std::string& text) { functions_ += text; }
-  // The whole kernel: version, extensions, layout, buffers, functions, then `main_body`.
+  // The whole kernel through the shader writer (shader_writer.h): its prologue, the shared
+  // memory and functions, then `main_body`.
   std::string Assemble(uint32_t wg_x, uint32_t wg_y, uint32_t wg_z, const std::string& main_body) const;
 
   const std::vector<BufferRef>& bindings() const { return bindings_; }
   uint64_t ScratchWordsPerElement() const;  // words one partial sum takes in scratch
 
  private:
-  std::string Binding(BufferRef ref, const std::string& block, const std::string& member, bool readonly,
-                      bool writeonly);
+  // Binding bindings_.size(): `uint <member>[]`.
+  std::string Binding(BufferRef ref, const std::string& member, BufferAccess access);
   Status DeclareOperand(char x, const OperandAccess& access, ir::ElementType type, int binding);
   // Quantized operands: load_<x> subtracts the zero point (integer path) or dequantizes the
   // rhs (hybrid); load_<x>_raw (integer path) returns the stored value, the zero point where
@@ -139,8 +144,8 @@ class KernelWriter {
   const MatmulProblem& p_;
   const Epilogue& e_;
   const TargetInfo& t_;
-  GlslPrelude prelude_;
-  std::string buffers_, functions_, shared_;
+  ShaderWriter writer_;
+  std::string functions_, shared_;
   std::vector<BufferRef> bindings_;
   int operand_bindings_[2] = {0, 1};
   int vector_loads_ = 0;  // numbers the variables of VectorLoad

@@ -98,10 +98,26 @@ StatusOr<DeviceKernel> EmitLibrary(const Fusion& fusion, const TargetInfo& targe
   kernel.scratch_bytes = plan.scratch_bytes;
   kernel.constant_words = plan.constants;
   kernel.binding_alignment = plan.binding_alignment;
+  // The kernel headers: the plan's problem, config and why (its summary after the first line),
+  // and the fused ops.
+  std::vector<std::string> header;
+  for (size_t begin = plan.summary.find('\n'); begin != std::string::npos;) {
+    const size_t end = plan.summary.find('\n', begin + 1);
+    std::string line = plan.summary.substr(begin + 1, end == std::string::npos ? std::string::npos : end - begin - 1);
+    line.erase(0, line.find_first_not_of(' '));
+    const size_t key = line.find(' ');  // "config cpu.packed_12x64 ..." -> "config: cpu.packed_12x64 ..."
+    if (key != std::string::npos) line.insert(key, ":");
+    header.push_back(std::move(line));
+    begin = end;
+  }
+  header.push_back("fused ops:");
+  for (const ir::Operation* fused : fusion.ops) header.push_back("  " + OpSummary(*fused, options.source_name));
   for (library::LibraryDispatch& d : plan.dispatches) {
     KernelDispatch dispatch;
     dispatch.name = d.name;
-    dispatch.glsl = std::move(d.glsl);
+    std::vector<std::string> lines = {"dispatch: " + d.name};
+    lines.insert(lines.end(), header.begin(), header.end());
+    dispatch.glsl = AddToHeader(d.glsl, lines);
     dispatch.grid = d.grid;
     dispatch.required_subgroup_size = d.required_subgroup_size;
     dispatch.config = plan.config.name;

@@ -64,16 +64,15 @@ StatusOr<LibraryDispatch> EmitCooperativeMatrix(const MatmulProblem& p, const Ep
   KernelWriter w(p, e, t);
   VKHLO_RETURN_IF_ERROR(w.DeclareMatmul(true));
   const bool khr = CompilerHasKhrCooperativeMatrix();
-  GlslPrelude& pre = w.prelude();
+  ShaderPrelude& pre = w.prelude();
   pre.Extension(khr ? "GL_KHR_cooperative_matrix" : "GL_NV_cooperative_matrix");
   pre.Extension("GL_KHR_memory_scope_semantics");
   pre.Extension("GL_EXT_shader_explicit_arithmetic_types_float16");
   pre.Extension("GL_EXT_shader_16bit_storage");
   pre.Extension("GL_KHR_shader_subgroup_basic");
   // f16 views of the operand buffers (the same bindings as the uint[] declarations).
-  w.AddShared(
-      "layout(std430, binding = 0) readonly buffer OperandAH { float16_t a_h[]; };\n"
-      "layout(std430, binding = 1) readonly buffer OperandBH { float16_t b_h[]; };\n");
+  w.writer().StorageBuffer(0, "a_h", "float16_t", BufferAccess::kRead, /*restrict_=*/false);
+  w.writer().StorageBuffer(1, "b_h", "float16_t", BufferAccess::kRead, /*restrict_=*/false);
   w.AddShared(fmt::format("shared float Cs[{}];\n", sx * sy * tm * tn));
   VKHLO_ASSIGN_OR_RETURN(TileAddress a, Address(p.a, "b", "m0", "k", p.what));
   VKHLO_ASSIGN_OR_RETURN(TileAddress bb, Address(p.b, "b", "k", "n0", p.what));

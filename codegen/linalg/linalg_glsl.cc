@@ -29,7 +29,7 @@ StatusOr<LinalgSource> EmitLinalgPrelude(const ir::Operation& op, const std::vec
   s.complex = complex;
   s.wide = wide;
 
-  KernelPrelude prelude;
+  ShaderPrelude prelude;
   prelude.Extension("GL_GOOGLE_include_directive");
   prelude.Include(complex ? (wide ? "hlo_complex_f64.glsl" : "hlo_complex_f32.glsl")
                           : (wide ? "hlo_basic_f64.glsl" : "hlo_basic_f32.glsl"));

@@ -64,7 +64,7 @@ StatusOr<DeviceKernel> EmitRng(const Fusion& fusion, const TargetInfo& target, c
   d.bindings.push_back(KernelBuffer::Write(fusion.outputs.at(0)));
   d.grid = {static_cast<uint32_t>((items + kGroup - 1) / kGroup), 1, 1};  // 0 (empty result): skipped
 
-  KernelPrelude prelude;
+  ShaderPrelude prelude;
   auto no_inputs = [](const ir::Value*) -> std::optional<InputBinding> { return std::nullopt; };
   ElementalEmitter em(target, prelude, no_inputs);
   em.set_source_name(options.source_name);

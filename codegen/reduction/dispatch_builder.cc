@@ -9,7 +9,7 @@ namespace vkhlo::codegen::reduction {
 std::string U(int64_t value) { return UintLiteral(static_cast<uint64_t>(value)); }
 
 DispatchBuilder::DispatchBuilder(const TargetInfo& target, const KernelOptions& options)
-    : em_(target, prelude_, [this](const ir::Value* v) -> std::optional<InputBinding> {
+    : em_(target, writer_.prelude(), [this](const ir::Value* v) -> std::optional<InputBinding> {
         auto it = inputs_.find(v);
         if (it == inputs_.end()) return std::nullopt;
         return it->second;
@@ -50,51 +50,30 @@ std::string DispatchBuilder::TexelView(const ir::Value* v) {
 }
 
 KernelDispatch DispatchBuilder::Finish(std::string name, std::string summary, uint32_t workgroup_size, uint64_t groups,
-                                       const std::string& comment) {
+                                       const std::string& kernel) {
   KernelDispatch d;
   d.name = std::move(name);
   d.summary = std::move(summary);
   d.bindings = bindings_;
   d.grid = {static_cast<uint32_t>(std::min<uint64_t>(groups, UINT32_MAX)), 1, 1};
-  std::string glsl = "#version 450\n";
-  for (const std::string& ext : prelude_.extensions()) glsl += fmt::format("#extension {} : require\n", ext);
-  glsl += "// " + comment + "\n";
-  for (const std::string& file : prelude_.includes()) glsl += fmt::format("#include \"{}\"\n", file);
-  glsl += fmt::format("layout(local_size_x = {}) in;\n", workgroup_size);
+  ShaderWriter w = writer_;
+  w.set_kernel(kernel);
+  w.Workgroup(workgroup_size);
   auto texel = [&](size_t b) { return b < texel_views_.size() && texel_views_[b]; };
   for (size_t b = 0; b < bindings_.size(); ++b) {
+    const auto binding = static_cast<uint32_t>(b);
     if (texel(b)) {
-      glsl += fmt::format("layout(set = 0, binding = {0}, rgba32ui) readonly uniform uimageBuffer in{0}t;\n", b);
+      w.TexelBuffer(binding, fmt::format("in{}t", b), "rgba32ui", "uimageBuffer");
       continue;
     }
     // A binding also read as uvec4 is declared twice (aliased views of one buffer); `restrict`
     // would promise the compiler the two never meet.
     const bool vector = b < vector_views_.size() && vector_views_[b];
-    const std::string access = bindings_[b].written ? "" : "readonly";
-    const std::string qualifiers = vector ? access : (access.empty() ? "restrict" : access + " restrict");
-    glsl += fmt::format("layout(set = 0, binding = {0}) {1} buffer Buffer{0} {{ uint in{0}[]; }};\n", b, qualifiers);
-    if (vector) {
-      glsl += fmt::format("layout(set = 0, binding = {0}) {1} buffer Buffer{0}v {{ uvec4 in{0}v[]; }};\n", b, access);
-    }
+    const BufferAccess access = bindings_[b].written ? BufferAccess::kReadWrite : BufferAccess::kRead;
+    w.StorageBuffer(binding, fmt::format("in{}", b), "uint", access, !vector);
+    if (vector) w.StorageBuffer(binding, fmt::format("in{}v", b), "uvec4", access, false);
   }
-  glsl += "layout(push_constant) uniform Push { uvec4 vkhlo_workgroup_base; } pc;\n";
-  for (const std::string& helper : prelude_.helpers()) glsl += helper + "\n";
-  for (const std::string& global : prelude_.globals()) glsl += global + "\n";
-  for (const std::string& s : shared_) glsl += s + "\n";
-  glsl += "\nvoid main() {\n";
-  // The device binds every declared binding, so none may be optimized away (an input only a
-  // fused producer of another pass reads): a condition that reads each, never true (the base's
-  // w is always 0 and the compiler cannot know it).
-  if (!bindings_.empty()) {
-    std::string reads;
-    for (size_t b = 0; b < bindings_.size(); ++b) {
-      const std::string read = texel(b) ? fmt::format("imageLoad(in{}t, 0).x", b) : fmt::format("in{}[0]", b);
-      reads += (b ? " ^ " : "") + read;
-    }
-    glsl += fmt::format("  if (pc.vkhlo_workgroup_base.w == 0xffffffffu && ({}) == 0x12345678u) return;\n", reads);
-  }
-  glsl += em_.body() + "}\n";
-  d.glsl = std::move(glsl);
+  d.glsl = w.Finish(em_.body());
   return d;
 }
 

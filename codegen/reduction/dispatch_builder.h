@@ -34,18 +34,20 @@ class DispatchBuilder {
   std::string TexelView(const ir::Value* v);
 
   ElementalEmitter& em() { return em_; }
+  // The shader's writer: header lines (config, fused ops) may be added before Finish.
+  ShaderWriter& writer() { return writer_; }
   // Shared-memory declarations (`shared float sh0[256];`), placed before main().
-  void Shared(const std::string& declaration) { shared_.push_back(declaration); }
+  void Shared(const std::string& declaration) { writer_.Shared(declaration); }
 
-  // The finished dispatch: `comment` heads the shader.
+  // The finished dispatch, through the shader writer: `kernel` heads the shader's header
+  // ("reduction fusion_3.rows: ...").
   KernelDispatch Finish(std::string name, std::string summary, uint32_t workgroup_size, uint64_t groups,
-                        const std::string& comment);
+                        const std::string& kernel);
 
  private:
-  KernelPrelude prelude_;
+  ShaderWriter writer_;  // declared before em_, which writes into its prelude
   std::unordered_map<const ir::Value*, InputBinding> inputs_;
   std::vector<KernelBuffer> bindings_;
-  std::vector<std::string> shared_;
   std::vector<bool> vector_views_;  // per binding
   std::vector<bool> texel_views_;   // per binding: declared as a texel buffer only
   ElementalEmitter em_;

@@ -133,13 +133,15 @@ class PassWriter {
       VKHLO_RETURN_IF_ERROR(WriteInvocation());
     }
     if (!em.sticky_error().ok()) return em.sticky_error();
-    const std::string comment = fmt::format(
-        "vkhlo reduction {}: {} rows of {}, {} segment(s) of {}, {} mode{}, workgroup {}, {} -> {}", name, pass_.rows,
-        pass_.length, pass_.segments, pass_.segment_length,
-        pass_.mode == ReducePass::Mode::kWorkgroup ? "workgroup" : "invocation",
-        Vectorized() ? " (uvec4 loads)" : pass_.strided ? " (strided)" : "", pass_.workgroup_size,
-        from_scratch_ ? "partials" : "operands", to_scratch_ ? "partials" : "results");
-    return b_.Finish(name, summary, pass_.workgroup_size, pass_.Groups(), comment);
+    b_.writer().Config(fmt::format("{} segment(s) of {}, {} mode{}, workgroup {}, {} -> {}", pass_.segments,
+                                   pass_.segment_length,
+                                   pass_.mode == ReducePass::Mode::kWorkgroup ? "workgroup" : "invocation",
+                                   Vectorized() ? " (uvec4 loads)" : pass_.strided ? " (strided)" : "",
+                                   pass_.workgroup_size, from_scratch_ ? "partials" : "operands",
+                                   to_scratch_ ? "partials" : "results"));
+    b_.writer().FusedOps(c_.fusion.ops, c_.options.source_name);
+    return b_.Finish(name, summary, pass_.workgroup_size, pass_.Groups(),
+                     fmt::format("reduction {}: {} rows of {}", name, pass_.rows, pass_.length));
   }
 
  private:

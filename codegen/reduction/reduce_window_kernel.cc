@@ -134,8 +134,9 @@ StatusOr<DeviceKernel> EmitReduceWindow(const Fusion& fusion, const TargetInfo& 
   results.Flush(em, fmt::format("i * {}u", pack));
   if (!em.sticky_error().ok()) return em.sticky_error();
   const uint64_t groups = (static_cast<uint64_t>(rows) + pack * wg - 1) / (pack * wg);
+  b.writer().FusedOps(fusion.ops, options.source_name);
   kernel.dispatches.push_back(b.Finish(fusion.name + ".reduce_window", kernel.summary, wg, groups,
-                                       fmt::format("vkhlo reduce_window {}: {} results, {} per invocation", fusion.name,
+                                       fmt::format("reduce_window {}: {} results, {} per invocation", fusion.name,
                                                    rows, pack)));
   return kernel;
 }

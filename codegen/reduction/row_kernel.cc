@@ -225,9 +225,13 @@ class RowWriter {
                                  reducers_.size(), p_.Describe());
     for (const ir::Operation* op : f_.ops) kernel.summary += fmt::format("\n  fused {}", op->name());
     const uint64_t groups = static_cast<uint64_t>((rows_ + pg - 1) / pg);
+    const std::string config =
+        fmt::format("rows W{} P{} E{}{}", w, pg, p_.elements, p_.cached ? " registers" : " re-read");
+    b_.writer().Config(config);
+    b_.writer().FusedOps(f_.ops, source_name_);
     KernelDispatch d = b_.Finish(f_.name + ".rows", kernel.summary, p_.workgroup_size(), groups,
-                                 "vkhlo row kernel " + f_.name + ": " + p_.Describe());
-    d.config = fmt::format("rows W{} P{} E{}{}", w, pg, p_.elements, p_.cached ? " registers" : " re-read");
+                                 "row kernel " + f_.name + ": " + p_.Describe());
+    d.config = config;
     kernel.dispatches.push_back(std::move(d));
     return kernel;
   }

@@ -26,7 +26,7 @@ StatusOr<SortComparatorSource> EmitSortComparator(const ir::Operation& sort,
     return InvalidArgumentError(fmt::format("'{}' has a comparator that does not return one value", sort.name()));
   }
 
-  KernelPrelude prelude;
+  ShaderPrelude prelude;
   ElementalEmitter em(target, prelude, ElementalEmitter::InputsInOrder(inputs));
   em.set_source_name(options.source_name);
   ElementalEmitter loads(target, prelude, [](const ir::Value*) -> std::optional<InputBinding> { return std::nullopt; });
