@@ -24,13 +24,13 @@ layout(push_constant) uniform PushConstants { uvec4 vkhlo_workgroup_base; } pc;
 const uint BATCH = 1u, M = 32u, N = 48u, K = 64u;
 shared float As[512];
 shared float Bs[1024];
-float ld_a(uint i) { return uintBitsToFloat(a_buf[i]); }
+float ld_a(uint i) { uint r = a_buf[i]; return uintBitsToFloat(r); }
 uint ix_a(uint b, uint r, uint c, out bool valid) {
   valid = true;
   return 0u + ((r) * 64u) + ((c));
 }
 float load_a(uint b, uint m, uint k) { bool v; return ld_a(ix_a(b, m, k, v)); }
-float ld_b(uint i) { return uintBitsToFloat(b_buf[i]); }
+float ld_b(uint i) { uint r = b_buf[i]; return uintBitsToFloat(r); }
 uint ix_b(uint b, uint r, uint c, out bool valid) {
   valid = true;
   return 0u + ((r) * 48u) + ((c));
