@@ -171,6 +171,19 @@ StatusOr<std::vector<Member>> Members(const BlockDecl& d) {
   return members;
 }
 
+// Inserts `code` at the start of main()'s body. A kernel file may hold several mains, one per
+// pass, under #if (shaders/sort/sort.comp): every one gets it, whichever the preprocessor keeps.
+Status InsertAtStartOfMain(std::string& glsl, const std::string& code) {
+  std::vector<size_t> opens;
+  for (size_t at = glsl.find("void main()"); at != std::string::npos; at = glsl.find("void main()", at + 1)) {
+    const size_t open = glsl.find('{', at);
+    if (open != std::string::npos) opens.push_back(open);
+  }
+  if (opens.empty()) return InvalidArgumentError("a kernel without 'void main()'");
+  for (auto it = opens.rbegin(); it != opens.rend(); ++it) glsl.insert(*it + 1, code);
+  return OkStatus();
+}
+
 }  // namespace
 
 StatusOr<AddressedGlsl> BindThroughAddresses(std::string_view glsl, const std::set<uint32_t>& bindings) {
@@ -235,12 +248,9 @@ StatusOr<AddressedGlsl> BindThroughAddresses(std::string_view glsl, const std::s
     return out;
   }
   // main() first copies every address into its private variable.
-  size_t main_at = result.find("void main()");
-  size_t open = main_at == std::string::npos ? std::string::npos : result.find('{', main_at);
-  if (open == std::string::npos) return InvalidArgumentError("a kernel without 'void main()'");
   std::string copies;
   for (uint32_t b : out.rewritten) copies += fmt::format("\n  vkhlo_a{0} = vkhlo_address_{0};", b);
-  result.insert(open + 1, copies);
+  VKHLO_RETURN_IF_ERROR(InsertAtStartOfMain(result, copies));
   // The extensions go right after #version (which must come first).
   const std::string extensions =
       "#extension GL_EXT_buffer_reference : require\n#extension GL_EXT_buffer_reference_uvec2 : require\n";
@@ -480,8 +490,15 @@ class WindowRewriter {
       return p.suffix_end;
     }
     // A write: a whole expression statement.
+    // After a preprocessor line (`#if ...` around the statement) a statement starts too.
+    const auto after_directive = [&] {
+      const size_t line_start = t.rfind('\n', b - 1);
+      const size_t first_char = SkipSpace(t, line_start == std::string_view::npos ? 0 : line_start + 1);
+      return first_char < b && t[first_char] == '#';
+    };
     const bool statement_start = b == 0 || t[b - 1] == ';' || t[b - 1] == '{' || t[b - 1] == '}' || t[b - 1] == ')' ||
-                                 (b >= 4 && t.substr(b - 4, 4) == "else" && (b == 4 || !IsIdent(t[b - 5])));
+                                 (b >= 4 && t.substr(b - 4, 4) == "else" && (b == 4 || !IsIdent(t[b - 5]))) ||
+                                 after_directive();
     if (!statements || !statement_start) return Unsafe(a, t, at, "an assignment inside an expression");
     size_t line = t.rfind('\n', at);
     size_t first = SkipSpace(t, line == std::string_view::npos ? 0 : line + 1);
@@ -676,10 +693,8 @@ StatusOr<WindowedGlsl> BindThroughWindows(std::string_view glsl, const std::map<
       touch += fmt::format("{}{}.length()", touch.empty() ? "" : " + ", a.Window(k));
     }
   }
-  size_t main_at = result.find("void main()");
-  size_t open = main_at == std::string::npos ? std::string::npos : result.find('{', main_at);
-  if (open == std::string::npos) return InvalidArgumentError("a kernel without 'void main()'");
-  result.insert(open + 1, fmt::format("\n  if (gl_NumWorkGroups.x == 0u && ({}) == 12345) return;", touch));
+  VKHLO_RETURN_IF_ERROR(
+      InsertAtStartOfMain(result, fmt::format("\n  if (gl_NumWorkGroups.x == 0u && ({}) == 12345) return;", touch)));
   for (auto& [b, w] : windows) out.windowed.push_back(w);
   out.glsl = std::move(result);
   return out;

@@ -38,8 +38,7 @@ ElementalEmitter::InputLookup ElementalEmitter::InputsInOrder(const std::vector<
 }
 
 std::string OpLocation(const ir::Operation& op, const std::string& source_name) {
-  if (!op.location().known()) return source_name;
-  return fmt::format("{}:{}:{}", source_name, op.location().line, op.location().column);
+  return ir::FormatLocation(source_name, op.location());
 }
 
 ElementalEmitter::ElementalEmitter(const TargetInfo& target, ShaderPrelude& prelude, InputLookup inputs)

@@ -43,7 +43,6 @@
     uint tp = r##i; r##i = r##j; r##j = tp; \
     VkhloSortKey tk = rk##i; rk##i = rk##j; rk##j = tk; \
   }
-#define STORE(i) if (start + i < SIZE) DST[row * SIZE + start + i] = r##i;
 
 void main() {
   VKHLO_KEEP_BINDINGS
@@ -58,7 +57,16 @@ void main() {
   COMPARE_EXCHANGE(2, 4) COMPARE_EXCHANGE(3, 5)
   COMPARE_EXCHANGE(1, 4) COMPARE_EXCHANGE(3, 6)
   COMPARE_EXCHANGE(1, 2) COMPARE_EXCHANGE(3, 4) COMPARE_EXCHANGE(5, 6)
-  STORE(0) STORE(1) STORE(2) STORE(3) STORE(4) STORE(5) STORE(6) STORE(7)
+  // Written out rather than a macro: a tensor bound through several descriptors has its
+  // stores rewritten (codegen/big_bindings.h), which follows statements, not preprocessor lines.
+  if (start + 0u < SIZE) DST[row * SIZE + start + 0u] = r0;
+  if (start + 1u < SIZE) DST[row * SIZE + start + 1u] = r1;
+  if (start + 2u < SIZE) DST[row * SIZE + start + 2u] = r2;
+  if (start + 3u < SIZE) DST[row * SIZE + start + 3u] = r3;
+  if (start + 4u < SIZE) DST[row * SIZE + start + 4u] = r4;
+  if (start + 5u < SIZE) DST[row * SIZE + start + 5u] = r5;
+  if (start + 6u < SIZE) DST[row * SIZE + start + 6u] = r6;
+  if (start + 7u < SIZE) DST[row * SIZE + start + 7u] = r7;
 }
 #endif
 

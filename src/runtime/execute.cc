@@ -580,8 +580,9 @@ Status Execution::RunOp(const BlockProgram& program, const ir::Operation& op, En
       if (operands[0].storage->buffer.split() || result->buffer.split()) {
         // VkFFT binds whole VkBuffers by offset: a tensor in several allocations is beyond it.
         return UnimplementedError(fmt::format(
-            "{} at line {}: fft of {} -> {}: a tensor beyond the device's maxMemoryAllocationSize is split across "
-            "allocations, which VkFFT cannot bind", op.name(), op.location().line, op.operand(0)->type().ToString(),
+            "{}: error: '{}' fft of {} -> {}: a tensor beyond the device's maxMemoryAllocationSize is split across "
+            "allocations, which VkFFT cannot bind", ir::FormatLocation(exe_.module->source_name(), op.location()), op.name(),
+            op.operand(0)->type().ToString(),
             type.ToString()));
       }
       VKHLO_ASSIGN_OR_RETURN(device::CommandList * list, List());

@@ -227,6 +227,51 @@ TEST(BigWindows, AliasesThroughDefines) {
   EXPECT_TRUE(compiler.Compile(out->glsl, {.name = "alias"}).ok()) << out->glsl;
 }
 
+// A kernel file with one main per pass under #if (shaders/sort/sort.comp): whichever main the
+// preprocessor keeps starts by copying the addresses / touching the windows; a write right after
+// a directive is a statement of its own.
+constexpr const char* kPassesKernel = R"(#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer B0 { uint b0[]; };
+layout(set = 0, binding = 1) buffer B1 { uint b1[]; };
+#define PASS_TWO 1
+#if PASS_ONE
+void main() { b1[gl_GlobalInvocationID.x] = b0[0]; }
+#endif
+#if PASS_TWO
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+#if PASS_TWO
+  b1[i] = b0[i] + 1u;
+#endif
+}
+#endif
+)";
+
+TEST(BigBindings, EveryMainOfAFileWithPassesCopiesTheAddresses) {
+  auto out = BindThroughAddresses(kPassesKernel, {0, 1});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  const std::string copies = "{\n  vkhlo_a0 = vkhlo_address_0;\n  vkhlo_a1 = vkhlo_address_1;";
+  const size_t first = out->glsl.find(copies);
+  ASSERT_NE(first, std::string::npos) << out->glsl;
+  EXPECT_NE(out->glsl.find(copies, first + 1), std::string::npos) << out->glsl;
+  GlslCompiler compiler("");
+  EXPECT_TRUE(compiler.Compile(out->glsl, {.name = "passes"}).ok()) << out->glsl;
+}
+
+TEST(BigWindows, EveryMainOfAFileWithPassesTouchesTheWindows) {
+  auto out = BindThroughWindows(kPassesKernel, {{0, 100}, {1, 100}}, 64);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  const std::string touch = "if (gl_NumWorkGroups.x == 0u && (";
+  const size_t first = out->glsl.find(touch);
+  ASSERT_NE(first, std::string::npos) << out->glsl;
+  EXPECT_NE(out->glsl.find(touch, first + 1), std::string::npos) << out->glsl;
+  // The write after `#if PASS_TWO` goes through the windows.
+  EXPECT_EQ(out->glsl.find("b1[i] ="), std::string::npos) << out->glsl;
+  GlslCompiler compiler("");
+  EXPECT_TRUE(compiler.Compile(out->glsl, {.name = "passes"}).ok()) << out->glsl;
+}
+
 // What the rewrite cannot follow is an error, never wrong code.
 TEST(BigWindows, UnsafeUsesAreErrors) {
   const std::string head =
