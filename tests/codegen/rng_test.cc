@@ -59,6 +59,7 @@ ir::Literal Check(const std::string& distribution, const std::string& dims, cons
 }
 
 void ExpectInRange(const ir::Literal& l, double a, double b) {
+  if (l.raw().empty()) return;  // no elements, or Check failed (and said why)
   for (int64_t i = 0; i < l.num_elements(); ++i) {
     const double v = ir::IsFloat(l.element_type()) ? l.GetFloat(i) : static_cast<double>(l.GetInt(i));
     ASSERT_GE(v, a) << i;
@@ -103,6 +104,7 @@ TEST(RngTest, NormalAgreesAndHasTheMomentsAsked) {
   for (const char* type : {"f32", "f64"}) {
     SCOPED_TRACE(type);
     ir::Literal l = Check("NORMAL", "200000", type, 10.0, 2.0, /*max_ulp=*/8);
+    if (l.raw().empty()) continue;  // Check failed and said why
     double sum = 0, sq = 0;
     for (int64_t i = 0; i < l.num_elements(); ++i) {
       sum += l.GetFloat(i);
