@@ -58,6 +58,7 @@ struct ExecutableCache;
 }  // namespace runtime
 
 class CustomCallRegistry;  // vkhlo/custom_call.h
+struct CompiledChecks;     // vkhlo/checks.h
 
 // A tensor type: MLIR element type spelling ("f32", "i8", "ui16", "bf16", "complex<f32>") and
 // dimensions. A shape-polymorphic executable's parameter_types() give -1 for a dynamic size.
@@ -113,6 +114,9 @@ struct CompileOptions {
   // With argument_types: the values of the scalar integer parameters that decide shapes
   // (Executable::shape_arguments()), by parameter index.
   std::map<int64_t, int64_t> argument_values;
+  // A test program (vkhlo/checks.h): compile the entry's check ops into results and outfeeds
+  // the host compares (Executable::checks()). Off: a test op is a compile error.
+  bool checks = false;
 };
 
 // What one Execute did.
@@ -216,6 +220,8 @@ class Executable {
   // a shape-polymorphic executable's dynamic sizes as -1.
   std::vector<TensorType> parameter_types() const;
   std::vector<TensorType> result_types() const;
+  // What CompileOptions::checks made of the program's checks (vkhlo/checks.h); null without.
+  const CompiledChecks* checks() const;
   ExecutionStats last_stats() const;
   // A polymorphic executable's own are zeros: each specialisation's are its own
   // (Specialize(...).compile_stats()), their totals in specialization_stats().

@@ -23,6 +23,7 @@
 #include "device/transfer.h"
 #include "ir/tensor_bytes.h"
 #include "ir/walk.h"
+#include "passes/lower_checks.h"
 #include "passes/pass_registry.h"
 #include "passes/pipeline.h"
 #include "passes/shapes/refine.h"
@@ -815,13 +816,25 @@ class Compiler {
 
 StatusOr<Executable> CompileModule(const Client& client, std::unique_ptr<ir::Module> module,
                                    const CompileOptions& options) {
+  // A test program's checks become device results and outfeeds first (passes/lower_checks.h),
+  // so the passes and codegen see only device work.
+  std::shared_ptr<const CompiledChecks> checks;
+  if (options.checks) {
+    VKHLO_ASSIGN_OR_RETURN(CompiledChecks lowered, passes::LowerChecks(*module, options.entry));
+    checks = std::make_shared<const CompiledChecks>(std::move(lowered));
+  }
   // Dynamic shapes are refined to static ones for concrete arguments first (polymorphic.h).
   if (!options.argument_types.empty() || passes::shapes::NeedsRefinement(*module)) {
-    return CompilePolymorphic(client, std::move(module), options);
+    CompileOptions lowered = options;
+    lowered.checks = false;
+    VKHLO_ASSIGN_OR_RETURN(Executable executable, CompilePolymorphic(client, std::move(module), lowered));
+    executable.state()->checks = std::move(checks);
+    return executable;
   }
   auto exe = std::make_shared<ExecutableState>();
   exe->client = client.state();
   exe->module = std::move(module);
+  exe->checks = std::move(checks);
   Compiler compiler(*exe, options);
   VKHLO_RETURN_IF_ERROR(compiler.Run());
   return Executable(std::move(exe));

@@ -781,6 +781,8 @@ std::vector<TensorType> Executable::parameter_types() const {
   return types;
 }
 
+const CompiledChecks* Executable::checks() const { return state_ ? state_->checks.get() : nullptr; }
+
 std::vector<TensorType> Executable::result_types() const {
   std::vector<TensorType> types;
   if (const ir::FunctionType* type = EntryType(state_.get())) {

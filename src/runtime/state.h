@@ -25,6 +25,7 @@
 #include "device/fft/fft_plan.h"
 #include "device/pipeline.h"
 #include "ir/module.h"
+#include "vkhlo/checks.h"
 #include "vkhlo/custom_call.h"
 #include "vkhlo/process_grid.h"
 #include "vkhlo/runtime.h"
@@ -136,6 +137,8 @@ struct ExecutableState {
   std::unordered_map<const ir::Operation*, std::shared_ptr<const CompiledCustomCall>> custom_calls;
   // Constants read from buffers, uploaded once.
   std::unordered_map<const ir::Value*, RtValue> constants;
+  // CompileOptions::checks: how the host compares what the checks read (vkhlo/checks.h).
+  std::shared_ptr<const CompiledChecks> checks;
   CompileStats compile_stats;
   mutable std::mutex stats_mutex;
   ExecutionStats last_stats;

@@ -5,10 +5,11 @@
 // without error and none of its check.* ops (or custom_call @check.*) fails.
 //
 // Devices: the reference interpreter evaluates the checks as it meets them. On Vulkan the
-// check ops are test ops, not device work: each test function is rewritten so that the values
-// its (top-level) checks read become extra results, the function runs on the device, and the
-// host compares the downloaded values. A test function that starts a process grid
-// (interpreter.run_parallel) runs in stages instead (grid_runner.h). Both paths compare with interp::DescribeCheckOp and
+// check ops are test ops, not device work: each test function is compiled with
+// CompileOptions::checks, so the compiler makes the values its checks read extra results and
+// outfeeds (passes/lower_checks.h, vkhlo/checks.h), the function runs on the device, and the host
+// compares the downloaded values. A test function that starts a process grid
+// (interpreter.run_parallel) runs in stages instead (grid_runner.h). Both paths compare with
 // interp::CompareLiterals, so a check means the same on both.
 #pragma once
 
