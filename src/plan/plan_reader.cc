@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -183,9 +184,28 @@ Status ReadTable(ByteReader& in, const char* name, std::vector<T>& table) {
   return OkStatus();
 }
 
+Status ReadEntry(ByteReader& in, uint32_t& entry) {
+  VKHLO_ASSIGN_OR_RETURN(entry, in.U32("entry list"));
+  if (!in.done()) return in.Error("entry", std::to_string(in.remaining()) + " bytes after the entry list");
+  return OkStatus();
+}
+
 Status ReadBody(std::span<const uint8_t> body, uint64_t base, Plan& plan) {
+  // The sections this reader knows, each required exactly once.
+  struct Known {
+    uint32_t tag;
+    std::function<Status(ByteReader&)> read;
+    bool seen = false;
+  };
+  Known known[] = {
+      {format::kKernels, [&](ByteReader& in) { return ReadTable(in, "kernels", plan.kernels); }},
+      {format::kProfiles, [&](ByteReader& in) { return ReadTable(in, "profiles", plan.profiles); }},
+      {format::kConstants, [&](ByteReader& in) { return ReadTable(in, "constants", plan.constants); }},
+      {format::kValues, [&](ByteReader& in) { return ReadTable(in, "values", plan.values); }},
+      {format::kLists, [&](ByteReader& in) { return ReadTable(in, "step lists", plan.lists); }},
+      {format::kEntry, [&](ByteReader& in) { return ReadEntry(in, plan.entry); }},
+  };
   ByteReader in(body, base);
-  bool kernels = false, profiles = false, constants = false, values = false, lists = false, entry = false;
   while (!in.done()) {
     const uint64_t at = in.offset();
     VKHLO_ASSIGN_OR_RETURN(uint32_t tag, in.U32("section tag"));
@@ -196,52 +216,20 @@ Status ReadBody(std::span<const uint8_t> body, uint64_t base, Plan& plan) {
     }
     const uint64_t payload_at = in.offset();
     VKHLO_ASSIGN_OR_RETURN(std::span<const uint8_t> payload, in.Raw("section", length));
-    ByteReader section(payload, payload_at);
-    auto once = [&](bool& seen) -> Status {
-      if (seen) return in.ErrorAt(at, "section " + TagName(tag), "appears twice");
-      seen = true;
-      return OkStatus();
-    };
-    Status read;
-    switch (tag) {
-      case format::kKernels:
-        VKHLO_RETURN_IF_ERROR(once(kernels));
-        read = ReadTable(section, "kernels", plan.kernels);
-        break;
-      case format::kProfiles:
-        VKHLO_RETURN_IF_ERROR(once(profiles));
-        read = ReadTable(section, "profiles", plan.profiles);
-        break;
-      case format::kConstants:
-        VKHLO_RETURN_IF_ERROR(once(constants));
-        read = ReadTable(section, "constants", plan.constants);
-        break;
-      case format::kValues:
-        VKHLO_RETURN_IF_ERROR(once(values));
-        read = ReadTable(section, "values", plan.values);
-        break;
-      case format::kLists:
-        VKHLO_RETURN_IF_ERROR(once(lists));
-        read = ReadTable(section, "step lists", plan.lists);
-        break;
-      case format::kEntry: {
-        VKHLO_RETURN_IF_ERROR(once(entry));
-        auto e = section.U32("entry list");
-        read = e.ok() ? (plan.entry = *e, OkStatus()) : e.status();
-        if (read.ok() && !section.done()) read = section.Error("entry", "bytes after the entry list");
-        break;
-      }
-      default:
-        if (format::IsOptional(tag)) continue;  // a newer writer's optional section
-        return in.ErrorAt(at, "section tag", "unknown required section " + TagName(tag) +
-                                                 " (written by a newer vkhlo of the same major version?)");
+    Known* section = nullptr;
+    for (Known& k : known) section = k.tag == tag ? &k : section;
+    if (section == nullptr) {
+      if (format::IsOptional(tag)) continue;  // a newer writer's optional section
+      return in.ErrorAt(at, "section tag", "unknown required section " + TagName(tag) +
+                                               " (written by a newer vkhlo of the same major version?)");
     }
-    if (!read.ok()) return read.WithContext("section " + TagName(tag));
+    if (section->seen) return in.ErrorAt(at, "section " + TagName(tag), "appears twice");
+    section->seen = true;
+    ByteReader payload_reader(payload, payload_at);
+    if (Status read = section->read(payload_reader); !read.ok()) return read.WithContext("section " + TagName(tag));
   }
-  const std::pair<bool, const char*> required[] = {{kernels, "KERN"}, {profiles, "PROF"}, {constants, "CONS"},
-                                                   {values, "VALU"},  {lists, "LIST"},    {entry, "ENTR"}};
-  for (const auto& [seen, name] : required) {
-    if (!seen) return in.Error("body", std::string("section '") + name + "' is missing");
+  for (const Known& k : known) {
+    if (!k.seen) return in.Error("body", "section " + TagName(k.tag) + " is missing");
   }
   return OkStatus();
 }

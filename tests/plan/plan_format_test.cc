@@ -41,6 +41,17 @@ size_t SectionOffset(const std::vector<uint8_t>& file, uint32_t tag) {
   return 0;
 }
 
+// `file` with its last `removed` body bytes replaced by `appended`, its length and CRCs mended.
+void ResizeBody(std::vector<uint8_t>& file, const std::vector<uint8_t>& appended, size_t removed) {
+  file.resize(file.size() - removed);
+  file.insert(file.end(), appended.begin(), appended.end());
+  uint64_t body = 0;
+  std::memcpy(&body, file.data() + 24, 8);
+  body = body - removed + appended.size();
+  std::memcpy(file.data() + 24, &body, 8);
+  ResealPlan(file);
+}
+
 TEST(PlanFormat, Crc32CheckValue) {
   const std::string check = "123456789";  // the catalogue's check input for CRC-32/ISO-HDLC
   EXPECT_EQ(Crc32(std::span(reinterpret_cast<const uint8_t*>(check.data()), check.size())), 0xCBF43926u);
@@ -163,12 +174,7 @@ TEST(PlanFormat, NewerMinorVersionIsReadAndUnknownOptionalSectionsSkipped) {
   // Append an optional section ('note') a newer writer might add; the body grows by its size.
   const std::vector<uint8_t> note = {'n', 'o', 't', 'e', 3, 0, 0, 0, 0, 0, 0, 0, 'a', 'b', 'c'};
   const size_t note_at = file.size();
-  file.insert(file.end(), note.begin(), note.end());
-  uint64_t body = 0;
-  std::memcpy(&body, file.data() + 24, 8);
-  body += note.size();
-  std::memcpy(file.data() + 24, &body, 8);
-  ResealPlan(file);
+  ResizeBody(file, note, 0);
   auto read = ReadPlan(file);
   ASSERT_TRUE(read.ok()) << read.status().ToString();
   EXPECT_EQ(read->header.format_minor, kFormatMinor + 1);
@@ -181,6 +187,25 @@ TEST(PlanFormat, NewerMinorVersionIsReadAndUnknownOptionalSectionsSkipped) {
   auto refused = ReadPlan(required);
   ASSERT_FALSE(refused.ok());
   EXPECT_TRUE(Contains(refused.status(), "unknown required section 'Note'")) << refused.status().ToString();
+}
+
+TEST(PlanFormat, EachKnownSectionExactlyOnce) {
+  const std::vector<uint8_t> file = WritePlan(IdentityPlan());
+  const size_t entry = SectionOffset(file, format::kEntry);  // the last section
+  const std::vector<uint8_t> entry_section(file.begin() + static_cast<long>(entry), file.end());
+
+  std::vector<uint8_t> missing = file;
+  ResizeBody(missing, {}, entry_section.size());
+  auto read = ReadPlan(missing);
+  ASSERT_FALSE(read.ok());
+  EXPECT_TRUE(Contains(read.status(), "section 'ENTR' is missing")) << read.status().ToString();
+
+  std::vector<uint8_t> twice = file;
+  ResizeBody(twice, entry_section, 0);
+  read = ReadPlan(twice);
+  ASSERT_FALSE(read.ok());
+  EXPECT_TRUE(Contains(read.status(), "section 'ENTR' at byte " + std::to_string(file.size()) + ": appears twice"))
+      << read.status().ToString();
 }
 
 TEST(PlanFormat, HugeCountsFailBeforeAllocating) {
