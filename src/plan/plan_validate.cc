@@ -28,9 +28,10 @@ class Validator {
     if (plan_.entry >= plan_.lists.size()) return Error("entry list " + std::to_string(plan_.entry) + " of " + Count(plan_.lists.size()));
     for (size_t v = 0; v < plan_.values.size(); ++v) {
       const Value& value = plan_.values[v];
-      if (value.placement == Value::Placement::kConstant && value.index >= plan_.constants.size()) {
+      if (value.placement == Value::Placement::kConstant &&
+          (value.index >= plan_.constants.size() || value.bytes > plan_.constants[value.index].bytes.size())) {
         return Error("value " + std::to_string(v) + " names constant " + std::to_string(value.index) + " of " +
-                     Count(plan_.constants.size()));
+                     Count(plan_.constants.size()) + ", or more bytes than it holds");
       }
     }
     for (size_t k = 0; k < plan_.kernels.size(); ++k) {
@@ -45,8 +46,18 @@ class Validator {
       where_ = "list " + std::to_string(l) + " '" + list.name + "'";
       for (uint32_t v : list.arguments) VKHLO_RETURN_IF_ERROR(CheckValue(v));
       for (uint32_t v : list.results) VKHLO_RETURN_IF_ERROR(CheckValue(v));
-      for (const Slot& slot : list.slots) {
-        if (slot.first_step > slot.last_step) return Error(where_ + ": a slot ends before it starts");
+      size_t steps = 0;
+      for (const Segment& segment : list.segments) steps += segment.steps.size();
+      for (size_t i = 0; i < list.slots.size(); ++i) {
+        const Slot& slot = list.slots[i];
+        if (slot.first_step > slot.last_step || slot.last_step >= std::max<size_t>(steps, 1)) {
+          return Error(where_ + ": slot " + std::to_string(i) + " lives over steps " + std::to_string(slot.first_step) +
+                       ".." + std::to_string(slot.last_step) + " of " + std::to_string(steps));
+        }
+        if (slot.alignment == 0 || (slot.alignment & (slot.alignment - 1)) != 0) {
+          return Error(where_ + ": slot " + std::to_string(i) + " alignment " + std::to_string(slot.alignment) +
+                       " is not a power of two");
+        }
       }
       for (size_t s = 0; s < list.segments.size(); ++s) {
         const Segment& segment = list.segments[s];
@@ -80,6 +91,21 @@ class Validator {
   }
   Status CheckValues(const std::vector<uint32_t>& values) const {
     for (uint32_t v : values) VKHLO_RETURN_IF_ERROR(CheckValue(v));
+    return OkStatus();
+  }
+  // Values a step of this list makes: one placed in a slot lies within a slot of this list.
+  Status CheckMade(const std::vector<uint32_t>& values) const {
+    for (uint32_t v : values) {
+      VKHLO_RETURN_IF_ERROR(CheckValue(v));
+      const Value& value = plan_.values[v];
+      if (value.placement != Value::Placement::kSlot) continue;
+      const auto& slots = plan_.lists[list_].slots;
+      if (value.index >= slots.size() || value.offset > slots[value.index].bytes ||
+          value.bytes > slots[value.index].bytes - value.offset) {
+        return Error(where_ + ": value " + std::to_string(v) + " lies outside slot " + std::to_string(value.index) +
+                     " of its list");
+      }
+    }
     return OkStatus();
   }
   Status CheckList(uint32_t l) {
@@ -131,7 +157,7 @@ class Validator {
 
   Status Check(const DispatchStep& s) const {
     VKHLO_RETURN_IF_ERROR(CheckValues(s.inputs));
-    VKHLO_RETURN_IF_ERROR(CheckValues(s.outputs));
+    VKHLO_RETURN_IF_ERROR(CheckMade(s.outputs));
     for (const Dispatch& d : s.dispatches) VKHLO_RETURN_IF_ERROR(CheckDispatch(d));
     for (const InPlaceOutput& p : s.in_place) {
       if (p.input >= s.inputs.size() || p.output >= s.outputs.size()) return Error(where_ + ": in-place output out of range");
@@ -156,13 +182,13 @@ class Validator {
   }
   Status Check(const FftStep& s) const {
     VKHLO_RETURN_IF_ERROR(CheckValue(s.operand));
-    VKHLO_RETURN_IF_ERROR(CheckValue(s.result));
+    VKHLO_RETURN_IF_ERROR(CheckMade({s.result}));
     if (s.lengths.empty() || s.lengths.size() > 3) return Error(where_ + ": an fft of " + std::to_string(s.lengths.size()) + " dimensions");
     return OkStatus();
   }
   Status Check(const CollectiveStep& s) {
     VKHLO_RETURN_IF_ERROR(CheckValues(s.operands));
-    VKHLO_RETURN_IF_ERROR(CheckValues(s.results));
+    VKHLO_RETURN_IF_ERROR(CheckMade(s.results));
     if (s.reducer >= 0) VKHLO_RETURN_IF_ERROR(CheckList(static_cast<uint32_t>(s.reducer)));
     if (s.reducer < -1) return Error(where_ + ": reducer out of range");
     if (!s.exact.empty() && s.exact.size() != s.operands.size()) return Error(where_ + ": exact reductions not one per operand");
@@ -170,11 +196,11 @@ class Validator {
   }
   Status Check(const ProcessStep& s) const {
     VKHLO_RETURN_IF_ERROR(CheckValues(s.operands));
-    return CheckValues(s.results);
+    return CheckMade(s.results);
   }
   Status Check(const CustomCallStep& s) const {
     VKHLO_RETURN_IF_ERROR(CheckValues(s.operands));
-    VKHLO_RETURN_IF_ERROR(CheckValues(s.results));
+    VKHLO_RETURN_IF_ERROR(CheckMade(s.results));
     if (!s.host_callback) VKHLO_RETURN_IF_ERROR(CheckDispatch(s.dispatch));
     return OkStatus();
   }
@@ -190,7 +216,7 @@ class Validator {
     VKHLO_RETURN_IF_ERROR(CheckList(s.body));
     VKHLO_RETURN_IF_ERROR(CheckRead(s.predicate));
     VKHLO_RETURN_IF_ERROR(CheckValues(s.operands));
-    VKHLO_RETURN_IF_ERROR(CheckValues(s.results));
+    VKHLO_RETURN_IF_ERROR(CheckMade(s.results));
     if (s.trip_count < -1) return Error(where_ + ": trip count " + std::to_string(s.trip_count));
     const size_t n = s.operands.size();
     if (s.results.size() != n || plan_.lists[s.body].arguments.size() != n || plan_.lists[s.body].results.size() != n ||
@@ -201,7 +227,7 @@ class Validator {
   }
   Status Check(const BranchStep& s) {
     VKHLO_RETURN_IF_ERROR(CheckRead(s.selector));
-    VKHLO_RETURN_IF_ERROR(CheckValues(s.results));
+    VKHLO_RETURN_IF_ERROR(CheckMade(s.results));
     if (s.branches.empty() || (!s.is_case && s.branches.size() != 2)) {
       return Error(where_ + ": " + std::to_string(s.branches.size()) + " branches");
     }
@@ -214,7 +240,7 @@ class Validator {
   Status Check(const CallStep& s) {
     VKHLO_RETURN_IF_ERROR(CheckList(s.function));
     VKHLO_RETURN_IF_ERROR(CheckValues(s.operands));
-    VKHLO_RETURN_IF_ERROR(CheckValues(s.results));
+    VKHLO_RETURN_IF_ERROR(CheckMade(s.results));
     if (plan_.lists[s.function].arguments.size() != s.operands.size() ||
         plan_.lists[s.function].results.size() != s.results.size()) {
       return Error(where_ + ": a call's operands or results do not match its function");
@@ -223,7 +249,7 @@ class Validator {
   }
   Status Check(const ValueStep& s) const {
     VKHLO_RETURN_IF_ERROR(CheckValues(s.operands));
-    return CheckValues(s.results);
+    return CheckMade(s.results);
   }
 
   // Depth-first search for a cycle in the graph of lists naming lists.

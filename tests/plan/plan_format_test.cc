@@ -2,6 +2,7 @@
 // (never a crash, an assertion or an allocation beyond the file's size).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -239,6 +240,31 @@ TEST(PlanFormat, HugeCountsFailBeforeAllocating) {
   read = ReadPlan(bad);
   ASSERT_FALSE(read.ok());
   EXPECT_TRUE(Contains(read.status(), "header length at byte 16")) << read.status().ToString();
+}
+
+TEST(PlanFormat, ErrorsNameTheRecordsAroundTheField) {
+  // The fft step of main (segment 0, step 4): barrier 2, kind 3, rfft, f64, one length of 4.
+  std::vector<uint8_t> file = WritePlan(EveryStepPlan());
+  const std::vector<uint8_t> fft = {2, 3, 2, 1, 1, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0};
+  auto it = std::search(file.begin(), file.end(), fft.begin(), fft.end());
+  ASSERT_NE(it, file.end());
+  const size_t count_at = static_cast<size_t>(it - file.begin()) + 4;
+  PutU32(file, count_at, 0x7fffffffu);
+  ResealPlan(file);
+  auto read = ReadPlan(file);
+  ASSERT_FALSE(read.ok());
+  EXPECT_TRUE(Contains(read.status(), "section 'LIST': step lists[0]: segments[0]: steps[4]: reading fft lengths count at byte " +
+                                          std::to_string(count_at) + ": 2147483647 elements need at least 17179869176 bytes"))
+      << read.status().ToString();
+
+  // An enum beyond its last value: the fft type.
+  file = WritePlan(EveryStepPlan());
+  file[count_at - 2] = 9;
+  ResealPlan(file);
+  read = ReadPlan(file);
+  ASSERT_FALSE(read.ok());
+  EXPECT_TRUE(Contains(read.status(), "reading fft type at byte " + std::to_string(count_at - 2) + ": unknown value 9 (at most 3)"))
+      << read.status().ToString();
 }
 
 TEST(PlanFormat, BadEnumAndFlagValuesNameTheField) {

@@ -71,6 +71,14 @@ TEST(PlanValidate, RangesAndBindingsMustFit) {
   EXPECT_NE(Problem(plan).find("5 push words"), std::string::npos) << Problem(plan);
 
   plan = EveryStepPlan();
+  plan.values[FirstStep<DispatchStep>(plan, 0).outputs[0]].offset = 56;  // 16 bytes at 56 of a 64-byte slot
+  EXPECT_NE(Problem(plan).find("lies outside slot 0 of its list"), std::string::npos) << Problem(plan);
+
+  plan = EveryStepPlan();
+  plan.lists[0].slots[1].last_step = 500;
+  EXPECT_NE(Problem(plan).find("slot 1 lives over steps 1..500 of 20"), std::string::npos) << Problem(plan);
+
+  plan = EveryStepPlan();
   FirstStep<CopyStep>(plan, 0).to.bytes = 8;
   EXPECT_NE(Problem(plan).find("different sizes"), std::string::npos) << Problem(plan);
 }
