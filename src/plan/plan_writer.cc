@@ -14,16 +14,16 @@ namespace {
 class Encoder {
  public:
   explicit Encoder(ByteWriter& out) : out_(out) {}
-  Status U8(std::string_view, uint8_t& v) { return out_.U8(v), OkStatus(); }
-  Status U16(std::string_view, uint16_t& v) { return out_.U16(v), OkStatus(); }
-  Status U32(std::string_view, uint32_t& v) { return out_.U32(v), OkStatus(); }
-  Status U64(std::string_view, uint64_t& v) { return out_.U64(v), OkStatus(); }
-  Status I32(std::string_view, int32_t& v) { return out_.I32(v), OkStatus(); }
-  Status I64(std::string_view, int64_t& v) { return out_.I64(v), OkStatus(); }
-  Status Bool(std::string_view, bool& v) { return out_.Bool(v), OkStatus(); }
-  Status String(std::string_view, std::string& v) { return out_.String(v), OkStatus(); }
-  Status Bytes(std::string_view, std::vector<uint8_t>& v) { return out_.Bytes(v), OkStatus(); }
-  Status Digest(std::string_view, std::array<uint8_t, 32>& v) { return out_.Raw(v), OkStatus(); }
+  Status U8(std::string_view, uint8_t& v) { out_.U8(v); return OkStatus(); }
+  Status U16(std::string_view, uint16_t& v) { out_.U16(v); return OkStatus(); }
+  Status U32(std::string_view, uint32_t& v) { out_.U32(v); return OkStatus(); }
+  Status U64(std::string_view, uint64_t& v) { out_.U64(v); return OkStatus(); }
+  Status I32(std::string_view, int32_t& v) { out_.I32(v); return OkStatus(); }
+  Status I64(std::string_view, int64_t& v) { out_.I64(v); return OkStatus(); }
+  Status Bool(std::string_view, bool& v) { out_.Bool(v); return OkStatus(); }
+  Status String(std::string_view, std::string& v) { out_.String(v); return OkStatus(); }
+  Status Bytes(std::string_view, std::vector<uint8_t>& v) { out_.Bytes(v); return OkStatus(); }
+  Status Digest(std::string_view, std::array<uint8_t, 32>& v) { out_.Raw(v); return OkStatus(); }
   Status BoolList(std::string_view, std::vector<bool>& v) {
     out_.Count(v.size());
     for (bool b : v) out_.Bool(b);

@@ -1,9 +1,11 @@
 // Validate(): the cross references an executor indexes without checking, and
-// CheckRequirements(): the message a loader gives for a device that cannot run a plan.
+// CheckRequirements(): the message a loader gives for a device that cannot run a plan; and
+// DescribeHeader(), what a tool shows of a file.
 #include <gtest/gtest.h>
 
 #include <string>
 
+#include "plan/describe.h"
 #include "plan/plan.h"
 #include "tests/plan/sample_plans.h"
 
@@ -157,6 +159,23 @@ TEST(PlanRequirements, MetAndMissing) {
   EXPECT_NE(m.find("requiredSubgroupSize 32 (has 16..16)"), std::string::npos) << m;
   EXPECT_NE(m.find("compiled for profile 'mobile'"), std::string::npos) << m;
   EXPECT_EQ(m.find("requiredSubgroupSize 16"), std::string::npos) << m;  // 16 is within range
+}
+
+TEST(PlanDescribe, Header) {
+  const std::string text = DescribeHeader(EveryStepPlan().header);
+  EXPECT_NE(text.find("format 1.0, written by vkhlo 0.1.0\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("source sha256 01080f16"), std::string::npos) << text;
+  EXPECT_NE(text.find("entry @main(tensor<4xf32>, !stablehlo.token) -> (tuple<tuple<tensor<4xf32>, tensor<i32>>, "
+                      "tensor<2x2xf32>>, !stablehlo.token)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("compiled for profile 'mobile', Vulkan 1.1\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("features: shaderInt64, storageBuffer16BitAccess, storageTexelBuffer(R32G32B32A32_SFLOAT)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("maxComputeSharedMemorySize 8192, maxComputeWorkGroupSize 256x4x1"), std::string::npos) << text;
+  EXPECT_NE(text.find("required subgroup sizes: 16 32\n"), std::string::npos) << text;
+  EXPECT_EQ(FormatEntryType(EntryType{EntryType::Kind::kTensor, TensorType{"bf16", {-1, 3}}, {}}), "tensor<?x3xbf16>");
 }
 
 TEST(PlanRequirements, FeatureNames) {
