@@ -1,0 +1,68 @@
+// A compiled plan: everything an execution of a StableHLO program needs and nothing of the IR
+// (issue 22). The compiler lowers its BlockPrograms to a Plan; the runtime executes Plans; a
+// .vkx file holds one (plan_writer.h, plan_reader.h; docs/plan_format.md).
+//
+//   Plan                      header: format, producer, source hash, signature, requirements
+//    |- kernels[]             SPIR-V + pipeline layout facts            (kernel.h)
+//    |- profiles[]            what profiles say about a fused kernel    (kernel.h)
+//    |- constants[]           bytes uploaded once                       (buffers.h)
+//    |- values[]              every value steps read or make, by number (buffers.h)
+//    |- lists[]               step lists: the entry, regions, functions, reducers
+//         |- arguments, results (value numbers), slots (buffer assignment)
+//         |- segments[]       command buffers: steps with their barriers (step.h)
+//
+// Pure data: no Vulkan, no IR, no compiler. Validate() checks every cross reference so that an
+// executor may index without checking (ReadPlan calls it on every file it reads).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "plan/buffers.h"
+#include "plan/header.h"
+#include "plan/kernel.h"
+#include "plan/requirements.h"
+#include "plan/step.h"
+#include "vkhlo/status.h"
+
+namespace vkhlo::plan {
+
+// Steps recorded into one command buffer, submitted when the segment ends. A host step (step.h
+// IsHostStep) is the only step of its segment: what precedes it is submitted and waited for.
+struct Segment {
+  std::vector<Step> steps;
+  bool operator==(const Segment&) const = default;
+};
+
+// A block that runs: the entry's body, a region of while/if/case, a called function, or the
+// reducer of a collective.
+struct StepList {
+  enum class Role : uint8_t { kEntry = 0, kRegion = 1, kFunction = 2, kReducer = 3 };
+  Role role = Role::kRegion;
+  std::string name;                 // "main", "while_3.body", "@helper" (messages, dumps)
+  std::vector<uint32_t> arguments;  // values the caller hands in (Placement::kArgument)
+  std::vector<uint32_t> results;    // values handed back
+  std::vector<Slot> slots;          // allocated when the list starts, freed when it ends
+  std::vector<Segment> segments;
+  bool operator==(const StepList&) const = default;
+};
+
+struct Plan {
+  PlanHeader header;
+  std::vector<Kernel> kernels;
+  std::vector<KernelProfile> profiles;
+  std::vector<Constant> constants;
+  std::vector<Value> values;
+  std::vector<StepList> lists;
+  uint32_t entry = 0;  // the list of the entry's body
+  bool operator==(const Plan&) const = default;
+};
+
+// Checks that every index is in range (kernels, profiles, constants, values, lists, slots of
+// the step's own list), bindings match their kernels, ranges fit their buffers, host steps
+// stand alone in their segments, and no list reaches itself through control flow (so that an
+// executor's recursion ends). Errors name the list, segment and step.
+Status Validate(const Plan& plan);
+
+}  // namespace vkhlo::plan
