@@ -147,7 +147,9 @@ class Validator {
       return Error(where_ + ": " + std::to_string(d.bindings.size()) + " bindings for kernel '" + kernel.name + "', which has " +
                    std::to_string(kernel.bindings.size()));
     }
-    if (16 + 4 * static_cast<uint64_t>(d.push_words.size()) > std::max<uint64_t>(16, kernel.push_constant_bytes)) {
+    // Push words follow the 16-byte workgroup base, or start at 0 in a kernel without one.
+    const uint64_t base = kernel.workgroup_base_offset == Kernel::kNoWorkgroupBase ? 0 : 16;
+    if (base + 4 * static_cast<uint64_t>(d.push_words.size()) > std::max<uint64_t>(base, kernel.push_constant_bytes)) {
       return Error(where_ + ": " + std::to_string(d.push_words.size()) + " push words beyond kernel '" + kernel.name + "''s " +
                    std::to_string(kernel.push_constant_bytes) + " bytes");
     }

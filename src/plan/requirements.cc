@@ -13,6 +13,10 @@ constexpr const char* kFeatureNames[] = {
     "storageBuffer16BitAccess", "shaderIntegerDotProduct", "subgroupSizeControl",
     "bufferDeviceAddress", "cooperativeMatrix",       "shaderBufferInt64Atomics",
     "storageTexelBuffer(R32G32B32A32_SFLOAT)", "storageTexelBuffer(R32G32B32A32_UINT)",
+    "shaderSignedZeroInfNanPreserveFloat16", "shaderSignedZeroInfNanPreserveFloat32",
+    "shaderSignedZeroInfNanPreserveFloat64", "shaderRoundingModeRTEFloat16",
+    "shaderRoundingModeRTEFloat32", "shaderRoundingModeRTEFloat64",
+    "shaderDenormPreserveFloat16", "shaderDenormPreserveFloat32", "shaderDenormPreserveFloat64",
 };
 
 std::string Limit(const char* name, uint64_t needed, uint64_t has) {

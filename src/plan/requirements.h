@@ -35,8 +35,19 @@ enum Feature : uint64_t {
   kShaderBufferInt64Atomics = 1ull << 11,   // shaderBufferInt64Atomics
   kStorageTexelBufferRgba32f = 1ull << 12,  // R32G32B32A32_SFLOAT storage texel buffers
   kStorageTexelBufferRgba32ui = 1ull << 13, // R32G32B32A32_UINT storage texel buffers
+  // Float controls a kernel's execution modes ask for (VkPhysicalDeviceFloatControlsProperties;
+  // codegen declares them where the device has them, docs/exactness.md).
+  kSignedZeroInfNanPreserveFloat16 = 1ull << 14,  // shaderSignedZeroInfNanPreserveFloat16
+  kSignedZeroInfNanPreserveFloat32 = 1ull << 15,  // shaderSignedZeroInfNanPreserveFloat32
+  kSignedZeroInfNanPreserveFloat64 = 1ull << 16,  // shaderSignedZeroInfNanPreserveFloat64
+  kRoundingModeRteFloat16 = 1ull << 17,           // shaderRoundingModeRTEFloat16
+  kRoundingModeRteFloat32 = 1ull << 18,           // shaderRoundingModeRTEFloat32
+  kRoundingModeRteFloat64 = 1ull << 19,           // shaderRoundingModeRTEFloat64
+  kDenormPreserveFloat16 = 1ull << 20,            // shaderDenormPreserveFloat16
+  kDenormPreserveFloat32 = 1ull << 21,            // shaderDenormPreserveFloat32
+  kDenormPreserveFloat64 = 1ull << 22,            // shaderDenormPreserveFloat64
 };
-inline constexpr uint64_t kAllFeatures = (1ull << 14) - 1;
+inline constexpr uint64_t kAllFeatures = (1ull << 23) - 1;
 
 // "shaderInt64", ... (the Vulkan name of one feature bit; "feature bit N" for unknown bits).
 std::string FeatureName(uint64_t feature);

@@ -25,8 +25,12 @@ struct Dispatch {
   uint32_t kernel = 0;                // Plan::kernels
   std::vector<BufferRef> bindings;    // binding i of the kernel
   std::vector<bool> written;          // per binding: the dispatch writes it (barriers, in-place)
-  std::array<uint32_t, 3> grid = {1, 1, 1};  // workgroups; may exceed maxComputeWorkGroupCount in x
-  std::vector<uint32_t> push_words;   // after the 16-byte workgroup base
+  // Workgroups; may exceed maxComputeWorkGroupCount in x (split by the workgroup base). 0 in
+  // any dimension: not dispatched (a custom_call's launch may say so).
+  std::array<uint32_t, 3> grid = {1, 1, 1};
+  // After the 16-byte workgroup base; from offset 0 for a kernel without one
+  // (Kernel::kNoWorkgroupBase: a custom_call's kernel, whose push constants are all its own).
+  std::vector<uint32_t> push_words;
   // It only copies inputs to the outputs that may share their buffers: skipped when every
   // InPlaceOutput of the step shares its input's buffer.
   bool skip_in_place = false;

@@ -14,6 +14,7 @@
 #include "runtime/state.h"
 #include "runtime/target_from_device.h"
 #include "support/env.h"
+#include "support/sha256.h"
 #include "verify/verifier.h"
 
 namespace vkhlo {
@@ -175,7 +176,10 @@ StatusOr<Executable> Client::Compile(const ProgramSource& source, const CompileO
     VKHLO_ASSIGN_OR_RETURN(module, frontend::ParseProgram(source.program()));
     VKHLO_RETURN_IF_ERROR(verify::VerifyModule(*module));  // a built computation is checked as it is built
   }
-  return runtime::CompileModule(*this, std::move(module), options);
+  VKHLO_ASSIGN_OR_RETURN(Executable executable, runtime::CompileModule(*this, std::move(module), options));
+  // The plan's source hash (runtime/plan_lowering.h): of the text or bytes as given.
+  if (source.computation() == nullptr) executable.state()->source_sha256 = Sha256Of(source.program());
+  return executable;
 }
 
 }  // namespace vkhlo

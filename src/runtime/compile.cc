@@ -449,7 +449,8 @@ class Compiler {
     size_t m = 0;  // the next module
     auto pipeline_of = [&](const codegen::KernelSource& dumped,
                            uint32_t subgroup_size) -> StatusOr<std::shared_ptr<const device::Pipeline>> {
-      const codegen::SpirvWords& spirv = *e.spirv[m];
+      const std::shared_ptr<const codegen::SpirvWords> words = e.spirv[m];
+      const codegen::SpirvWords& spirv = *words;
       KernelCompileStats& stats = exe_.compile_stats.per_kernel.emplace_back();
       stats.name = e.names[m];
       stats.spirv_bytes = spirv.size() * sizeof(uint32_t);
@@ -472,6 +473,12 @@ class Compiler {
       VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<const device::Pipeline> pipeline,
                              exe_.client->device->pipelines().GetOrCreate(desc));
       stats.pipeline_ms = Ms(start);
+      // Kept for the plan (plan_lowering.h): the words the pipeline was made of.
+      if (kernel.device) {
+        kernel.device_spirv.push_back(words);
+      } else {
+        kernel.spirv = words;
+      }
       return pipeline;
     };
     if (!kernel.device) {
@@ -483,6 +490,7 @@ class Compiler {
     for (const codegen::KernelDispatch& dispatch : kernel.device->dispatches) {
       if (!HasGrid(dispatch)) {
         kernel.device_pipelines.push_back(nullptr);
+        kernel.device_spirv.push_back(nullptr);
         continue;
       }
       codegen::KernelSource dumped;

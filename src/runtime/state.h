@@ -7,6 +7,7 @@
 // buffer slots its intermediate values share.
 #pragma once
 
+#include <array>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -90,10 +91,13 @@ struct CompiledKernel {
   // A loop kernel: its source and pipeline (null when its index space is empty).
   codegen::KernelSource source;
   std::shared_ptr<const device::Pipeline> pipeline;
+  // The SPIR-V the pipeline was made of (kept for the plan, runtime/plan_lowering.h).
+  std::shared_ptr<const codegen::SpirvWords> spirv;
   // A device kernel (codegen/device_kernel.h): set when the fusion has a device_op; its
   // dispatches' pipelines in order (null for a dispatch with an empty grid).
   std::optional<codegen::DeviceKernel> device;
   std::vector<std::shared_ptr<const device::Pipeline>> device_pipelines;
+  std::vector<std::shared_ptr<const codegen::SpirvWords>> device_spirv;  // parallel to device_pipelines
   // The device kernel's constant tables (DeviceKernel::constant_words), uploaded when compiled.
   std::vector<std::shared_ptr<BufferState>> constants;
   // What a profile says about it (class, config, fused ops with their locations).
@@ -140,6 +144,9 @@ struct ExecutableState {
   // CompileOptions::checks: how the host compares what the checks read (vkhlo/checks.h).
   std::shared_ptr<const CompiledChecks> checks;
   CompileStats compile_stats;
+  // SHA-256 of the program text or bytecode Client::Compile was given (unset for a built
+  // computation or a module compiled directly): the plan's source hash (plan_lowering.h).
+  std::optional<std::array<uint8_t, 32>> source_sha256;
   mutable std::mutex stats_mutex;
   ExecutionStats last_stats;
 };

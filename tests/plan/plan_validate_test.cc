@@ -33,6 +33,25 @@ T& FirstStep(Plan& plan, size_t list) {
   return none;
 }
 
+// A kernel without a workgroup base (a custom_call's) takes its push words from offset 0, so
+// they may fill its whole block; one with a base has 16 bytes fewer for them.
+TEST(PlanValidate, PushWordsStartAfterTheWorkgroupBaseIfAny) {
+  Plan plan = EveryStepPlan();
+  Dispatch& d = FirstStep<DispatchStep>(plan, 0).dispatches[0];
+  Kernel& kernel = plan.kernels[d.kernel];
+  kernel.push_constant_bytes = 32;
+  kernel.workgroup_base_offset = Kernel::kNoWorkgroupBase;
+  d.push_words.assign(8, 1);
+  EXPECT_TRUE(Validate(plan).ok()) << Validate(plan).ToString();
+  d.push_words.assign(9, 1);
+  EXPECT_NE(Problem(plan).find("9 push words beyond kernel"), std::string::npos) << Problem(plan);
+  kernel.workgroup_base_offset = 0;
+  d.push_words.assign(4, 1);
+  EXPECT_TRUE(Validate(plan).ok()) << Validate(plan).ToString();
+  d.push_words.assign(5, 1);
+  EXPECT_NE(Problem(plan).find("5 push words beyond kernel"), std::string::npos) << Problem(plan);
+}
+
 TEST(PlanValidate, IndicesOutOfRangeNameWhere) {
   Plan plan = EveryStepPlan();
   FirstStep<DispatchStep>(plan, 0).dispatches[0].kernel = 99;
@@ -181,6 +200,14 @@ TEST(PlanDescribe, Header) {
 TEST(PlanRequirements, FeatureNames) {
   EXPECT_EQ(FeatureNames(kShaderFloat64 | kBufferDeviceAddress), "shaderFloat64, bufferDeviceAddress");
   EXPECT_EQ(FeatureName(uint64_t{1} << 40), "feature bit 40");  // a newer compiler's feature
+  EXPECT_EQ(FeatureNames(kSignedZeroInfNanPreserveFloat32 | kDenormPreserveFloat64),
+            "shaderSignedZeroInfNanPreserveFloat32, shaderDenormPreserveFloat64");
+  EXPECT_EQ(FeatureName(kRoundingModeRteFloat16), "shaderRoundingModeRTEFloat16");
+  // A device without the float controls a kernel declares cannot run it.
+  DeviceRequirements needed;
+  needed.features = kRoundingModeRteFloat32;
+  const Status status = CheckRequirements(needed, Phone());
+  EXPECT_NE(status.message().find("lacks: shaderRoundingModeRTEFloat32"), std::string::npos) << status.ToString();
 }
 
 }  // namespace
