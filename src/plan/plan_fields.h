@@ -188,7 +188,8 @@ Status Of(C& c, FftStep& s) {
   VKHLO_RETURN_IF_ERROR(U64s(c, "fft lengths", s.lengths));
   VKHLO_RETURN_IF_ERROR(c.U64("fft batch", s.batch));
   VKHLO_RETURN_IF_ERROR(c.U32("fft operand", s.operand));
-  return c.U32("fft result", s.result);
+  VKHLO_RETURN_IF_ERROR(c.U32("fft result", s.result));
+  return c.String("location", s.location);
 }
 
 template <class C>
@@ -253,7 +254,8 @@ Status Of(C& c, WhileStep& s) {
   VKHLO_RETURN_IF_ERROR(c.I64("trip count", s.trip_count));
   VKHLO_RETURN_IF_ERROR(c.Bool("batched", s.batched));
   VKHLO_RETURN_IF_ERROR(U32s(c, "operands", s.operands));
-  return U32s(c, "results", s.results);
+  VKHLO_RETURN_IF_ERROR(U32s(c, "results", s.results));
+  return c.String("location", s.location);
 }
 
 template <class C>
@@ -261,7 +263,8 @@ Status Of(C& c, BranchStep& s) {
   VKHLO_RETURN_IF_ERROR(c.Bool("is case", s.is_case));
   VKHLO_RETURN_IF_ERROR(Of(c, s.selector));
   VKHLO_RETURN_IF_ERROR(U32s(c, "branches", s.branches));
-  return U32s(c, "results", s.results);
+  VKHLO_RETURN_IF_ERROR(U32s(c, "results", s.results));
+  return c.String("location", s.location);
 }
 
 template <class C>

@@ -76,6 +76,7 @@ struct FftStep {
   std::vector<uint64_t> lengths;  // fft_length, outermost first (real lengths for RFFT/IRFFT)
   uint64_t batch = 1;             // product of the dimensions before the transformed ones
   uint32_t operand = 0, result = 0;  // values
+  std::string location;  // "file:line:col" for messages and profiles ("stablehlo.fft at ...")
   bool operator==(const FftStep&) const = default;
 };
 
@@ -154,6 +155,7 @@ struct WhileStep {
   // predicate read per batch (execute.cc RunBatched).
   bool batched = false;
   std::vector<uint32_t> operands, results;  // initial state, final state
+  std::string location;  // "file:line:col": profiles name the predicate reads by it
   bool operator==(const WhileStep&) const = default;
 };
 
@@ -164,6 +166,7 @@ struct BranchStep {
   ScalarRead selector;
   std::vector<uint32_t> branches;  // step lists
   std::vector<uint32_t> results;
+  std::string location;  // "file:line:col": profiles name the selector read by it
   bool operator==(const BranchStep&) const = default;
 };
 

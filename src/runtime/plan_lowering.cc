@@ -413,6 +413,7 @@ class Lowerer {
         VKHLO_ASSIGN_OR_RETURN(plan::FftStep step, FftStepOf(op));
         VKHLO_ASSIGN_OR_RETURN(step.operand, Read(op.operand(0)));
         VKHLO_ASSIGN_OR_RETURN(step.result, Define(op.result(0), Placement::kFresh));
+        step.location = Where(op);
         b.steps.push_back(plan::Step{0, std::move(step)});
         return OkStatus();
       }
@@ -454,6 +455,7 @@ class Lowerer {
           step.branches.push_back(list);
         }
         VKHLO_ASSIGN_OR_RETURN(step.results, DefineResults(op));
+        step.location = Where(op);
         b.steps.push_back(plan::Step{0, std::move(step)});
         return OkStatus();
       }
@@ -512,6 +514,7 @@ class Lowerer {
     step.trip_count = counted != b.program->trip_counts.end() ? counted->second : -1;
     step.batched = b.program->batched.count(&op) != 0;
     VKHLO_ASSIGN_OR_RETURN(step.results, DefineResults(op));
+    step.location = Where(op);
     b.steps.push_back(plan::Step{0, std::move(step)});
     return OkStatus();
   }

@@ -146,7 +146,7 @@ Plan EveryStepPlan() {
   device.steps.push_back(Make(matmul, kAfterComputeWrites));
   device.steps.push_back(Make(CopyStep{Of(z, 16), Of(w, 16)}, kAfterComputeWrites));
   device.steps.push_back(Make(FillStep{BufferRef{BufferRef::Kind::kSlot, 0, 16, 48}, 0xffffffffu}, kAfterTransferWrites));
-  device.steps.push_back(Make(FftStep{FftStep::Type::kRfft, true, {4}, 1, w, f}, kAfterTransferWrites));
+  device.steps.push_back(Make(FftStep{FftStep::Type::kRfft, true, {4}, 1, w, f, "model.mlir:18:9"}, kAfterTransferWrites));
   device.steps.push_back(Make(ValueStep{ValueStep::Kind::kToken, 0, {token}, {t2}}));
   CustomCallStep kernel_call;
   kernel_call.target = "my.kernel";
@@ -186,7 +186,7 @@ Plan EveryStepPlan() {
     const uint32_t next_i = Tensor(plan, I32(), P::kFresh, "%next_i");
     body.arguments = {bi, bv};
     body.results = {next_i, called};
-    body.segments.push_back(One(Make(BranchStep{false, ScalarRead{bi, 4, true}, {3, 4}, {chosen}})));
+    body.segments.push_back(One(Make(BranchStep{false, ScalarRead{bi, 4, true}, {3, 4}, {chosen}, "model.mlir:31:7"})));
     body.segments.push_back(Segment{{Make(CallStep{5, {chosen}, {called}}),
                                      Make(ValueStep{ValueStep::Kind::kForward, 0, {bi}, {next_i}})}});
   }
@@ -218,7 +218,7 @@ Plan EveryStepPlan() {
     reducer.segments.push_back(Segment{{Make(add)}});
   }
   main.segments.push_back(One(Make(WhileStep{1, 2, ScalarRead{Tensor(plan, TensorType{"i1", {}}, P::kFresh, "%p"), 1, false},
-                                             -1, true, {i0, z}, {i_end, v_end}})));
+                                             -1, true, {i0, z}, {i_end, v_end}, "model.mlir:25:3"})));
   // WhileStep's predicate names the condition's result value: point it there.
   std::get<WhileStep>(main.segments.back().steps[0].op).predicate.value = plan.lists[1].results[0];
 
@@ -236,14 +236,14 @@ Plan EveryStepPlan() {
   const uint32_t pair_value = Tuple(plan, "%pair");
   const uint32_t first = Tensor(plan, F32({4}), P::kFresh, "%first");
   Segment after;
-  after.steps.push_back(Make(WhileStep{8, 9, ScalarRead{plan.lists[8].results[0], 1, false}, 8, false, {v_end}, {counted}}));
+  after.steps.push_back(Make(WhileStep{8, 9, ScalarRead{plan.lists[8].results[0], 1, false}, 8, false, {v_end}, {counted}, "model.mlir:40:3"}));
   after.steps.push_back(Make(ValueStep{ValueStep::Kind::kTuple, 0, {counted, i_end}, {pair_value}}));
   after.steps.push_back(Make(ValueStep{ValueStep::Kind::kGetTupleElement, 0, {pair_value}, {first}}));
   main.segments.push_back(std::move(after));
 
   // case over i_end: branches 3, 4, 7.
   const uint32_t case_out = Tensor(plan, F32({2, 2}), P::kFresh, "%case");
-  main.segments.push_back(One(Make(BranchStep{true, ScalarRead{i_end, 4, true}, {3, 4, 7}, {case_out}})));
+  main.segments.push_back(One(Make(BranchStep{true, ScalarRead{i_end, 4, true}, {3, 4, 7}, {case_out}, "model.mlir:44:3"})));
 
   // all_reduce with the reducer list, then process ops and a host callback.
   const uint32_t reduced = Tensor(plan, F32({4}), P::kFresh, "%reduced");

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -384,6 +385,8 @@ TEST(PlanLowering, ControlFlowBecomesListsAndHostStepsStandAlone) {
   EXPECT_EQ(branch_case->selector.bytes, 4);
   EXPECT_TRUE(branch_case->selector.is_signed);
   EXPECT_EQ(CountSteps<plan::FftStep>(plan), 1);
+  EXPECT_FALSE(whiles[1]->location.empty());
+  EXPECT_FALSE(branch_case->location.empty());
   EXPECT_GE(CountSteps<plan::ValueStep>(plan), 1);  // the tuple (its element read is folded)
 
   // Host steps (the uncounted while, if, case) each stand alone in their segment.
@@ -474,6 +477,62 @@ func.func @main(%x: tensor<100xf32>) -> tensor<100xf32> {
   EXPECT_EQ(plan.header.requirements.workgroup_size[0] >= 64, true);
   client.custom_calls().Unregister("plan_lowering_test.add_one");
   client.custom_calls().Unregister("plan_lowering_test.copy");
+}
+
+// The functions a process-grid program runs on each process (every function but @main, which
+// runs them through interpreter.run_parallel): compiled as the entry, each of a 1 x 1 grid.
+TEST(PlanLowering, CollectivesAndProcessOpsKeepTheirAttributes) {
+  const Client& client = SharedClient();
+  std::set<plan::CollectiveStep::Kind> collectives;
+  std::set<plan::ProcessStep::Kind> process_ops;
+  const plan::CollectiveStep* all_reduce = nullptr;
+  std::deque<plan::Plan> plans;  // all_reduce points into one
+  const std::regex function(R"(func\.func\s+(?:public\s+|private\s+)?@([A-Za-z0-9_]+)\()");
+  for (const char* name : {"all_gather", "all_reduce", "all_to_all", "collective_broadcast", "collective_permute",
+                           "collective_reduce", "reduce_scatter", "infeed", "outfeed", "partition_id", "replica_id",
+                           "send_recv"}) {
+    const std::string text = ReadFile(kConformance / "interpret" / (std::string(name) + ".mlir"));
+    size_t start = 0;
+    while (start < text.size()) {
+      size_t end = text.find("// -----", start);
+      if (end == std::string::npos) end = text.size();
+      const std::string chunk = text.substr(start, end - start);
+      start = end + 8;
+      for (std::sregex_iterator it(chunk.begin(), chunk.end(), function), done; it != done; ++it) {
+        const std::string entry = (*it)[1];
+        if (entry == "main") continue;
+        CompileOptions options;
+        options.entry = entry;
+        auto executable = client.Compile(chunk, options);
+        ASSERT_TRUE(executable.ok()) << name << " @" << entry << ": " << executable.status().ToString();
+        plans.push_back(CheckedPlan(client, *executable, std::string(name) + " @" + entry));
+        const plan::Plan& plan = plans.back();
+        ForEachStep(plan.lists[plan.entry], [&](const plan::Step& step) {
+          if (const auto* c = std::get_if<plan::CollectiveStep>(&step.op)) {
+            collectives.insert(c->kind);
+            EXPECT_FALSE(c->location.empty());
+            const bool reduces = c->kind == plan::CollectiveStep::Kind::kAllReduce ||
+                                 c->kind == plan::CollectiveStep::Kind::kReduceScatter ||
+                                 c->kind == plan::CollectiveStep::Kind::kCollectiveReduce;
+            EXPECT_EQ(c->reducer >= 0, reduces) << name;
+            if (c->reducer >= 0) {
+              EXPECT_EQ(plan.lists[static_cast<size_t>(c->reducer)].role, plan::StepList::Role::kReducer);
+              EXPECT_EQ(plan.lists[static_cast<size_t>(c->reducer)].arguments.size(), 2 * c->operands.size());
+            }
+            if (std::string(name) == "all_reduce" && all_reduce == nullptr) all_reduce = c;
+          }
+          if (const auto* p = std::get_if<plan::ProcessStep>(&step.op)) process_ops.insert(p->kind);
+        });
+      }
+    }
+  }
+  EXPECT_EQ(collectives.size(), 7u) << "every collective kind";
+  EXPECT_EQ(process_ops.size(), 6u) << "every process op kind";
+  // all_reduce.mlir's first: replica groups [[0, 1]] on channel 0, an i64 add (exact).
+  ASSERT_NE(all_reduce, nullptr);
+  EXPECT_EQ(all_reduce->replica_groups, (std::vector<std::vector<int64_t>>{{0, 1}}));
+  EXPECT_EQ(all_reduce->groups, plan::CollectiveStep::Groups::kCrossReplica);
+  EXPECT_EQ(all_reduce->exact, std::vector<plan::CollectiveStep::ExactReduction>{plan::CollectiveStep::ExactReduction::kAdd});
 }
 
 TEST(PlanLowering, PolymorphicExecutablesAreUnimplemented) {
