@@ -37,22 +37,28 @@ plan::EntryType EntryTypeOf(const ir::Type& type) {
   return out;
 }
 
-// Whether dispatch `d` of `dk` writes only scratch buffers, from the kernel's inputs (and
-// constants) alone, that no other dispatch of the kernel touches before it or writes after it
-// (a matmul packing an operand into panels): what it writes then depends only on what it reads
-// (plan::Dispatch::loop_invariant; the rule execute.cc applies while it runs the IR).
-bool LoopInvariant(const codegen::DeviceKernel& dk, size_t d) {
-  using Kind = codegen::KernelBuffer::Kind;
+// Whether dispatch `d` of `step` may be kept across a loop's iterations
+// (plan::Dispatch::loop_invariant): it writes slots (the step's scratch) and no value, reads no
+// slot, and no other dispatch of the step touches one of its slots before it or writes one after
+// it (a matmul packing an operand into panels). What it writes then depends only on the values
+// and constants it reads; the executor keeps it while those buffers stay the same.
+bool LoopInvariant(const plan::DispatchStep& step, size_t d) {
+  using Kind = plan::BufferRef::Kind;
+  const plan::Dispatch& dispatch = step.dispatches[d];
   bool writes = false;
-  for (const codegen::KernelBuffer& b : dk.dispatches[d].bindings) {
-    if (b.kind == Kind::kValue && b.written) return false;
-    if (b.kind != Kind::kScratch) continue;
-    if (!b.written) return false;  // it reads what another dispatch wrote
+  for (size_t i = 0; i < dispatch.bindings.size(); ++i) {
+    const plan::BufferRef& ref = dispatch.bindings[i];
+    if (ref.kind == Kind::kValue && dispatch.written[i]) return false;
+    if (ref.kind != Kind::kSlot) continue;
+    if (!dispatch.written[i]) return false;  // it reads what another dispatch wrote
     writes = true;
-    for (size_t e = 0; e < dk.dispatches.size(); ++e) {
+    for (size_t e = 0; e < step.dispatches.size(); ++e) {
       if (e == d) continue;
-      for (const codegen::KernelBuffer& o : dk.dispatches[e].bindings) {
-        if (o.kind == Kind::kScratch && o.scratch == b.scratch && (e < d || o.written)) return false;
+      const plan::Dispatch& other = step.dispatches[e];
+      for (size_t o = 0; o < other.bindings.size(); ++o) {
+        if (other.bindings[o].kind == Kind::kSlot && other.bindings[o].index == ref.index && (e < d || other.written[o])) {
+          return false;
+        }
       }
     }
   }
@@ -357,11 +363,11 @@ class Lowerer {
       d.grid = dispatch.grid;
       d.push_words = dispatch.push_words;
       d.skip_in_place = dispatch.skip_in_place;
-      d.loop_invariant = LoopInvariant(dk, i);
       d.config = DispatchConfig(dispatch);
       d.flops = dispatch.flops;
       step.dispatches.push_back(std::move(d));
     }
+    for (size_t i = 0; i < step.dispatches.size(); ++i) step.dispatches[i].loop_invariant = LoopInvariant(step, i);
     b.steps.push_back(plan::Step{0, std::move(step)});
     return OkStatus();
   }

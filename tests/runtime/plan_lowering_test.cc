@@ -99,6 +99,38 @@ std::optional<Dispatches> CountDispatches(const plan::Plan& plan, uint32_t l) {
   return total;
 }
 
+// Reuses of loop-invariant dispatches one Execute of `plan` makes: in each counted while of the
+// entry, every iteration after the first skips the body's loop-invariant dispatches that read
+// only buffers nothing in an execution writes: the entry's arguments and constants, and loop
+// state the body hands back unchanged from one of those.
+uint64_t ExpectedInvariantReuses(const plan::Plan& plan) {
+  const plan::StepList& entry = plan.lists[plan.entry];
+  std::set<uint32_t> immutable(entry.arguments.begin(), entry.arguments.end());
+  for (size_t v = 0; v < plan.values.size(); ++v) {
+    if (plan.values[v].placement == plan::Value::Placement::kConstant) immutable.insert(static_cast<uint32_t>(v));
+  }
+  uint64_t reuses = 0;
+  ForEachStep(entry, [&](const plan::Step& step) {
+    const auto* w = std::get_if<plan::WhileStep>(&step.op);
+    if (w == nullptr || w->trip_count < 2) return;
+    const plan::StepList& body = plan.lists[w->body];
+    for (size_t k = 0; k < w->operands.size(); ++k) {
+      if (immutable.count(w->operands[k]) && body.results[k] == body.arguments[k]) immutable.insert(body.arguments[k]);
+    }
+    ForEachStep(body, [&](const plan::Step& inner) {
+      const auto* s = std::get_if<plan::DispatchStep>(&inner.op);
+      if (s == nullptr) return;
+      for (const plan::Dispatch& d : s->dispatches) {
+        const bool reads_immutable = std::all_of(d.bindings.begin(), d.bindings.end(), [&](const plan::BufferRef& ref) {
+          return ref.kind != plan::BufferRef::Kind::kValue || immutable.count(ref.index) != 0;
+        });
+        if (d.loop_invariant && reads_immutable) reuses += static_cast<uint64_t>(w->trip_count - 1);
+      }
+    });
+  });
+  return reuses;
+}
+
 // Zero-filled arguments of the executable's parameter types.
 std::vector<Buffer> ZeroArguments(const Client& client, const Executable& executable) {
   std::vector<Buffer> arguments;
@@ -181,6 +213,7 @@ bool CheckDispatchCount(const Client& client, const Executable& executable, cons
   if (!results.ok()) return false;
   const ExecutionStats stats = executable.last_stats();
   const uint64_t recorded = stats.kernels_dispatched + stats.invariant_dispatches_reused;
+  EXPECT_EQ(stats.invariant_dispatches_reused, ExpectedInvariantReuses(plan));
   if (stats.in_place_updates == 0) {
     EXPECT_EQ(recorded, expected->count);
   } else {
@@ -411,6 +444,41 @@ TEST(PlanLowering, ControlFlowBecomesListsAndHostStepsStandAlone) {
     EXPECT_EQ(last, 80.0f);
   }
   EXPECT_TRUE(found);
+}
+
+// A counted loop multiplying its state by weights the caller gives: the matmul's packing of the
+// weights is loop invariant, and the runtime skips it after the first iteration.
+TEST(PlanLowering, LoopInvariantDispatchesAreTheOnesTheRuntimeReuses) {
+  const Client& client = SharedClient();
+  // h = tanh(h W + x[i])[:, :128] over 8 steps, W carried unchanged in the loop state (as
+  // lax.scan lowers closed-over weights); at this batch llvmpipe's matmul packs W in a dispatch
+  // of its own (tests/codegen/counted_loop_test.cc).
+  auto executable = client.Compile(R"(
+func.func @main(%xs: tensor<8x64x256xf32>, %w: tensor<128x256xf32>, %h0: tensor<64x128xf32>) -> tensor<64x128xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %r:3 = stablehlo.while(%i = %c0, %wc = %w, %h = %h0) : tensor<i32>, tensor<128x256xf32>, tensor<64x128xf32>
+  cond {
+    %n = stablehlo.constant dense<8> : tensor<i32>
+    %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %z = stablehlo.constant dense<0> : tensor<i32>
+    %x3 = stablehlo.dynamic_slice %xs, %i, %z, %z, sizes = [1, 64, 256] : (tensor<8x64x256xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x64x256xf32>
+    %x = stablehlo.reshape %x3 : (tensor<1x64x256xf32>) -> tensor<64x256xf32>
+    %m = stablehlo.dot_general %h, %wc, contracting_dims = [1] x [0] : (tensor<64x128xf32>, tensor<128x256xf32>) -> tensor<64x256xf32>
+    %a = stablehlo.add %m, %x : tensor<64x256xf32>
+    %t1 = stablehlo.tanh %a : tensor<64x256xf32>
+    %t = stablehlo.slice %t1 [0:64, 0:128] : (tensor<64x256xf32>) -> tensor<64x128xf32>
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %i2 = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %i2, %wc, %t : tensor<i32>, tensor<128x256xf32>, tensor<64x128xf32>
+  }
+  return %r#2 : tensor<64x128xf32>
+}
+)");
+  ASSERT_TRUE(executable.ok()) << executable.status().ToString();
+  const plan::Plan plan = CheckedPlan(client, *executable, "loop-invariant packing");
+  EXPECT_TRUE(CheckDispatchCount(client, *executable, plan));
 }
 
 // Custom calls: a kernel target (its SPIR-V, its launch's grid and push constants from offset 0)
