@@ -194,6 +194,40 @@ plan::Plan CheckedPlan(const Client& client, const Executable& executable, const
   }
   EXPECT_EQ(in_plan, on_device) << "the plan's constants are not the bytes the compile uploaded";
 
+  // The buffer assignment: each slot lives over every step that binds it, and values sharing a
+  // slot never live at once (one is made after the last read of the one before).
+  for (const plan::StepList& list : plan.lists) {
+    std::map<uint32_t, std::pair<uint32_t, uint32_t>> lives;  // slot-placed value: made, last read
+    uint32_t index = 0;
+    ForEachStep(list, [&](const plan::Step& step) {
+      if (const auto* s = std::get_if<plan::DispatchStep>(&step.op)) {
+        for (const plan::Dispatch& d : s->dispatches) {
+          for (const plan::BufferRef& ref : d.bindings) {
+            uint32_t slot = UINT32_MAX;
+            if (ref.kind == plan::BufferRef::Kind::kSlot) slot = ref.index;
+            if (ref.kind == plan::BufferRef::Kind::kValue && plan.values[ref.index].placement == plan::Value::Placement::kSlot) {
+              slot = plan.values[ref.index].index;
+              auto [it, made] = lives.try_emplace(ref.index, index, index);
+              it->second.second = index;
+            }
+            if (slot == UINT32_MAX) continue;
+            ASSERT_LT(slot, list.slots.size());
+            EXPECT_LE(list.slots[slot].first_step, index) << list.name << " slot " << slot;
+            EXPECT_GE(list.slots[slot].last_step, index) << list.name << " slot " << slot;
+          }
+        }
+      }
+      ++index;
+    });
+    for (const auto& [a, a_life] : lives) {
+      for (const auto& [b, b_life] : lives) {
+        if (a >= b || plan.values[a].index != plan.values[b].index) continue;
+        EXPECT_TRUE(a_life.second < b_life.first || b_life.second < a_life.first)
+            << list.name << ": values " << a << " and " << b << " share slot " << plan.values[a].index << " while both live";
+      }
+    }
+  }
+
   // Every kernel a dispatch names holds SPIR-V.
   for (const plan::Kernel& kernel : plan.kernels) {
     EXPECT_GE(kernel.spirv.size(), 5u) << kernel.name;
@@ -287,7 +321,7 @@ int CountSteps(const plan::Plan& plan) {
 
 TEST(PlanLowering, RealModels) {
   const Client& client = SharedClient();
-  int counted = 0;
+  int counted = 0, in_slots = 0;
   for (const char* model : {"cnn_forward", "lstm_scan", "mlp_forward", "mlp_train_step", "transformer_block"}) {
     SCOPED_TRACE(model);
     const std::string bytes = ReadFile(kModels / (std::string(model) + ".mlirbc"));
@@ -299,9 +333,11 @@ TEST(PlanLowering, RealModels) {
     EXPECT_EQ(plan.header.source_sha256, Sha256Of(std::span<const uint8_t>(
                                              reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size())));
     if (std::string(model) == "lstm_scan") EXPECT_GE(CountSteps<plan::WhileStep>(plan), 1);
+    for (const plan::Value& v : plan.values) in_slots += v.placement == plan::Value::Placement::kSlot ? 1 : 0;
     counted += CheckDispatchCount(client, *executable, plan) ? 1 : 0;
   }
   EXPECT_GE(counted, 3) << "the straight-line models' dispatches were not compared";
+  EXPECT_GT(in_slots, 0) << "no model's intermediates share scratch slots: the slot checks saw nothing";
 }
 
 TEST(PlanLowering, ConformanceControlFlow) {
