@@ -237,7 +237,7 @@ class Lowerer {
 
   // --- kernels ---
 
-  StatusOr<plan::BufferRef> ValueRef(uint32_t id, bool whole) const {
+  plan::BufferRef ValueRef(uint32_t id, bool whole) const {
     return plan::BufferRef{plan::BufferRef::Kind::kValue, id, 0, whole ? 0 : plan_.values[id].bytes};
   }
 
@@ -282,13 +282,11 @@ class Lowerer {
         plan::Dispatch d;
         d.kernel = k;
         for (uint32_t id : step.inputs) {
-          VKHLO_ASSIGN_OR_RETURN(plan::BufferRef ref, ValueRef(id, false));
-          d.bindings.push_back(ref);
+          d.bindings.push_back(ValueRef(id, false));
           d.written.push_back(false);
         }
         for (uint32_t id : step.outputs) {
-          VKHLO_ASSIGN_OR_RETURN(plan::BufferRef ref, ValueRef(id, false));
-          d.bindings.push_back(ref);
+          d.bindings.push_back(ValueRef(id, false));
           d.written.push_back(true);
         }
         d.grid = {static_cast<uint32_t>(std::min<uint64_t>(source.workgroups, UINT32_MAX)), 1, 1};
@@ -341,7 +339,7 @@ class Lowerer {
         switch (buffer.kind) {
           case codegen::KernelBuffer::Kind::kValue: {
             VKHLO_ASSIGN_OR_RETURN(uint32_t id, Read(buffer.value));
-            VKHLO_ASSIGN_OR_RETURN(ref, ValueRef(id, whole));
+            ref = ValueRef(id, whole);
             break;
           }
           case codegen::KernelBuffer::Kind::kScratch:
@@ -539,13 +537,11 @@ class Lowerer {
       // Its push constants start at offset 0: the kernel has no workgroup base (custom_call.h).
       VKHLO_ASSIGN_OR_RETURN(step.dispatch.kernel, kernels_.Add(*call.pipeline, kernel->spirv, kernel->entry_point, 0));
       for (uint32_t id : step.operands) {
-        VKHLO_ASSIGN_OR_RETURN(plan::BufferRef ref, ValueRef(id, false));
-        step.dispatch.bindings.push_back(ref);
+        step.dispatch.bindings.push_back(ValueRef(id, false));
         step.dispatch.written.push_back(false);
       }
       for (uint32_t id : step.results) {
-        VKHLO_ASSIGN_OR_RETURN(plan::BufferRef ref, ValueRef(id, false));
-        step.dispatch.bindings.push_back(ref);
+        step.dispatch.bindings.push_back(ValueRef(id, false));
         step.dispatch.written.push_back(true);
       }
       step.dispatch.grid = call.launch.workgroups;
