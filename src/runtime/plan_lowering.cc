@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <set>
 #include <unordered_map>
 #include <variant>
 
@@ -11,6 +10,7 @@
 #include "runtime/custom_call.h"
 #include "runtime/plan_lowering_kernels.h"
 #include "runtime/plan_lowering_ops.h"
+#include "runtime/plan_lowering_steps.h"
 #include "runtime/profiler.h"
 #include "support/sha256.h"
 
@@ -35,34 +35,6 @@ plan::EntryType EntryTypeOf(const ir::Type& type) {
     out.tensor = ToTensorType(type);
   }
   return out;
-}
-
-// Whether dispatch `d` of `step` may be kept across a loop's iterations
-// (plan::Dispatch::loop_invariant): it writes slots (the step's scratch) and no value, reads no
-// slot, and no other dispatch of the step touches one of its slots before it or writes one after
-// it (a matmul packing an operand into panels). What it writes then depends only on the values
-// and constants it reads; the executor keeps it while those buffers stay the same.
-bool LoopInvariant(const plan::DispatchStep& step, size_t d) {
-  using Kind = plan::BufferRef::Kind;
-  const plan::Dispatch& dispatch = step.dispatches[d];
-  bool writes = false;
-  for (size_t i = 0; i < dispatch.bindings.size(); ++i) {
-    const plan::BufferRef& ref = dispatch.bindings[i];
-    if (ref.kind == Kind::kValue && dispatch.written[i]) return false;
-    if (ref.kind != Kind::kSlot) continue;
-    if (!dispatch.written[i]) return false;  // it reads what another dispatch wrote
-    writes = true;
-    for (size_t e = 0; e < step.dispatches.size(); ++e) {
-      if (e == d) continue;
-      const plan::Dispatch& other = step.dispatches[e];
-      for (size_t o = 0; o < other.bindings.size(); ++o) {
-        if (other.bindings[o].kind == Kind::kSlot && other.bindings[o].index == ref.index && (e < d || other.written[o])) {
-          return false;
-        }
-      }
-    }
-  }
-  return writes;
 }
 
 // The strategy a profile names for a device kernel's dispatch: its config, else the suffix of
@@ -230,7 +202,7 @@ class Lowerer {
       b.list.slots[s].first_step = b.slot_first[s] == UINT32_MAX ? 0 : b.slot_first[s];
       b.list.slots[s].last_step = b.slot_first[s] == UINT32_MAX ? 0 : b.slot_last[s];
     }
-    b.list.segments = Segments(b.steps);
+    b.list.segments = SegmentSteps(plan_.values, std::move(b.steps));
     plan_.lists[index] = std::move(b.list);
     return index;
   }
@@ -549,69 +521,6 @@ class Lowerer {
     }
     b.steps.push_back(plan::Step{0, std::move(step)});
     return OkStatus();
-  }
-
-  // --- segments and barriers ---
-
-  // The buffer a binding or value occupies, for hazards: a value in a slot is its slot.
-  uint64_t BufferKey(const plan::BufferRef& ref) const {
-    if (ref.kind == plan::BufferRef::Kind::kValue && plan_.values[ref.index].placement == Placement::kSlot) {
-      return (uint64_t{1} << 32) | plan_.values[ref.index].index;
-    }
-    return (static_cast<uint64_t>(ref.kind) << 32) | ref.index;
-  }
-  uint64_t ValueKey(uint32_t id) const { return BufferKey({plan::BufferRef::Kind::kValue, id, 0, 0}); }
-
-  // Segments end at host steps, which stand alone: Execution submits and waits there. Within a
-  // segment a device step waits for earlier compute writes when it reads or writes what an
-  // earlier step wrote, or writes what one read (a slot reused); a step running another list
-  // (a counted while, a call) is opaque: it and the step after it wait for everything before.
-  std::vector<plan::Segment> Segments(std::vector<plan::Step>& steps) const {
-    std::vector<plan::Segment> segments;
-    plan::Segment current;
-    std::set<uint64_t> written, read;
-    bool opaque = false;
-    auto close = [&] {
-      if (!current.steps.empty()) segments.push_back(std::move(current));
-      current = plan::Segment{};
-      written.clear();
-      read.clear();
-      opaque = false;
-    };
-    for (plan::Step& step : steps) {
-      if (plan::IsHostStep(step)) {
-        close();
-        current.steps.push_back(std::move(step));
-        close();
-        continue;
-      }
-      std::vector<uint64_t> reads, writes;
-      bool nested = false;
-      if (const auto* s = std::get_if<plan::DispatchStep>(&step.op)) {
-        for (const plan::Dispatch& d : s->dispatches) {
-          for (size_t i = 0; i < d.bindings.size(); ++i) (d.written[i] ? writes : reads).push_back(BufferKey(d.bindings[i]));
-        }
-      } else if (const auto* f = std::get_if<plan::FftStep>(&step.op)) {
-        reads.push_back(ValueKey(f->operand));
-        writes.push_back(ValueKey(f->result));
-      } else if (const auto* c = std::get_if<plan::CustomCallStep>(&step.op)) {
-        for (uint32_t v : c->operands) reads.push_back(ValueKey(v));
-        for (uint32_t v : c->results) writes.push_back(ValueKey(v));
-      } else if (std::holds_alternative<plan::WhileStep>(step.op) || std::holds_alternative<plan::CallStep>(step.op)) {
-        nested = true;
-      }
-      bool wait = opaque || (nested && !written.empty());
-      for (uint64_t k : reads) wait = wait || written.count(k) != 0;
-      for (uint64_t k : writes) wait = wait || written.count(k) != 0 || read.count(k) != 0;
-      step.barrier = wait ? plan::kAfterComputeWrites : 0;
-      read.insert(reads.begin(), reads.end());
-      written.insert(writes.begin(), writes.end());
-      if (nested) opaque = true;
-      else if (!reads.empty() || !writes.empty()) opaque = false;
-      current.steps.push_back(std::move(step));
-    }
-    close();
-    return segments;
   }
 
   // --- header ---

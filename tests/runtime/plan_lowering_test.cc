@@ -21,6 +21,7 @@
 #include "plan/plan_reader.h"
 #include "plan/plan_writer.h"
 #include "runtime/plan_lowering.h"
+#include "runtime/plan_lowering_steps.h"
 #include "runtime/state.h"
 #include "support/sha256.h"
 #include "tests/support/runtime_test_util.h"
@@ -159,7 +160,9 @@ plan::Plan CheckedPlan(const Client& client, const Executable& executable, const
   const std::vector<uint8_t> file = plan::WritePlan(plan);
   auto read = plan::ReadPlan(file);
   EXPECT_TRUE(read.ok()) << read.status().ToString();
-  if (read.ok()) EXPECT_TRUE(*read == plan) << "the plan changed through a .vkx file";
+  if (read.ok()) {
+    EXPECT_TRUE(*read == plan) << "the plan changed through a .vkx file";
+  }
 
   EXPECT_EQ(Flatten(plan.header.parameters), executable.parameter_types());
   EXPECT_EQ(Flatten(plan.header.results), executable.result_types());
@@ -170,7 +173,7 @@ plan::Plan CheckedPlan(const Client& client, const Executable& executable, const
   // The buffer constants, as the device holds them, against the plan's (value-placed ones;
   // kernels' tables are their own constants): their storage bytes (what pads them to whole
   // words is undefined on the device).
-  std::multiset<std::vector<uint8_t>> on_device, in_plan;
+  std::multiset<std::string> on_device, in_plan;  // bytes as strings: GCC 12 misjudges vector<uint8_t>'s <=>
   for (const auto& [value, constant] : exe.constants) {
     if (constant.kind != RtValue::Kind::kTensor) continue;
     std::vector<uint8_t> bytes(codegen::StorageByteSize(value->type().element_type(), value->type().num_elements()));
@@ -179,7 +182,7 @@ plan::Plan CheckedPlan(const Client& client, const Executable& executable, const
           constant.storage->buffer, 0, std::as_writable_bytes(std::span<uint8_t>(bytes)));
       EXPECT_TRUE(downloaded.ok()) << downloaded.ToString();
     }
-    on_device.insert(std::move(bytes));
+    on_device.insert(std::string(bytes.begin(), bytes.end()));
   }
   for (const plan::Value& value : plan.values) {
     if (value.placement != plan::Value::Placement::kConstant) continue;
@@ -190,7 +193,7 @@ plan::Plan CheckedPlan(const Client& client, const Executable& executable, const
     const uint64_t storage = codegen::StorageByteSize(type->element_type(), type->num_elements());
     EXPECT_LE(storage, value.bytes);
     EXPECT_EQ(value.bytes, plan.constants[value.index].bytes.size());
-    in_plan.insert(std::vector<uint8_t>(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(storage)));
+    in_plan.insert(std::string(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(storage)));
   }
   EXPECT_EQ(in_plan, on_device) << "the plan's constants are not the bytes the compile uploaded";
 
@@ -231,7 +234,9 @@ plan::Plan CheckedPlan(const Client& client, const Executable& executable, const
   // Every kernel a dispatch names holds SPIR-V.
   for (const plan::Kernel& kernel : plan.kernels) {
     EXPECT_GE(kernel.spirv.size(), 5u) << kernel.name;
-    if (!kernel.spirv.empty()) EXPECT_EQ(kernel.spirv[0], 0x07230203u) << kernel.name;
+    if (!kernel.spirv.empty()) {
+      EXPECT_EQ(kernel.spirv[0], 0x07230203u) << kernel.name;
+    }
   }
   return std::move(*lowered);
 }
@@ -332,7 +337,9 @@ TEST(PlanLowering, RealModels) {
     // The hash is of the bytecode as given.
     EXPECT_EQ(plan.header.source_sha256, Sha256Of(std::span<const uint8_t>(
                                              reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size())));
-    if (std::string(model) == "lstm_scan") EXPECT_GE(CountSteps<plan::WhileStep>(plan), 1);
+    if (std::string(model) == "lstm_scan") {
+      EXPECT_GE(CountSteps<plan::WhileStep>(plan), 1);
+    }
     for (const plan::Value& v : plan.values) in_slots += v.placement == plan::Value::Placement::kSlot ? 1 : 0;
     counted += CheckDispatchCount(client, *executable, plan) ? 1 : 0;
   }
@@ -635,6 +642,49 @@ TEST(PlanLowering, CollectivesAndProcessOpsKeepTheirAttributes) {
   EXPECT_EQ(all_reduce->replica_groups, (std::vector<std::vector<int64_t>>{{0, 1}}));
   EXPECT_EQ(all_reduce->groups, plan::CollectiveStep::Groups::kCrossReplica);
   EXPECT_EQ(all_reduce->exact, std::vector<plan::CollectiveStep::ExactReduction>{plan::CollectiveStep::ExactReduction::kAdd});
+}
+
+// Segments and barriers on hand-made steps: a read after a write waits, so does an update in
+// place of what an earlier step read (it writes the input's buffer), an unrelated step does not,
+// and a host step stands alone, the step after it starting afresh.
+TEST(PlanLowering, SegmentsWaitOnlyForWhatTheyTouch) {
+  std::vector<plan::Value> values(6);
+  for (plan::Value& v : values) v.bytes = 16;
+  auto kernel_step = [](std::vector<uint32_t> inputs, std::vector<uint32_t> outputs) {
+    plan::DispatchStep s;
+    s.inputs = inputs;
+    s.outputs = outputs;
+    plan::Dispatch d;
+    for (uint32_t v : inputs) {
+      d.bindings.push_back({plan::BufferRef::Kind::kValue, v, 0, 16});
+      d.written.push_back(false);
+    }
+    for (uint32_t v : outputs) {
+      d.bindings.push_back({plan::BufferRef::Kind::kValue, v, 0, 16});
+      d.written.push_back(true);
+    }
+    s.dispatches.push_back(d);
+    return plan::Step{0, s};
+  };
+  std::vector<plan::Step> steps;
+  steps.push_back(kernel_step({0}, {1}));  // reads 0
+  plan::Step update = kernel_step({0}, {2});
+  std::get<plan::DispatchStep>(update.op).in_place = {plan::InPlaceOutput{0, 0, 4}};
+  steps.push_back(update);                 // writes 0's buffer: waits for the read of 0
+  steps.push_back(kernel_step({3}, {4}));  // unrelated
+  steps.push_back(kernel_step({2}, {5}));  // reads what the update wrote
+  steps.push_back(plan::Step{0, plan::BranchStep{false, plan::ScalarRead{5, 1, false}, {1, 2}, {}, ""}});
+  steps.push_back(kernel_step({5}, {3}));  // after a host step: a new segment, nothing to wait for
+  const std::vector<plan::Segment> segments = SegmentSteps(values, steps);
+  ASSERT_EQ(segments.size(), 3u);
+  ASSERT_EQ(segments[0].steps.size(), 4u);
+  EXPECT_EQ(segments[0].steps[0].barrier, 0);
+  EXPECT_EQ(segments[0].steps[1].barrier, plan::kAfterComputeWrites);
+  EXPECT_EQ(segments[0].steps[2].barrier, 0);
+  EXPECT_EQ(segments[0].steps[3].barrier, plan::kAfterComputeWrites);
+  EXPECT_EQ(segments[1].steps.size(), 1u);
+  ASSERT_EQ(segments[2].steps.size(), 1u);
+  EXPECT_EQ(segments[2].steps[0].barrier, 0);
 }
 
 TEST(PlanLowering, PolymorphicExecutablesAreUnimplemented) {
