@@ -8,6 +8,7 @@
 //    |- constants[]           bytes uploaded once                       (buffers.h)
 //    |- values[]              every value steps read or make, by number (buffers.h)
 //    |- lists[]               step lists: the entry, regions, functions, reducers
+//    |- checks                a test program's comparisons, if any       (checks.h)
 //         |- arguments, results (value numbers), slots (buffer assignment)
 //         |- segments[]       command buffers: steps with their barriers (step.h)
 //
@@ -19,7 +20,10 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
 #include "plan/buffers.h"
+#include "plan/checks.h"
 #include "plan/header.h"
 #include "plan/kernel.h"
 #include "plan/requirements.h"
@@ -56,6 +60,7 @@ struct Plan {
   std::vector<Value> values;
   std::vector<StepList> lists;
   uint32_t entry = 0;  // the list of the entry's body
+  std::optional<TestChecks> checks;  // a test program compiled with CompileOptions::checks
   bool operator==(const Plan&) const = default;
 };
 

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <string>
 #include <utility>
 #include <variant>
@@ -306,6 +307,45 @@ Status Of(C& c, StepList& l) {
   }));
   return c.List("segments", l.segments, 4, [&](Segment& seg) {
     return c.List("steps", seg.steps, 2, [&](Step& s) { return Of(c, s); });
+  });
+}
+
+// A double as its IEEE-754 bits (u64).
+template <class C>
+Status F64(C& c, const char* what, double& x) {
+  uint64_t bits = std::bit_cast<uint64_t>(x);
+  VKHLO_RETURN_IF_ERROR(c.U64(what, bits));
+  x = std::bit_cast<double>(bits);
+  return OkStatus();
+}
+
+template <class C>
+Status Of(C& c, TestCheck& k) {
+  VKHLO_RETURN_IF_ERROR(c.Enum("comparison", k.comparison, TestCheck::Comparison::kClose));
+  VKHLO_RETURN_IF_ERROR(F64(c, "tolerance", k.tolerance));
+  VKHLO_RETURN_IF_ERROR(c.I64("max ULP difference", k.max_ulp_difference));
+  VKHLO_RETURN_IF_ERROR(c.I64("min ULP difference", k.min_ulp_difference));
+  VKHLO_RETURN_IF_ERROR(c.Bool("has expected", k.has_expected));
+  if (k.has_expected) {
+    VKHLO_RETURN_IF_ERROR(Of(c, k.expected_type));
+    VKHLO_RETURN_IF_ERROR(c.Bytes("expected bytes", k.expected_bytes));
+  }
+  VKHLO_RETURN_IF_ERROR(c.String("location", k.location));
+  VKHLO_RETURN_IF_ERROR(c.I64("actual result", k.actual_result));
+  return c.I64("expected result", k.expected_result);
+}
+
+template <class C>
+Status Of(C& c, TestChecks& t) {
+  VKHLO_RETURN_IF_ERROR(c.String("test function", t.function));
+  VKHLO_RETURN_IF_ERROR(c.I64("program results", t.program_results));
+  VKHLO_RETURN_IF_ERROR(c.List("result checks", t.results, 36, [&](TestCheck& k) { return Of(c, k); }));
+  VKHLO_RETURN_IF_ERROR(c.List("nested checks", t.nested, 36, [&](TestCheck& k) { return Of(c, k); }));
+  VKHLO_RETURN_IF_ERROR(c.List("probe ids", t.probe_ids, 4, [&](std::string& id) { return c.String("probe id", id); }));
+  return c.List("serialized checks", t.serialized, 16, [&](SerializedTestCheck& k) {
+    VKHLO_RETURN_IF_ERROR(c.String("probe key", k.probe_key));
+    VKHLO_RETURN_IF_ERROR(c.I64("result", k.result));
+    return c.String("location", k.location);
   });
 }
 

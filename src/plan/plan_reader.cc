@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -190,8 +191,16 @@ Status ReadEntry(ByteReader& in, uint32_t& entry) {
   return OkStatus();
 }
 
+Status ReadChecks(ByteReader& in, std::optional<TestChecks>& checks) {
+  Decoder d(in);
+  checks.emplace();
+  VKHLO_RETURN_IF_ERROR(fields::Of(d, *checks));
+  if (!in.done()) return in.Error("checks", std::to_string(in.remaining()) + " bytes after the checks");
+  return OkStatus();
+}
+
 Status ReadBody(std::span<const uint8_t> body, uint64_t base, Plan& plan) {
-  // The sections this reader knows, each required exactly once.
+  // The sections this reader knows, each at most once; the required ones exactly once.
   struct Known {
     uint32_t tag;
     std::function<Status(ByteReader&)> read;
@@ -204,6 +213,7 @@ Status ReadBody(std::span<const uint8_t> body, uint64_t base, Plan& plan) {
       {format::kValues, [&](ByteReader& in) { return ReadTable(in, "values", plan.values); }},
       {format::kLists, [&](ByteReader& in) { return ReadTable(in, "step lists", plan.lists); }},
       {format::kEntry, [&](ByteReader& in) { return ReadEntry(in, plan.entry); }},
+      {format::kChecks, [&](ByteReader& in) { return ReadChecks(in, plan.checks); }},
   };
   ByteReader in(body, base);
   while (!in.done()) {
@@ -229,7 +239,7 @@ Status ReadBody(std::span<const uint8_t> body, uint64_t base, Plan& plan) {
     if (Status read = section->read(payload_reader); !read.ok()) return read.WithContext("section " + TagName(tag));
   }
   for (const Known& k : known) {
-    if (!k.seen) return in.Error("body", "section " + TagName(k.tag) + " is missing");
+    if (!k.seen && !format::IsOptional(k.tag)) return in.Error("body", "section " + TagName(k.tag) + " is missing");
   }
   return OkStatus();
 }

@@ -71,6 +71,7 @@ class Validator {
         }
       }
     }
+    VKHLO_RETURN_IF_ERROR(CheckTestChecks());
     return CheckAcyclic();
   }
 
@@ -252,6 +253,37 @@ class Validator {
   Status Check(const ValueStep& s) const {
     VKHLO_RETURN_IF_ERROR(CheckValues(s.operands));
     return CheckMade(s.results);
+  }
+
+  static size_t CountTensors(const std::vector<EntryType>& types) {
+    size_t n = 0;
+    for (const EntryType& t : types) n += t.kind == EntryType::Kind::kTuple ? CountTensors(t.elements) : t.kind == EntryType::Kind::kTensor;
+    return n;
+  }
+
+  // A test program's checks read results that exist: the entry's tensors, tuples flattened.
+  Status CheckTestChecks() const {
+    if (!plan_.checks) return OkStatus();
+    const TestChecks& checks = *plan_.checks;
+    const auto results = static_cast<int64_t>(CountTensors(plan_.header.results));
+    auto result = [&](int64_t index, bool optional, const std::string& what) -> Status {
+      if ((optional && index == -1) || (index >= 0 && index < results)) return OkStatus();
+      return Error("checks: " + what + " reads result " + std::to_string(index) + " of " + std::to_string(results));
+    };
+    if (checks.program_results < 0 || checks.program_results > results) {
+      return Error("checks: " + std::to_string(checks.program_results) + " program results of " + std::to_string(results));
+    }
+    for (size_t i = 0; i < checks.results.size(); ++i) {
+      const TestCheck& k = checks.results[i];
+      const std::string what = "result check " + std::to_string(i);
+      VKHLO_RETURN_IF_ERROR(result(k.actual_result, false, what));
+      VKHLO_RETURN_IF_ERROR(result(k.expected_result, k.has_expected, what));
+      if (k.has_expected == (k.expected_result >= 0)) return Error("checks: " + what + " expects a constant and a result, or neither");
+    }
+    for (size_t i = 0; i < checks.serialized.size(); ++i) {
+      VKHLO_RETURN_IF_ERROR(result(checks.serialized[i].result, false, "serialized check " + std::to_string(i)));
+    }
+    return OkStatus();
   }
 
   // Depth-first search for a cycle in the graph of lists naming lists.

@@ -84,6 +84,15 @@ std::vector<uint8_t> WritePlan(const Plan& const_plan) {
   body.U32(format::kEntry);
   body.U64(4);
   body.U32(plan.entry);
+  if (plan.checks) {
+    body.U32(format::kChecks);
+    const size_t length_at = body.size();
+    body.U64(0);
+    const size_t start = body.size();
+    Encoder e(body);
+    fields::Of(e, *plan.checks).IgnoreError();
+    body.PatchU64(length_at, body.size() - start);
+  }
 
   ByteWriter file;
   file.Raw(format::kMagic);

@@ -37,6 +37,39 @@ plan::EntryType EntryTypeOf(const ir::Type& type) {
   return out;
 }
 
+plan::TestCheck TestCheckOf(const CompiledCheck& check) {
+  plan::TestCheck out;
+  switch (check.comparison.kind) {
+    case CheckComparison::Kind::kExact: out.comparison = plan::TestCheck::Comparison::kExact; break;
+    case CheckComparison::Kind::kAlmost: out.comparison = plan::TestCheck::Comparison::kAlmost; break;
+    case CheckComparison::Kind::kClose: out.comparison = plan::TestCheck::Comparison::kClose; break;
+  }
+  out.tolerance = check.comparison.tolerance;
+  out.max_ulp_difference = check.comparison.max_ulp_difference;
+  out.min_ulp_difference = check.comparison.min_ulp_difference;
+  if (check.expected) {
+    out.has_expected = true;
+    out.expected_type = check.expected->type;
+    out.expected_bytes = check.expected->bytes;
+  }
+  out.location = check.location;
+  out.actual_result = check.actual_result;
+  out.expected_result = check.expected_result;
+  return out;
+}
+
+// CompileOptions::checks' comparisons (vkhlo/checks.h), as the plan keeps them.
+plan::TestChecks TestChecksOf(const CompiledChecks& checks) {
+  plan::TestChecks out;
+  out.function = checks.function;
+  out.program_results = checks.program_results;
+  for (const CompiledCheck& c : checks.results) out.results.push_back(TestCheckOf(c));
+  for (const CompiledCheck& c : checks.nested) out.nested.push_back(TestCheckOf(c));
+  out.probe_ids = checks.probe_ids;
+  for (const SerializedCheck& c : checks.serialized) out.serialized.push_back({c.probe_key, c.result, c.location});
+  return out;
+}
+
 // The strategy a profile names for a device kernel's dispatch: its config, else the suffix of
 // its name ("fusion_3.reduce_rows" -> "reduce_rows"), as execute.cc reports it.
 std::string DispatchConfig(const codegen::KernelDispatch& dispatch) {
@@ -81,6 +114,7 @@ class Lowerer {
     }
     VKHLO_ASSIGN_OR_RETURN(plan_.entry, LowerList(*exe_.program, plan::StepList::Role::kEntry, exe_.entry->name()));
     VKHLO_RETURN_IF_ERROR(FillHeader());
+    if (exe_.checks) plan_.checks = TestChecksOf(*exe_.checks);
     return std::move(plan_);
   }
 

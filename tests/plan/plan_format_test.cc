@@ -209,6 +209,24 @@ TEST(PlanFormat, EachKnownSectionExactlyOnce) {
       << read.status().ToString();
 }
 
+// A test program's checks travel in an optional section after the others: a file without it is
+// a plan without checks, and a plan without checks writes none.
+TEST(PlanFormat, ChecksAreAnOptionalSection) {
+  Plan plan = EveryStepPlan();
+  ASSERT_TRUE(plan.checks.has_value());
+  const std::vector<uint8_t> file = WritePlan(plan);
+  const size_t checks = SectionOffset(file, format::kChecks);
+  std::vector<uint8_t> without = file;
+  ResizeBody(without, {}, file.size() - checks);
+  auto read = ReadPlan(without);
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_FALSE(read->checks.has_value());
+  read->checks = plan.checks;
+  EXPECT_TRUE(*read == plan);
+  plan.checks.reset();
+  EXPECT_EQ(WritePlan(plan), without);
+}
+
 TEST(PlanFormat, HugeCountsFailBeforeAllocating) {
   const std::vector<uint8_t> file = WritePlan(EveryStepPlan());
   // The kernel count, then the first kernel's SPIR-V word count, set to 2^32 - 1 (with valid

@@ -52,6 +52,22 @@ TEST(PlanValidate, PushWordsStartAfterTheWorkgroupBaseIfAny) {
   EXPECT_NE(Problem(plan).find("5 push words beyond kernel"), std::string::npos) << Problem(plan);
 }
 
+// A test program's checks read results the entry has (three tensors in the sample).
+TEST(PlanValidate, ChecksReadResultsThatExist) {
+  Plan plan = EveryStepPlan();
+  plan.checks->results[1].actual_result = 3;
+  EXPECT_NE(Problem(plan).find("checks: result check 1 reads result 3 of 3"), std::string::npos) << Problem(plan);
+  plan = EveryStepPlan();
+  plan.checks->results[0].expected_result = 2;  // and a constant
+  EXPECT_NE(Problem(plan).find("expects a constant and a result, or neither"), std::string::npos) << Problem(plan);
+  plan = EveryStepPlan();
+  plan.checks->serialized[0].result = -1;
+  EXPECT_NE(Problem(plan).find("serialized check 0 reads result -1"), std::string::npos) << Problem(plan);
+  plan = EveryStepPlan();
+  plan.checks.reset();  // a plan of no test program
+  EXPECT_TRUE(Validate(plan).ok());
+}
+
 TEST(PlanValidate, IndicesOutOfRangeNameWhere) {
   Plan plan = EveryStepPlan();
   FirstStep<DispatchStep>(plan, 0).dispatches[0].kernel = 99;

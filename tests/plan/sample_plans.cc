@@ -295,6 +295,31 @@ Plan EveryStepPlan() {
                                    Make(ValueStep{ValueStep::Kind::kTuple, 0, {result_pair, case_out}, {result}})}});
   main.results = {result, t3};
   plan.entry = 0;
+
+  // As a test program: its first result is the program's, the other two what checks read.
+  TestChecks& checks = plan.checks.emplace();
+  checks.function = "main";
+  checks.program_results = 1;
+  TestCheck against_constant;
+  against_constant.comparison = TestCheck::Comparison::kAlmost;
+  against_constant.tolerance = 1e-3;
+  against_constant.has_expected = true;
+  against_constant.expected_type = I32();
+  against_constant.expected_bytes = {7, 0, 0, 0};
+  against_constant.location = "model.mlir:50:3";
+  against_constant.actual_result = 1;
+  TestCheck against_result;
+  against_result.comparison = TestCheck::Comparison::kClose;
+  against_result.max_ulp_difference = 3;
+  against_result.location = "model.mlir:51:3";
+  against_result.actual_result = 2;
+  against_result.expected_result = 0;
+  checks.results = {against_constant, against_result};
+  TestCheck nested;
+  nested.location = "model.mlir:27:5";
+  checks.nested = {nested};
+  checks.probe_ids = {"probe0"};
+  checks.serialized = {SerializedTestCheck{"probe0#1", 0, "model.mlir:52:3"}};
   return plan;
 }
 

@@ -309,6 +309,22 @@ FileOutcome CheckFile(const std::filesystem::path& file) {
     if (!executable.ok()) continue;
     const plan::Plan plan = CheckedPlan(client, *executable, file.filename().string() + " @" + f.name);
     outcome.lowered++;
+    // The checks the host compares, as the compile described them.
+    const CompiledChecks* checks = executable->checks();
+    EXPECT_TRUE(checks != nullptr && plan.checks.has_value()) << f.name;
+    if (checks != nullptr && plan.checks) {
+      EXPECT_EQ(plan.checks->function, f.name);
+      EXPECT_EQ(plan.checks->program_results, checks->program_results);
+      EXPECT_EQ(plan.checks->results.size(), checks->results.size());
+      EXPECT_EQ(plan.checks->nested.size(), checks->nested.size());
+      for (size_t i = 0; i < plan.checks->results.size() && i < checks->results.size(); ++i) {
+        EXPECT_EQ(plan.checks->results[i].actual_result, checks->results[i].actual_result);
+        EXPECT_EQ(plan.checks->results[i].has_expected, checks->results[i].expected.has_value());
+        if (checks->results[i].expected) {
+          EXPECT_EQ(plan.checks->results[i].expected_bytes, checks->results[i].expected->bytes);
+        }
+      }
+    }
     if (executable->checks() != nullptr && executable->checks()->uses_outfeed()) continue;  // needs a grid's outfeed
     outcome.counted += CheckDispatchCount(client, *executable, plan) ? 1 : 0;
   }
