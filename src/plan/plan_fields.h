@@ -339,8 +339,8 @@ template <class C>
 Status Of(C& c, TestChecks& t) {
   VKHLO_RETURN_IF_ERROR(c.String("test function", t.function));
   VKHLO_RETURN_IF_ERROR(c.I64("program results", t.program_results));
-  VKHLO_RETURN_IF_ERROR(c.List("result checks", t.results, 36, [&](TestCheck& k) { return Of(c, k); }));
-  VKHLO_RETURN_IF_ERROR(c.List("nested checks", t.nested, 36, [&](TestCheck& k) { return Of(c, k); }));
+  VKHLO_RETURN_IF_ERROR(c.List("result checks", t.results, 46, [&](TestCheck& k) { return Of(c, k); }));
+  VKHLO_RETURN_IF_ERROR(c.List("nested checks", t.nested, 46, [&](TestCheck& k) { return Of(c, k); }));
   VKHLO_RETURN_IF_ERROR(c.List("probe ids", t.probe_ids, 4, [&](std::string& id) { return c.String("probe id", id); }));
   return c.List("serialized checks", t.serialized, 16, [&](SerializedTestCheck& k) {
     VKHLO_RETURN_IF_ERROR(c.String("probe key", k.probe_key));
