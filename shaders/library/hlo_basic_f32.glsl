@@ -19,8 +19,7 @@
 // denormal support from the device. Special values are decided on the bit patterns.
 //
 // Also the error-free transformations the math files build on (TwoSum, Veltkamp/Dekker
-// TwoProduct: exact without a fused multiply-add; `precise` keeps the compiler from
-// contracting or reassociating them).
+// TwoProduct) and double-float arithmetic: hlo_double_word.glsl, written once for f32 and f64.
 //
 // Needs: GLSL 4.50 core only (32-bit types).
 #ifndef HLO_BASIC_F32_GLSL

@@ -4,6 +4,12 @@
 // significands held in uvec2 (hlo_u64.glsl): the remainder of the estimate is exact modulo
 // 2^64, which needs no Int64 capability.
 //
+// Not written once with hlo_basic_f32.glsl (as hlo_complex.glsl is): f32 holds a significand in
+// one uint and takes remainders modulo 2^32, f64 holds 53 bits in uvec2 pairs and takes them
+// modulo 2^64, so the bit-level helpers, rounding, division, square root and remainder differ in
+// every step. The part that is one algorithm in both, the error-free transformations and
+// double-word arithmetic, is one source: hlo_double_word.glsl.
+//
 // Needs: the Float64 capability (shaderFloat64).
 #ifndef HLO_BASIC_F64_GLSL
 #define HLO_BASIC_F64_GLSL

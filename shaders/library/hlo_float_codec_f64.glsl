@@ -6,6 +6,9 @@
 // for every fmt of hlo_float_codec.glsl (whose f32 overloads this file includes). The double's
 // bits come from unpackDouble2x32, so no Int64 capability is needed.
 //
+// Not written once with hlo_float_codec.glsl: a double's bits are two words and round once from
+// 53 bits, so the encoders and decoders are other code, not the f32 ones with wider types.
+//
 // Needs: the Float64 capability (shaderFloat64).
 #ifndef HLO_FLOAT_CODEC_F64_GLSL
 #define HLO_FLOAT_CODEC_F64_GLSL
