@@ -11,7 +11,7 @@
 //
 // Exact without a fused multiply-add; `precise` keeps the compiler from contracting or
 // reassociating them. The algorithms are the same in both precisions; only Veltkamp's splitting
-// constant, 2^ceil(p/2) + 1, differs.
+// factor differs.
 //
 // Has no include guard: each of the two basic files includes it once, inside its own guard.
 #ifndef HLO_PRECISION
@@ -32,6 +32,8 @@ HLO_F2 hlo_fast_two_sum_(HLO_F a, HLO_F b) {
   return HLO_F2(s, err);
 }
 // Veltkamp: a = hi + lo with 12-bit (f32) or 26-bit (f64) halves (|a| < 2^115 or 2^995).
+// (The f64 factor carries LF: without it the GLSL spec makes it an f32 literal, 2^27. glslang
+// keeps unsuffixed literals exact when it widens them, so the SPIR-V is the same either way.)
 HLO_F2 hlo_split_(HLO_F a) {
   precise HLO_F c = HLO_PER_PRECISION(4097.0, 134217729.0LF) * a;
   precise HLO_F hi = c - (c - a);

@@ -13,6 +13,7 @@
 #undef HLO_LIT
 #undef HLO_PER_PRECISION
 #undef HLO_FD
+#undef HLO_FN_
 #undef HLO_INF_
 #undef HLO_NAN_
 #undef HLO_DW_ADD_

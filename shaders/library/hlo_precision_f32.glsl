@@ -9,6 +9,7 @@
 //   HLO_PER_PRECISION(a32, a64)   a32: text that differs by precision, each spelled as its
 //                                 precision wants (a literal of the range, 700.0LF in a64)
 //   HLO_FD(NAME)                  NAME_F: a constant of this precision
+//   HLO_FN_(NAME)                 NAME_f32_: a helper whose two versions are separate code
 //   HLO_INF_, HLO_NAN_            hlo_inf_, hlo_nan_ (hlo_basic_f32.glsl)
 //   HLO_DW_ADD_, HLO_DW_MUL_,     hlo_ff_add_, hlo_ff_mul_, hlo_ff_mul_f_: double-word
 //   HLO_DW_MUL_W_                 (float-float) sum, product, product with a word
@@ -27,6 +28,7 @@
 #define HLO_LIT(x) x
 #define HLO_PER_PRECISION(a32, a64) a32
 #define HLO_FD(NAME) NAME##_F
+#define HLO_FN_(NAME) NAME##_f32_
 #define HLO_INF_ hlo_inf_
 #define HLO_NAN_ hlo_nan_
 #define HLO_DW_ADD_ hlo_ff_add_

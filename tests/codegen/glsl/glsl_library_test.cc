@@ -77,16 +77,17 @@ TEST(GlslLibraryTest, PrecisionGenericSourcesHaveBothInstances) {
     for (std::string_view precision : {"f32", "f64"}) {
       const std::string bracketed = "#include \"hlo_precision_" + std::string(precision) + ".glsl\"\n#include \"" +
                                     std::string(name) + "\"\n#include \"hlo_precision_end.glsl\"\n";
-      // The instance: a library file named for the precision (hlo_complex_f64.glsl).
+      // The instance: one library file, named _f64 for f64 (hlo_complex_f64.glsl) and not for f32
+      // (hlo_complex_f32.glsl, hlo_float_codec.glsl), so the Float64 rule above holds.
       std::vector<std::string_view> instances;
       for (std::string_view other : GlslLibraryFileNames()) {
         if (FindGlslLibraryFile(other)->find(bracketed) != std::string_view::npos) instances.push_back(other);
       }
       ASSERT_EQ(instances.size(), 1u) << name << " wants one " << precision << " instance";
-      EXPECT_NE(instances[0].find("_" + std::string(precision) + ".glsl"), std::string_view::npos) << instances[0];
+      EXPECT_EQ(instances[0].find("_f64") != std::string_view::npos, precision == "f64") << instances[0];
     }
   }
-  EXPECT_GE(generic_sources, 2);  // hlo_complex.glsl, hlo_double_word.glsl
+  EXPECT_GE(generic_sources, 3);  // hlo_complex.glsl, hlo_double_word.glsl, hlo_float_codec_encoders.glsl
 }
 
 // GLSL cannot paste the LF suffix onto a literal, so the f64 instance reads HLO_LIT(x) as
