@@ -66,11 +66,33 @@ ShaderWriter FixedKernelWriter(const std::vector<KernelBuffer>& bindings, std::a
   return w;
 }
 
+// What `b` holds, for the header's binding table.
+std::string DescribeKernelBuffer(const KernelBuffer& b) {
+  switch (b.kind) {
+    case KernelBuffer::Kind::kValue:
+      return fmt::format("{} {}", b.written ? "output" : "input",
+                         b.value != nullptr ? b.value->type().ToString() : std::string("value"));
+    case KernelBuffer::Kind::kScratch:
+      return fmt::format("scratch {}", b.scratch);
+    case KernelBuffer::Kind::kConstant:
+      return fmt::format("constant table {}", b.scratch);
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string DeviceKernelHeader(const std::vector<KernelBuffer>& bindings, std::array<uint32_t, 3> workgroup_size,
-                               const std::string& push_fields, const std::vector<std::string>& extensions) {
+                               const std::string& push_fields, const std::vector<std::string>& extensions,
+                               const KernelHeaderFacts& facts) {
   ShaderWriter w = FixedKernelWriter(bindings, workgroup_size);
+  if (!facts.name.empty()) w.set_kernel("device kernel " + facts.name);
+  for (const std::string& line : facts.config) w.Config(line);
+  for (const std::string& line : facts.why) w.Why(line);
+  if (facts.op != nullptr) w.FusedOp(*facts.op, facts.source_name);
+  if (!facts.name.empty()) {
+    for (size_t b = 0; b < bindings.size(); ++b) w.DescribeBinding(static_cast<uint32_t>(b), DescribeKernelBuffer(bindings[b]));
+  }
   for (const std::string& ext : extensions) w.prelude().Extension(ext);
   w.PushWords(push_fields);
   return w.Prologue();

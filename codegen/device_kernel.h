@@ -153,8 +153,20 @@ inline bool IsDeviceOp(const ir::Operation& op) { return FindDeviceKernelEmitter
 // constant block `pc`: the workgroup base followed by `push_fields`, e.g. "uint stride; uint
 // count;"). Kernel bodies use `vkhlo_workgroup_id(pc)` (shaders/include/vkhlo_dispatch.glsl
 // semantics, defined by the writer).
+//
+// `facts` fill the header every kernel gets (shader_writer.h): the dispatch's name, the variant
+// chosen and why, the op it computes with its location; the binding table says what each binding
+// holds (a value's type, or a scratch or constant buffer).
+struct KernelHeaderFacts {
+  std::string name;                 // the dispatch's name ("fusion_3.sort_runs")
+  std::vector<std::string> config;  // the variant chosen, a line each
+  std::vector<std::string> why;     // why that variant, a line each
+  const ir::Operation* op = nullptr;
+  std::string source_name;          // for the op's location
+};
 std::string DeviceKernelHeader(const std::vector<KernelBuffer>& bindings, std::array<uint32_t, 3> workgroup_size,
-                               const std::string& push_fields = "", const std::vector<std::string>& extensions = {});
+                               const std::string& push_fields = "", const std::vector<std::string>& extensions = {},
+                               const KernelHeaderFacts& facts = {});
 // The writer's statement for the start of main() that keeps every binding b0..bN-1 of
 // DeviceKernelHeader in the module (never executes).
 std::string KeepBindingsStatement(size_t num_bindings);

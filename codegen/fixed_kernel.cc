@@ -60,6 +60,23 @@ FixedKernelSource& FixedKernelSource::DefineFlag(std::string name, bool value) {
   return Define(std::move(name), value ? "1" : "0");
 }
 
+FixedKernelSource& FixedKernelSource::Describe(std::string name, const ir::Operation& op, std::string source_name) {
+  header.name = std::move(name);
+  header.op = &op;
+  header.source_name = std::move(source_name);
+  return *this;
+}
+
+FixedKernelSource& FixedKernelSource::Config(std::string line) {
+  header.config.push_back(std::move(line));
+  return *this;
+}
+
+FixedKernelSource& FixedKernelSource::Why(std::string line) {
+  header.why.push_back(std::move(line));
+  return *this;
+}
+
 StatusOr<std::string> ExpandedShaderSource(std::string_view name) {
   std::set<std::string, std::less<>> seen;
   std::string out;
@@ -76,7 +93,7 @@ std::string ShaderSourceText(std::string_view name) {
 StatusOr<std::string> FixedKernelGlsl(const std::vector<KernelBuffer>& bindings, std::array<uint32_t, 3> workgroup_size,
                                       const std::string& push_fields, const std::vector<std::string>& extensions,
                                       const FixedKernelSource& source) {
-  std::string glsl = DeviceKernelHeader(bindings, workgroup_size, push_fields, extensions);
+  std::string glsl = DeviceKernelHeader(bindings, workgroup_size, push_fields, extensions, source.header);
   for (const auto& [name, value] : source.binding_names) glsl += fmt::format("#define {} {}\n", name, value);
   glsl += source.generated;
   glsl += fmt::format("// shaders/{}\n", source.file);

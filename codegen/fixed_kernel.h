@@ -1,7 +1,7 @@
 // Fixed kernels: GLSL files under shaders/ (linalg/, sort/, random/) that codegen specialises at
 // run time. A kernel family's C++ chooses the variant (defines), the bindings, push constants and
 // dispatch sizes; the algorithm is the file's. The GLSL of one dispatch is
-//   DeviceKernelHeader(bindings, workgroup, push fields, extensions)
+//   DeviceKernelHeader(bindings, workgroup, push fields, extensions, header facts)
 //   #define in0 b0 ...              (names of bindings, which generated code may use)
 //   generated                       (element functions from the elemental emitter, if any, with
 //                                    their includes of the GLSL runtime library)
@@ -31,6 +31,7 @@ struct FixedKernelSource {
   std::vector<std::pair<std::string, std::string>> binding_names;
   std::vector<std::pair<std::string, std::string>> defines;
   std::string generated;  // GLSL placed before the file
+  KernelHeaderFacts header;  // the kernel's header: name, variant and why, op (device_kernel.h)
 
   // `#define name b<binding>`.
   FixedKernelSource& NameBinding(std::string name, size_t binding);
@@ -42,6 +43,11 @@ struct FixedKernelSource {
   FixedKernelSource& DefineInt(std::string name, int64_t value);
   // 1 or 0 (for `#if` tests).
   FixedKernelSource& DefineFlag(std::string name, bool value);
+  // The header's name and op (with its location in `source_name`).
+  FixedKernelSource& Describe(std::string name, const ir::Operation& op, std::string source_name);
+  // A `config:` / `why:` line of the header.
+  FixedKernelSource& Config(std::string line);
+  FixedKernelSource& Why(std::string line);
 };
 
 // The GLSL of a dispatch (see above), or an internal error naming a missing shaders/ file.

@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
               with_parameters->ToStableHlo().c_str());
 
   // Step by step: compile, transfer the inputs, execute, read the result back.
-  auto executable = (*client)->Compile(*with_parameters);
+  auto executable = (*client)->Compile(*with_parameters, {});
   if (!executable.ok()) return Fail(executable.status());
   std::vector<vkhlo::Buffer> inputs;
   for (const vkhlo::Literal* literal : {&alpha, &x, &y}) {
@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
     if (!buffer.ok()) return Fail(buffer.status());
     inputs.push_back(*buffer);
   }
-  auto outputs = (*executable)->Execute({&inputs[0], &inputs[1], &inputs[2]});
+  auto outputs = executable->Execute({&inputs[0], &inputs[1], &inputs[2]});
   if (!outputs.ok()) return Fail(outputs.status());
   auto result = (*outputs)[0].ToLiteral();
   if (!result.ok()) return Fail(result.status());

@@ -65,10 +65,10 @@ int main(int argc, char** argv) {
 
   auto client = vkhlo::Client::Create();
   if (!client.ok()) return Fail(client.status());
-  auto executable = (*client)->CompileStableHlo(text.str());
+  auto executable = (*client)->Compile(text.str(), {});  // text or a portable artifact
   if (!executable.ok()) return Fail(executable.status());
 
-  const std::vector<vkhlo::TensorType> parameters = (*executable)->parameter_types();
+  const std::vector<vkhlo::TensorType> parameters = executable->parameter_types();
   if (static_cast<size_t>(argc - 2) != parameters.size()) {
     return Fail(vkhlo::InvalidArgumentError("@main takes " + std::to_string(parameters.size()) + " arguments, given " +
                                             std::to_string(argc - 2)));
@@ -83,7 +83,7 @@ int main(int argc, char** argv) {
   }
   std::vector<const vkhlo::Buffer*> arguments;
   for (const vkhlo::Buffer& buffer : buffers) arguments.push_back(&buffer);
-  auto results = (*executable)->Execute(arguments);
+  auto results = executable->Execute(arguments);
   if (!results.ok()) return Fail(results.status());
   for (const vkhlo::Buffer& result : *results) {
     auto literal = result.ToLiteral();

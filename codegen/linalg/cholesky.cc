@@ -81,7 +81,7 @@ StatusOr<DeviceKernel> EmitCholesky(const Fusion& fusion, const TargetInfo& targ
       // A single block has nothing to update (and its shader compiles faster without).
       .DefineFlag("CHOL_UPDATE_TILES", blocks > 1);
   AddLinalgTypes(src, target, base);
-
+  base.Describe(fusion.name, op, options.source_name).Config(k.summary);
 
   const std::string push = "uint j0; uint j1;";
   // The update's uvec4 view of the workspace.

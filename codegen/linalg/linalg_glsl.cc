@@ -79,6 +79,7 @@ StatusOr<std::string> LinalgPassGlsl(const FixedKernelSource& base, const Linalg
                                      const std::string& push_fields, const std::string& views) {
   FixedKernelSource kernel = base;
   kernel.DefineFlag(pass, true);
+  kernel.header.name = fmt::format("{} pass {}", base.header.name, pass);
   kernel.generated = views + kernel.generated;
   return FixedKernelGlsl(bindings, workgroup_size, push_fields, s.extensions, kernel);
 }

@@ -125,7 +125,7 @@ StatusOr<DeviceKernel> EmitTriangularSolve(const Fusion& fusion, const TargetInf
       .Define("load_b", fmt::format("load_in{}", index_of(op.operand(1))))
       .DefineFlag("TILE_VEC", vec);
   AddLinalgTypes(src, target, base);
-
+  base.Describe(fusion.name, op, options.source_name).Config(k.summary);
 
   // uvec4 views of the workspaces the tiles read as vectors.
   std::string views;

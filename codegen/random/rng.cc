@@ -120,6 +120,7 @@ StatusOr<DeviceKernel> EmitRng(const Fusion& fusion, const TargetInfo& target, c
 
   FixedKernelSource src;
   src.file = "random/rng.comp";
+  src.Describe(d.name, op, options.source_name).Config(k.summary);
   const uint64_t h0 = RngSeedMix(op.location().line, op.location().column);
   src.DefineFlag("RNG_FLOAT", is_float)
       .DefineFlag("RNG_NORMAL", distribution == "NORMAL")

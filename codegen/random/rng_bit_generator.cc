@@ -41,7 +41,7 @@ bool AcceptsRngBitGenerator(const ir::Operation& op) {
   return (algorithm == "THREE_FRY" && size == 2) || (algorithm == "PHILOX" && (size == 2 || size == 3));
 }
 
-StatusOr<DeviceKernel> EmitRngBitGenerator(const Fusion& fusion, const TargetInfo& target, const KernelOptions&) {
+StatusOr<DeviceKernel> EmitRngBitGenerator(const Fusion& fusion, const TargetInfo& target, const KernelOptions& options) {
   const ir::Operation& op = *fusion.device_op;
   const std::string algorithm = Algorithm(op);
   const int64_t state_size = op.operand(0)->type().dims()[0];
@@ -67,6 +67,10 @@ StatusOr<DeviceKernel> EmitRngBitGenerator(const Fusion& fusion, const TargetInf
   d.grid = {static_cast<uint32_t>(std::max<int64_t>(1, (items + kGroup - 1) / kGroup)), 1, 1};
   FixedKernelSource src;
   src.file = "random/rng_bit_generator.comp";
+  src.Describe(d.name, op, options.source_name)
+      .Config(k.summary)
+      .Config(three_fry ? fmt::format("{} blocks of the counter, split over dimension {}", advance, split.dim)
+                        : fmt::format("{} blocks of the counter", advance));
   src.DefineFlag("THREE_FRY", three_fry)
       .DefineInt("STATE_SIZE", state_size)
       .DefineFlag("WIDE", wide)

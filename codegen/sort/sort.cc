@@ -54,7 +54,7 @@ StatusOr<DeviceKernel> EmitSort(const Fusion& fusion, const TargetInfo& target, 
 
   VKHLO_ASSIGN_OR_RETURN(SortComparatorSource cmp, EmitSortComparator(op, fusion.inputs, target, options));
   if (std::optional<int64_t> k = SortedPrefixNeeded(op, dimension); k && TopKApplies(op, fusion, g, *k, target)) {
-    return EmitTopK(fusion, g, *k, cmp, target);
+    return EmitTopK(fusion, g, *k, cmp, target, options);
   }
 
   // Workgroups of up to 256 invocations.
@@ -78,9 +78,12 @@ StatusOr<DeviceKernel> EmitSort(const Fusion& fusion, const TargetInfo& target, 
 
   // The sort's variant: its geometry; each pass adds its own. The passes that compare read the
   // inputs (as in<i>, the comparator's names) through the generated comparator.
-  auto sort_source = [&](const char* pass, bool compares) {
+  auto sort_source = [&](const char* pass, bool compares, const std::string& name) {
     FixedKernelSource src;
     src.file = "sort/sort.comp";
+    src.Describe(name, op, options.source_name)
+        .Config(k.summary)
+        .Config(fmt::format("pass {}, workgroup {}", pass, group));
     src.DefineFlag(pass, true)
         .DefineUint("SIZE", static_cast<uint64_t>(g.size))
         .DefineUint("INNER", static_cast<uint64_t>(g.inner))
@@ -98,7 +101,7 @@ StatusOr<DeviceKernel> EmitSort(const Fusion& fusion, const TargetInfo& target, 
     d.summary = k.summary;
     d.bindings = compare_bindings(-1, 0);
     d.grid = {static_cast<uint32_t>((runs + group - 1) / group), 1, 1};
-    FixedKernelSource src = sort_source("SORT_RUNS", true);
+    FixedKernelSource src = sort_source("SORT_RUNS", true, d.name);
     src.DefineUint("RUNS", static_cast<uint64_t>(runs))
         .DefineUint("RUNS_PER_ROW", static_cast<uint64_t>(runs_per_row))
         .NameBinding("DST", num_inputs);
@@ -120,7 +123,7 @@ StatusOr<DeviceKernel> EmitSort(const Fusion& fusion, const TargetInfo& target, 
     d.grid = {static_cast<uint32_t>((chunks + group - 1) / group), 1, 1};
     d.push_words = {static_cast<uint32_t>(width), chunk, static_cast<uint32_t>(chunks)};
     if (merge_glsl.empty()) {
-      FixedKernelSource src = sort_source("SORT_MERGE", true);
+      FixedKernelSource src = sort_source("SORT_MERGE", true, d.name);
       src.NameBinding("SRC", num_inputs).NameBinding("DST", num_inputs + 1);
       VKHLO_ASSIGN_OR_RETURN(merge_glsl, FixedKernelGlsl(d.bindings, {group, 1, 1}, "uint width; uint chunk; uint chunks; ",
                                                          cmp.extensions, src));
@@ -142,7 +145,7 @@ StatusOr<DeviceKernel> EmitSort(const Fusion& fusion, const TargetInfo& target, 
     d.summary = k.summary;
     d.bindings = {KernelBuffer::Read(input), KernelBuffer::Scratch(current, false), KernelBuffer::Write(output)};
     d.grid = {static_cast<uint32_t>((items + group - 1) / group), 1, 1};
-    FixedKernelSource src = sort_source("SORT_GATHER", false);
+    FixedKernelSource src = sort_source("SORT_GATHER", false, d.name);
     src.DefineUint("ITEMS", static_cast<uint64_t>(items))
         .DefineUint("TOTAL", static_cast<uint64_t>(total))
         .DefineInt("STORAGE_BITS", storage);

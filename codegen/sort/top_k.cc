@@ -86,7 +86,7 @@ bool TopKApplies(const ir::Operation& sort, const Fusion& fusion, const SortGeom
 }
 
 StatusOr<DeviceKernel> EmitTopK(const Fusion& fusion, const SortGeometry& g, int64_t k, const SortComparatorSource& cmp,
-                                const TargetInfo& target) {
+                                const TargetInfo& target, const KernelOptions& options) {
   const ir::Operation& op = *fusion.device_op;
   const uint32_t group = GroupSize(k, target);
   DeviceKernel kernel;
@@ -112,6 +112,9 @@ StatusOr<DeviceKernel> EmitTopK(const Fusion& fusion, const SortGeometry& g, int
   }
   FixedKernelSource src;
   src.file = "sort/top_k.comp";
+  src.Describe(d.name, op, options.source_name)
+      .Config(kernel.summary)
+      .Why(fmt::format("the sort's results are only read through slices of the first {} of {} positions", k, g.size));
   src.DefineInt("K", k)
       .DefineInt("LAST_SLOT", k - 1)
       .DefineFlag("REGISTER_LIST", k <= kMaxRegisterK)

@@ -29,6 +29,7 @@ bool TopKApplies(const ir::Operation& sort, const Fusion& fusion, const SortGeom
 // into positions [0, k) of the results' rows. Positions >= k of the results are not written
 // (only the slices read them, and only below k). Exactly the first k of the stable sort.
 StatusOr<DeviceKernel> EmitTopK(const Fusion& fusion, const SortGeometry& geometry, int64_t k,
-                                const SortComparatorSource& cmp, const TargetInfo& target);
+                                const SortComparatorSource& cmp, const TargetInfo& target,
+                                const KernelOptions& options);
 
 }  // namespace vkhlo::codegen

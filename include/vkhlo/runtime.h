@@ -2,14 +2,14 @@
 // device and run them.
 //
 //   auto client = vkhlo::Client::Create();                         // StatusOr<unique_ptr<Client>>
-//   auto exe = (*client)->Compile(computation);                     // an XlaComputation
+//   auto exe = (*client)->Compile(computation, {});                 // or text, or an artifact's bytes
 //   auto x = (*client)->TransferToDevice(LiteralUtil::CreateR1<float>({1, 2}));
-//   auto results = (*exe)->Execute({&*x});                          // std::vector<Buffer>
+//   auto results = exe->Execute({&*x});                             // std::vector<Buffer>
 //   auto literal = (*results)[0].ToLiteral();                       // a row-major Literal
 //   auto value = (*client)->ExecuteAndTransfer(computation, {&arg}); // all of it, cached
 //
-// vkhlo's own tools use the lower-level calls beside these: Compile(text, CompileOptions) with
-// passes and kernel dumps, BufferFromHost / ToHost with raw bytes.
+// Compile(source, CompileOptions) takes any program (text, a portable artifact, a computation)
+// with options (entry, passes, kernel dumps); BufferFromHost / ToHost move raw bytes.
 //
 // Every tensor op runs on the device: an op the Vulkan backend cannot run yet, or one the device
 // lacks a feature for (f64 without shaderFloat64), is a compile error naming the op, its
@@ -41,6 +41,7 @@
 
 #include "vkhlo/literal.h"
 #include "vkhlo/profile.h"
+#include "vkhlo/program_source.h"
 #include "vkhlo/shape.h"
 #include "vkhlo/status.h"
 #include "vkhlo/xla_computation.h"
@@ -211,7 +212,10 @@ class Executable {
     return ExecuteBuffers(std::span<const Buffer>(arguments), options);
   }
   StatusOr<std::vector<Buffer>> ExecuteBuffers(std::span<const Buffer> arguments, const ExecuteOptions& options) const;
+  // The tensors Execute takes and returns, in order (tokens left out, tuple results flattened);
+  // a shape-polymorphic executable's dynamic sizes as -1.
   std::vector<TensorType> parameter_types() const;
+  std::vector<TensorType> result_types() const;
   ExecutionStats last_stats() const;
   // A polymorphic executable's own are zeros: each specialisation's are its own
   // (Specialize(...).compile_stats()), their totals in specialization_stats().
@@ -269,14 +273,16 @@ class Client {
   // Opens the device `options` ask for.
   static StatusOr<std::unique_ptr<Client>> Create(ClientOptions options = {});
 
-  // Compiles a built computation (its @main) for the device: passes, fusion, kernels,
-  // constants uploaded once. An op the device cannot run yet is an UNIMPLEMENTED error naming it.
+  // The one way to compile: a program (StableHLO text, a portable artifact, or an
+  // XlaComputation: vkhlo/program_source.h) for the device — parse, verify, passes, fusion,
+  // kernels, constants uploaded once. An op the device cannot run yet is an UNIMPLEMENTED error
+  // naming it and its location. Errors in text carry line:column; in an artifact, the byte
+  // offset (and the op's position in the file it was exported from, when the artifact records
+  // one); in a computation, its name.
+  StatusOr<Executable> Compile(const ProgramSource& source, const CompileOptions& options = {}) const;
+  // XLA's spelling of the same (Compile(source) with default options), kept for code written
+  // against XLA's client: the executable boxed.
   StatusOr<std::unique_ptr<Executable>> Compile(const XlaComputation& computation) const;
-  // Compiles a StableHLO program (its @main): text, or a portable artifact — VHLO in MLIR
-  // bytecode, as jax.export's mlir_module_serialized, stablehlo.serialize_portable_artifact and a
-  // PJRT compile call hold it (vkhlo/portable_artifact.h) — told apart by the bytecode's magic
-  // bytes. Errors in text carry line:column; in an artifact, the byte offset (and the op's
-  // position in the file it was exported from, when the artifact records one).
   StatusOr<std::unique_ptr<Executable>> CompileStableHlo(std::string_view program) const;
   StatusOr<std::unique_ptr<Executable>> CompileStableHlo(std::span<const uint8_t> program) const;
 
@@ -305,10 +311,6 @@ class Client {
   // The queues themselves (HostTensors, storage bytes), for byte-level embedders.
   FeedQueue& infeed() const;
   FeedQueue& outfeed() const;
-
-  // Parses (text or a portable artifact, as CompileStableHlo), verifies, runs the passes, fuses,
-  // generates and compiles kernels, uploads constants.
-  StatusOr<Executable> Compile(std::string_view program, const CompileOptions& options = {}) const;
 
   // A device tensor holding `bytes` (num_elements * bytes per element, storage layout).
   StatusOr<Buffer> BufferFromHost(const TensorType& type, std::span<const uint8_t> bytes) const;

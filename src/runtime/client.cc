@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "builder/computation_module.h"
 #include "codegen/elemental/types.h"
 #include "device/allocator.h"
 #include "device/transfer.h"
@@ -163,9 +164,17 @@ StatusOr<Buffer> Client::BufferFromHost(const TensorType& type, std::span<const 
   return Buffer(std::move(state));
 }
 
-StatusOr<Executable> Client::Compile(std::string_view program, const CompileOptions& options) const {
-  VKHLO_ASSIGN_OR_RETURN(std::unique_ptr<ir::Module> module, frontend::ParseProgram(program));
-  VKHLO_RETURN_IF_ERROR(verify::VerifyModule(*module));
+StatusOr<Executable> Client::Compile(const ProgramSource& source, const CompileOptions& options) const {
+  std::unique_ptr<ir::Module> module;
+  if (const XlaComputation* computation = source.computation()) {
+    module = internal::CloneComputationModule(*computation);
+    if (module == nullptr) return InvalidArgumentError("Compile: the computation is empty");
+    // Errors name the computation where a parsed program would name its file.
+    if (module->source_name().empty()) module->set_source_name("computation '" + computation->name() + "'");
+  } else {
+    VKHLO_ASSIGN_OR_RETURN(module, frontend::ParseProgram(source.program()));
+    VKHLO_RETURN_IF_ERROR(verify::VerifyModule(*module));  // a built computation is checked as it is built
+  }
   return runtime::CompileModule(*this, std::move(module), options);
 }
 

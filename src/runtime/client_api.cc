@@ -90,16 +90,12 @@ StatusOr<std::unique_ptr<Client>> Client::Create(ClientOptions options) {
 }
 
 StatusOr<std::unique_ptr<Executable>> Client::Compile(const XlaComputation& computation) const {
-  std::unique_ptr<ir::Module> module = internal::CloneComputationModule(computation);
-  if (module == nullptr) return InvalidArgumentError("Compile: the computation is empty");
-  // Errors name the computation where a parsed program would name its file.
-  if (module->source_name().empty()) module->set_source_name("computation '" + computation.name() + "'");
-  VKHLO_ASSIGN_OR_RETURN(Executable executable, runtime::CompileModule(*this, std::move(module)));
+  VKHLO_ASSIGN_OR_RETURN(Executable executable, Compile(ProgramSource(computation), CompileOptions{}));
   return std::make_unique<Executable>(std::move(executable));
 }
 
 StatusOr<std::unique_ptr<Executable>> Client::CompileStableHlo(std::string_view program) const {
-  VKHLO_ASSIGN_OR_RETURN(Executable executable, Compile(program));
+  VKHLO_ASSIGN_OR_RETURN(Executable executable, Compile(ProgramSource(program), CompileOptions{}));
   return std::make_unique<Executable>(std::move(executable));
 }
 

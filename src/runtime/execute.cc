@@ -746,20 +746,45 @@ StatusOr<std::vector<Buffer>> RunEntry(const ExecutableState& exe, std::span<con
 
 namespace vkhlo {
 
+namespace {
+
+// The tensors of `t` in order, tuples flattened, tokens (which hold no data) left out, dynamic
+// sizes as -1: what Execute takes and returns.
+void AppendTensorTypes(const ir::Type& t, std::vector<TensorType>& out) {
+  if (t.is_tuple()) {
+    for (const ir::Type& element : t.tuple_elements()) AppendTensorTypes(element, out);
+    return;
+  }
+  if (!t.is_tensor()) return;
+  TensorType type = runtime::ToTensorType(t);
+  for (int64_t& d : type.dims) d = ir::IsDynamicDim(d) ? -1 : d;
+  out.push_back(std::move(type));
+}
+
+// The entry's signature: the polymorphic program's (sizes still dynamic) or the static one's.
+const ir::FunctionType* EntryType(const runtime::ExecutableState* state) {
+  if (state == nullptr) return nullptr;
+  if (state->polymorphic) {
+    const ir::Function* f = state->polymorphic->module->FindFunction(state->polymorphic->entry);
+    return f != nullptr ? &f->type() : nullptr;
+  }
+  return state->entry != nullptr ? &state->entry->type() : nullptr;
+}
+
+}  // namespace
+
 std::vector<TensorType> Executable::parameter_types() const {
   std::vector<TensorType> types;
-  if (state_ && state_->polymorphic) {  // dynamic sizes as -1
-    for (const ir::Type& t : state_->polymorphic->parameters) {
-      if (t.is_token()) continue;
-      TensorType type = runtime::ToTensorType(t);
-      for (int64_t& d : type.dims) d = ir::IsDynamicDim(d) ? -1 : d;
-      types.push_back(std::move(type));
-    }
-    return types;
+  if (const ir::FunctionType* type = EntryType(state_.get())) {
+    for (const ir::Type& t : type->inputs) AppendTensorTypes(t, types);
   }
-  if (!state_ || state_->entry == nullptr) return types;
-  for (const ir::Type& t : state_->entry->type().inputs) {
-    if (!t.is_token()) types.push_back(runtime::ToTensorType(t));  // tokens take no argument
+  return types;
+}
+
+std::vector<TensorType> Executable::result_types() const {
+  std::vector<TensorType> types;
+  if (const ir::FunctionType* type = EntryType(state_.get())) {
+    for (const ir::Type& t : type->results) AppendTensorTypes(t, types);
   }
   return types;
 }

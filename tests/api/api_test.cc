@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <thread>
 
 #include "tests/builder/builder_harness.h"
@@ -87,6 +89,45 @@ TEST(ClientTest, CompileStableHloReportsLineAndColumn) {
       "}\n");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find(":2:"), std::string::npos) << bad.status().ToString();
+}
+
+// One Compile takes every kind of program: a built computation, its text, a portable artifact's
+// bytes; result_types() says what Execute returns (tuples flattened, tokens left out).
+TEST(ClientTest, OneCompileForComputationsTextAndArtifacts) {
+  const Client& client = SharedClient();
+  XlaBuilder b("tuples");
+  auto x = Parameter(&b, 0, ShapeUtil::MakeShape(S32, {3}), "x");
+  auto token = CreateToken(&b);
+  Tuple(&b, {Neg(x), Tuple(&b, {ConvertElementType(x, F32), ConstantR0<bool>(&b, true)}), token, Iota(&b, U8, 2)});
+  const XlaComputation computation = BuildOrDie(b);
+  const std::vector<TensorType> expected = {{"i32", {3}}, {"f32", {3}}, {"i1", {}}, {"ui8", {2}}};
+  const std::string text = computation.ToStableHlo();
+  for (const ProgramSource& source : {ProgramSource(computation), ProgramSource(text)}) {
+    auto executable = client.Compile(source, {.entry = "main"});
+    ASSERT_TRUE(executable.ok()) << executable.status().ToString();
+    EXPECT_EQ(executable->parameter_types(), (std::vector<TensorType>{{"i32", {3}}}));
+    ASSERT_EQ(executable->result_types(), expected);
+    auto arg = client.TransferToDevice(LiteralUtil::CreateR1<int32_t>({1, -2, 3}));
+    ASSERT_TRUE(arg.ok()) << arg.status().ToString();
+    auto results = executable->Execute({&*arg});
+    ASSERT_TRUE(results.ok()) << results.status().ToString();
+    ASSERT_EQ(results->size(), expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ((*results)[i].type(), expected[i]) << i;
+  }
+
+  // A portable artifact (VHLO bytecode, as jax.export writes it), as bytes.
+  std::ifstream file(VKHLO_BYTECODE_MODELS_DIR "/mlp_forward.mlirbc", std::ios::binary);
+  ASSERT_TRUE(file.good());
+  const std::vector<uint8_t> artifact((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  auto from_bytes = client.Compile(artifact);
+  ASSERT_TRUE(from_bytes.ok()) << from_bytes.status().ToString();
+  EXPECT_FALSE(from_bytes->parameter_types().empty());
+  EXPECT_FALSE(from_bytes->result_types().empty());
+
+  // The options apply whatever the source: an entry that does not exist is an error.
+  auto missing = client.Compile(computation, {.entry = "no_such_function"});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("no_such_function"), std::string::npos) << missing.status().ToString();
 }
 
 TEST(ClientTest, UnknownPassNameIsAnError) {

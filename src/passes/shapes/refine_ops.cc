@@ -30,9 +30,10 @@ bool IsShapeElement(const Type& type) {
          (ir::IsInteger(type.element_type()) || ir::IsBoolean(type.element_type()));
 }
 
-std::string Where(const ir::Operation& op) {
+// " at file:line:col" (ir::FormatLocation), or "" where the op's position is unknown.
+std::string Where(const ir::Module& module, const ir::Operation& op) {
   if (!op.location().known()) return "";
-  return fmt::format(" at {}:{}", op.location().line, op.location().column);
+  return " at " + ir::FormatLocation(module.source_name(), op.location());
 }
 
 std::vector<Type> OperandTypes(const ir::Operation& op) {
@@ -276,7 +277,7 @@ void Refiner::Replace(ir::Block& block, size_t index, const std::vector<ir::Valu
 std::string Refiner::DescribeSource(const ir::Value* value) const {
   if (value == nullptr) return "missing";
   if (const ir::Operation* op = value->defining_op()) {
-    return fmt::format("computed by '{}'{}, which does not fold", op->name(), Where(*op));
+    return fmt::format("computed by '{}'{}, which does not fold", op->name(), Where(module_, *op));
   }
   const ir::Block* block = value->owner_block();
   const ir::Region* region = block ? block->parent_region() : nullptr;
@@ -285,7 +286,7 @@ std::string Refiner::DescribeSource(const ir::Value* value) const {
                        region->parent_function()->name(), value->type().ToString());
   }
   if (const ir::Operation* parent = block ? block->parent_op() : nullptr) {
-    return fmt::format("an argument of a region of '{}'{} (a loop-carried value)", parent->name(), Where(*parent));
+    return fmt::format("an argument of a region of '{}'{} (a loop-carried value)", parent->name(), Where(module_, *parent));
   }
   return "not a constant";
 }

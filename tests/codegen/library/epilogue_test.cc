@@ -13,6 +13,7 @@
 #include "codegen/library/epilogue_match.h"
 #include "interp/interpreter.h"
 #include "ir/walk.h"
+#include "tests/codegen/library/gelu_program.h"
 #include "tests/codegen/library/library_test_util.h"
 #include "tests/support/device_fixture.h"
 
@@ -163,30 +164,7 @@ TEST_F(EpilogueTest, MatchEpilogueFindsTheChain) {
 // exact in any order). In f16 and bf16 each op rounds through the codec as unfused.
 TEST_F(EpilogueTest, WholeGeluGenerated) {
   for (const char* t : {"f32", "f16", "bf16"}) {
-    const std::string mlir = fmt::format(R"(func.func @main(%a: tensor<2x8x16x{0}>, %b: tensor<16x32x{0}>, %bias: tensor<32x{0}>) -> tensor<2x8x32x{0}> {{
-  %0 = stablehlo.dot_general %a, %b, contracting_dims = [2] x [0] : (tensor<2x8x16x{0}>, tensor<16x32x{0}>) -> tensor<2x8x32x{0}>
-  %1 = stablehlo.broadcast_in_dim %bias, dims = [2] : (tensor<32x{0}>) -> tensor<1x1x32x{0}>
-  %2 = stablehlo.broadcast_in_dim %1, dims = [0, 1, 2] : (tensor<1x1x32x{0}>) -> tensor<2x8x32x{0}>
-  %x = stablehlo.add %0, %2 : tensor<2x8x32x{0}>
-  %3 = stablehlo.multiply %x, %x : tensor<2x8x32x{0}>
-  %4 = stablehlo.multiply %3, %x : tensor<2x8x32x{0}>
-  %c1 = stablehlo.constant dense<4.471500e-02> : tensor<{0}>
-  %5 = stablehlo.broadcast_in_dim %c1, dims = [] : (tensor<{0}>) -> tensor<2x8x32x{0}>
-  %6 = stablehlo.multiply %5, %4 : tensor<2x8x32x{0}>
-  %7 = stablehlo.add %x, %6 : tensor<2x8x32x{0}>
-  %c2 = stablehlo.constant dense<0.797884583> : tensor<{0}>
-  %8 = stablehlo.broadcast_in_dim %c2, dims = [] : (tensor<{0}>) -> tensor<2x8x32x{0}>
-  %9 = stablehlo.multiply %8, %7 : tensor<2x8x32x{0}>
-  %10 = stablehlo.tanh %9 : tensor<2x8x32x{0}>
-  %c3 = stablehlo.constant dense<1.000000e+00> : tensor<{0}>
-  %11 = stablehlo.broadcast_in_dim %c3, dims = [] : (tensor<{0}>) -> tensor<2x8x32x{0}>
-  %12 = stablehlo.add %11, %10 : tensor<2x8x32x{0}>
-  %c4 = stablehlo.constant dense<5.000000e-01> : tensor<{0}>
-  %13 = stablehlo.broadcast_in_dim %c4, dims = [] : (tensor<{0}>) -> tensor<2x8x32x{0}>
-  %14 = stablehlo.multiply %13, %12 : tensor<2x8x32x{0}>
-  %15 = stablehlo.multiply %x, %14 : tensor<2x8x32x{0}>
-  func.return %15 : tensor<2x8x32x{0}>
-}})", t);
+    const std::string mlir = MatmulBiasGelu(t, /*tanh_form=*/true);
     SCOPED_TRACE(mlir);
     ASSERT_OK_AND_ASSIGN(auto module, frontend::ParseModule(mlir));
     const ir::Block& block = module->functions().front()->body().front();
