@@ -19,8 +19,7 @@
 // denormal support from the device. Special values are decided on the bit patterns.
 //
 // Also the error-free transformations the math files build on (TwoSum, Veltkamp/Dekker
-// TwoProduct: exact without a fused multiply-add; `precise` keeps the compiler from
-// contracting or reassociating them).
+// TwoProduct) and double-float arithmetic: hlo_double_word.glsl, written once for f32 and f64.
 //
 // Needs: GLSL 4.50 core only (32-bit types).
 #ifndef HLO_BASIC_F32_GLSL
@@ -150,51 +149,11 @@ float hlo_ldexp_(float x, int n) {
   return hlo_pack_f32_(b & 0x80000000u, ex + clamp(n, -400, 400), X << 8, false);
 }
 
-// ---- error-free transformations ----
+// ---- error-free transformations and double-word arithmetic ----
 
-// a + b = s + err exactly.
-vec2 hlo_two_sum_(float a, float b) {
-  precise float s = a + b;
-  precise float bb = s - a;
-  precise float err = (a - (s - bb)) + (b - bb);
-  return vec2(s, err);
-}
-// a + b = s + err exactly, for |a| >= |b| (or a == 0).
-vec2 hlo_fast_two_sum_(float a, float b) {
-  precise float s = a + b;
-  precise float err = b - (s - a);
-  return vec2(s, err);
-}
-// Veltkamp: a = hi + lo with 12-bit halves (|a| < 2^115).
-vec2 hlo_split_(float a) {
-  precise float c = 4097.0 * a;
-  precise float hi = c - (c - a);
-  precise float lo = a - hi;
-  return vec2(hi, lo);
-}
-// Dekker: a * b = p + err exactly (no overflow, no underflow).
-vec2 hlo_two_prod_(float a, float b) {
-  vec2 sa = hlo_split_(a), sb = hlo_split_(b);
-  precise float p = a * b;
-  precise float err = ((sa.x * sb.x - p) + sa.x * sb.y + sa.y * sb.x) + sa.y * sb.y;
-  return vec2(p, err);
-}
-// Double-float (hi + lo) arithmetic, ~44 bits.
-vec2 hlo_ff_add_(vec2 a, vec2 b) {
-  vec2 s = hlo_two_sum_(a.x, b.x);
-  precise float lo = s.y + a.y + b.y;
-  return hlo_fast_two_sum_(s.x, lo);
-}
-vec2 hlo_ff_mul_(vec2 a, vec2 b) {
-  vec2 p = hlo_two_prod_(a.x, b.x);
-  precise float lo = p.y + (a.x * b.y + a.y * b.x);
-  return hlo_fast_two_sum_(p.x, lo);
-}
-vec2 hlo_ff_mul_f_(vec2 a, float b) {
-  vec2 p = hlo_two_prod_(a.x, b);
-  precise float lo = p.y + a.y * b;
-  return hlo_fast_two_sum_(p.x, lo);
-}
+#include "hlo_precision_f32.glsl"
+#include "hlo_double_word.glsl"
+#include "hlo_precision_end.glsl"
 
 // ---- division ----
 

@@ -4,6 +4,12 @@
 // significands held in uvec2 (hlo_u64.glsl): the remainder of the estimate is exact modulo
 // 2^64, which needs no Int64 capability.
 //
+// Not written once with hlo_basic_f32.glsl (as hlo_complex.glsl is): f32 holds a significand in
+// one uint and takes remainders modulo 2^32, f64 holds 53 bits in uvec2 pairs and takes them
+// modulo 2^64, so the bit-level helpers, rounding, division, square root and remainder differ in
+// every step. The part that is one algorithm in both, the error-free transformations and
+// double-word arithmetic, is one source: hlo_double_word.glsl.
+//
 // Needs: the Float64 capability (shaderFloat64).
 #ifndef HLO_BASIC_F64_GLSL
 #define HLO_BASIC_F64_GLSL
@@ -134,46 +140,11 @@ double hlo_ldexp_(double x, int n) {
   return hlo_pack_f64_(w.y & 0x80000000u, ex + clamp(n, -3000, 3000), hlo_u64_shl(X, 11), false);
 }
 
-// ---- error-free transformations (see hlo_basic_f32.glsl) ----
+// ---- error-free transformations and double-word arithmetic ----
 
-dvec2 hlo_two_sum_(double a, double b) {
-  precise double s = a + b;
-  precise double bb = s - a;
-  precise double err = (a - (s - bb)) + (b - bb);
-  return dvec2(s, err);
-}
-dvec2 hlo_fast_two_sum_(double a, double b) {
-  precise double s = a + b;
-  precise double err = b - (s - a);
-  return dvec2(s, err);
-}
-dvec2 hlo_split_(double a) {  // |a| < 2^995
-  precise double c = 134217729.0 * a;
-  precise double hi = c - (c - a);
-  precise double lo = a - hi;
-  return dvec2(hi, lo);
-}
-dvec2 hlo_two_prod_(double a, double b) {
-  dvec2 sa = hlo_split_(a), sb = hlo_split_(b);
-  precise double p = a * b;
-  precise double err = ((sa.x * sb.x - p) + sa.x * sb.y + sa.y * sb.x) + sa.y * sb.y;
-  return dvec2(p, err);
-}
-dvec2 hlo_dd_add_(dvec2 a, dvec2 b) {
-  dvec2 s = hlo_two_sum_(a.x, b.x);
-  precise double lo = s.y + a.y + b.y;
-  return hlo_fast_two_sum_(s.x, lo);
-}
-dvec2 hlo_dd_mul_(dvec2 a, dvec2 b) {
-  dvec2 p = hlo_two_prod_(a.x, b.x);
-  precise double lo = p.y + (a.x * b.y + a.y * b.x);
-  return hlo_fast_two_sum_(p.x, lo);
-}
-dvec2 hlo_dd_mul_d_(dvec2 a, double b) {
-  dvec2 p = hlo_two_prod_(a.x, b);
-  precise double lo = p.y + a.y * b;
-  return hlo_fast_two_sum_(p.x, lo);
-}
+#include "hlo_precision_f64.glsl"
+#include "hlo_double_word.glsl"
+#include "hlo_precision_end.glsl"
 
 // ---- division ----
 

@@ -5,6 +5,9 @@
 //   float  hlo_f32_from_f64(double x)                                 round to nearest even, once
 //   double hlo_reduce_precision(double x, int e, int m, int src_e, int src_m, int src_min_exp)
 //
+// Not written once with hlo_convert_f32.glsl: these round 53-bit significands held in uvec2
+// pairs, the f32 ones a significand in one uint.
+//
 // Needs: the Float64 capability (shaderFloat64); no Int64.
 #ifndef HLO_CONVERT_F64_GLSL
 #define HLO_CONVERT_F64_GLSL

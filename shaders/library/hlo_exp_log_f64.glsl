@@ -3,6 +3,10 @@
 // Same algorithms as hlo_exp_log_f32.glsl with double-double low words (ln2 split so k * part is
 // exact for |k| < 2^11, degree-11 and degree-6 kernels from tools/fit_coefficients.py).
 //
+// Not written once with hlo_exp_log_f32.glsl: the steps differ, not only the types (a degree-11
+// exp polynomial where f32 has degree 5, a double-double result of the reduction where f32 rounds
+// 1 + r once, ln2 split for |k| < 2^11, the range limits of the wider format).
+//
 // Needs: the Float64 capability (shaderFloat64).
 #ifndef HLO_EXP_LOG_F64_GLSL
 #define HLO_EXP_LOG_F64_GLSL

@@ -163,24 +163,8 @@ float hlo_decode_f6e2m3fn(uint bits) { return hlo_codec_decode_(bits, 2, 3, 1, H
 float hlo_decode_f6e3m2fn(uint bits) { return hlo_codec_decode_(bits, 3, 2, 3, HLO_FMT_NONAN); }
 float hlo_decode_f4e2m1fn(uint bits) { return hlo_codec_decode_(bits, 2, 1, 1, HLO_FMT_NONAN); }
 
-uint hlo_encode_bf16(float v) { return hlo_codec_encode_f32_(v, 8, 7, 127, HLO_FMT_IEEE); }
-uint hlo_encode_f16(float v) { return hlo_codec_encode_f32_(v, 5, 10, 15, HLO_FMT_IEEE); }
-uint hlo_encode_f8e4m3fn(float v) { return hlo_codec_encode_f32_(v, 4, 3, 7, HLO_FMT_FN); }
-uint hlo_encode_f8e5m2(float v) { return hlo_codec_encode_f32_(v, 5, 2, 15, HLO_FMT_IEEE); }
-uint hlo_encode_f8e4m3fnuz(float v) { return hlo_codec_encode_f32_(v, 4, 3, 8, HLO_FMT_FNUZ); }
-uint hlo_encode_f8e5m2fnuz(float v) { return hlo_codec_encode_f32_(v, 5, 2, 16, HLO_FMT_FNUZ); }
-uint hlo_encode_f8e4m3b11fnuz(float v) { return hlo_codec_encode_f32_(v, 4, 3, 11, HLO_FMT_FNUZ); }
-uint hlo_encode_f8e4m3(float v) { return hlo_codec_encode_f32_(v, 4, 3, 7, HLO_FMT_IEEE); }
-uint hlo_encode_f8e3m4(float v) { return hlo_codec_encode_f32_(v, 3, 4, 3, HLO_FMT_IEEE); }
-uint hlo_encode_f8e8m0fnu(float v) {
-  bool negative;
-  int cls, e;
-  uint sig;
-  hlo_codec_split_f32_(v, negative, cls, e, sig);
-  return hlo_codec_encode_e8m0_(negative, cls, e, sig);
-}
-uint hlo_encode_f6e2m3fn(float v) { return hlo_codec_encode_f32_(v, 2, 3, 1, HLO_FMT_NONAN); }
-uint hlo_encode_f6e3m2fn(float v) { return hlo_codec_encode_f32_(v, 3, 2, 3, HLO_FMT_NONAN); }
-uint hlo_encode_f4e2m1fn(float v) { return hlo_codec_encode_f32_(v, 2, 1, 1, HLO_FMT_NONAN); }
+#include "hlo_precision_f32.glsl"
+#include "hlo_float_codec_encoders.glsl"
+#include "hlo_precision_end.glsl"
 
 #endif  // HLO_FLOAT_CODEC_GLSL

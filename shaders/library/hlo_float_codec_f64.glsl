@@ -6,6 +6,10 @@
 // for every fmt of hlo_float_codec.glsl (whose f32 overloads this file includes). The double's
 // bits come from unpackDouble2x32, so no Int64 capability is needed.
 //
+// Not written once with hlo_float_codec.glsl: a double's bits are two words and round once from
+// 53 bits, so splitting and rounding are other code, not the f32 ones with wider types. The table
+// of formats that the encoders pass to them is one source, hlo_float_codec_encoders.glsl.
+//
 // Needs: the Float64 capability (shaderFloat64).
 #ifndef HLO_FLOAT_CODEC_F64_GLSL
 #define HLO_FLOAT_CODEC_F64_GLSL
@@ -78,24 +82,8 @@ double hlo_decode_f6e2m3fn_f64(uint bits) { return hlo_codec_f32_bits_to_f64_(hl
 double hlo_decode_f6e3m2fn_f64(uint bits) { return hlo_codec_f32_bits_to_f64_(hlo_decode_f6e3m2fn(bits)); }
 double hlo_decode_f4e2m1fn_f64(uint bits) { return hlo_codec_f32_bits_to_f64_(hlo_decode_f4e2m1fn(bits)); }
 
-uint hlo_encode_bf16(double v) { return hlo_codec_encode_f64_(v, 8, 7, 127, HLO_FMT_IEEE); }
-uint hlo_encode_f16(double v) { return hlo_codec_encode_f64_(v, 5, 10, 15, HLO_FMT_IEEE); }
-uint hlo_encode_f8e4m3fn(double v) { return hlo_codec_encode_f64_(v, 4, 3, 7, HLO_FMT_FN); }
-uint hlo_encode_f8e5m2(double v) { return hlo_codec_encode_f64_(v, 5, 2, 15, HLO_FMT_IEEE); }
-uint hlo_encode_f8e4m3fnuz(double v) { return hlo_codec_encode_f64_(v, 4, 3, 8, HLO_FMT_FNUZ); }
-uint hlo_encode_f8e5m2fnuz(double v) { return hlo_codec_encode_f64_(v, 5, 2, 16, HLO_FMT_FNUZ); }
-uint hlo_encode_f8e4m3b11fnuz(double v) { return hlo_codec_encode_f64_(v, 4, 3, 11, HLO_FMT_FNUZ); }
-uint hlo_encode_f8e4m3(double v) { return hlo_codec_encode_f64_(v, 4, 3, 7, HLO_FMT_IEEE); }
-uint hlo_encode_f8e3m4(double v) { return hlo_codec_encode_f64_(v, 3, 4, 3, HLO_FMT_IEEE); }
-uint hlo_encode_f8e8m0fnu(double v) {
-  bool negative;
-  int cls, e;
-  uint sig;
-  hlo_codec_split_f64_(v, negative, cls, e, sig);
-  return hlo_codec_encode_e8m0_(negative, cls, e, sig);
-}
-uint hlo_encode_f6e2m3fn(double v) { return hlo_codec_encode_f64_(v, 2, 3, 1, HLO_FMT_NONAN); }
-uint hlo_encode_f6e3m2fn(double v) { return hlo_codec_encode_f64_(v, 3, 2, 3, HLO_FMT_NONAN); }
-uint hlo_encode_f4e2m1fn(double v) { return hlo_codec_encode_f64_(v, 2, 1, 1, HLO_FMT_NONAN); }
+#include "hlo_precision_f64.glsl"
+#include "hlo_float_codec_encoders.glsl"
+#include "hlo_precision_end.glsl"
 
 #endif  // HLO_FLOAT_CODEC_F64_GLSL

@@ -2,6 +2,9 @@
 // hlo_cbrt, as hlo_pow_f32.glsl with double-double words (log|x| to ~2^-100 relative: 2s and
 // 2/3 s^3 in double-double, the s^5 tail in double; ln2 in three words).
 //
+// Not written once with hlo_pow_f32.glsl: the wider format needs more of log|x| in double-double
+// and ln2 in three words, so the steps and their error bounds differ from the f32 file's.
+//
 // Needs: the Float64 capability (shaderFloat64).
 #ifndef HLO_POW_F64_GLSL
 #define HLO_POW_F64_GLSL

@@ -7,6 +7,10 @@
 //                          right offset (exact integer arithmetic), 192 bits of the fraction
 //                          normalized into a double-double, times pi/2.
 //
+// Not written once with hlo_trig_f32.glsl: both reductions differ (pi/2 in three 33-bit parts
+// and a fourth against four 12-bit parts and a fifth; 224 bits of 2/pi and a normalizing loop
+// against 128 bits), and so do the kernels' polynomials.
+//
 // Needs: the Float64 capability (shaderFloat64).
 #ifndef HLO_TRIG_F64_GLSL
 #define HLO_TRIG_F64_GLSL
