@@ -222,6 +222,12 @@ class Executable {
   std::vector<TensorType> result_types() const;
   // What CompileOptions::checks made of the program's checks (vkhlo/checks.h); null without.
   const CompiledChecks* checks() const;
+  // The executable as a compiled plan, the bytes of a .vkx file (docs/plan_format.md): its
+  // kernels as SPIR-V, the schedule of steps, constants, the entry's signature and the device
+  // features and limits it needs, nothing of the compiler. `vkhlo-compile -o` writes it.
+  // Loading a plan into a runtime without the compiler is the next step of this work (issue
+  // 22); a shape-polymorphic executable has no plan (UNIMPLEMENTED: specialise it first).
+  StatusOr<std::vector<uint8_t>> Serialize() const;
   ExecutionStats last_stats() const;
   // A polymorphic executable's own are zeros: each specialisation's are its own
   // (Specialize(...).compile_stats()), their totals in specialization_stats().

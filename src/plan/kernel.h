@@ -22,7 +22,7 @@ enum class BindingKind : uint8_t {
   kUniformBuffer = 2,
 };
 // The format of a storage texel buffer's view (what kernels use today).
-enum class TexelFormat : uint8_t { kNone = 0, kRgba32f = 1, kRgba32ui = 2 };
+enum class TexelFormat : uint8_t { kNone = 0, kRgba32f = 1, kRgba32ui = 2, kR32f = 3 };
 
 struct KernelBinding {
   uint32_t set = 0;  // always 0 today; kept so a later layout need not change the format

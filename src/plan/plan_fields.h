@@ -89,7 +89,7 @@ Status Of(C& c, Kernel& k) {
   VKHLO_RETURN_IF_ERROR(c.List("bindings", k.bindings, 4, [&](KernelBinding& b) {
     VKHLO_RETURN_IF_ERROR(c.U32("binding set", b.set));
     VKHLO_RETURN_IF_ERROR(c.Enum("binding kind", b.kind, BindingKind::kUniformBuffer));
-    VKHLO_RETURN_IF_ERROR(c.Enum("texel format", b.texel_format, TexelFormat::kRgba32ui));
+    VKHLO_RETURN_IF_ERROR(c.Enum("texel format", b.texel_format, TexelFormat::kR32f));
     return c.Bool("device address", b.device_address);
   }));
   VKHLO_RETURN_IF_ERROR(c.U32("push constant bytes", k.push_constant_bytes));

@@ -17,6 +17,7 @@ constexpr const char* kFeatureNames[] = {
     "shaderSignedZeroInfNanPreserveFloat64", "shaderRoundingModeRTEFloat16",
     "shaderRoundingModeRTEFloat32", "shaderRoundingModeRTEFloat64",
     "shaderDenormPreserveFloat16", "shaderDenormPreserveFloat32", "shaderDenormPreserveFloat64",
+    "storageTexelBuffer(R32_SFLOAT)",
 };
 
 std::string Limit(const char* name, uint64_t needed, uint64_t has) {

@@ -46,8 +46,9 @@ enum Feature : uint64_t {
   kDenormPreserveFloat16 = 1ull << 20,            // shaderDenormPreserveFloat16
   kDenormPreserveFloat32 = 1ull << 21,            // shaderDenormPreserveFloat32
   kDenormPreserveFloat64 = 1ull << 22,            // shaderDenormPreserveFloat64
+  kStorageTexelBufferR32f = 1ull << 23,           // R32_SFLOAT storage texel buffers
 };
-inline constexpr uint64_t kAllFeatures = (1ull << 23) - 1;
+inline constexpr uint64_t kAllFeatures = (1ull << 24) - 1;
 
 // "shaderInt64", ... (the Vulkan name of one feature bit; "feature bit N" for unknown bits).
 std::string FeatureName(uint64_t feature);

@@ -32,9 +32,11 @@ StatusOr<plan::KernelBinding> BindingOf(const device::Pipeline& pipeline, const 
         out.texel_format = plan::TexelFormat::kRgba32f;
       } else if (b.format == VK_FORMAT_R32G32B32A32_UINT) {
         out.texel_format = plan::TexelFormat::kRgba32ui;
+      } else if (b.format == VK_FORMAT_R32_SFLOAT) {
+        out.texel_format = plan::TexelFormat::kR32f;
       } else {
         return UnimplementedError(fmt::format("kernel '{}': binding {} is a texel buffer of VkFormat {}, which plans "
-                                              "do not describe (only rgba32f and rgba32ui)",
+                                              "do not describe (only rgba32f, rgba32ui and r32f)",
                                               pipeline.name(), b.binding, static_cast<int>(b.format)));
       }
       return out;
@@ -189,6 +191,7 @@ StatusOr<plan::DeviceRequirements> PlanRequirements(const plan::Plan& plan, cons
     for (const plan::KernelBinding& b : kernel.bindings) {
       if (b.texel_format == plan::TexelFormat::kRgba32f) r.features |= plan::kStorageTexelBufferRgba32f;
       if (b.texel_format == plan::TexelFormat::kRgba32ui) r.features |= plan::kStorageTexelBufferRgba32ui;
+      if (b.texel_format == plan::TexelFormat::kR32f) r.features |= plan::kStorageTexelBufferR32f;
       if (b.device_address) r.features |= plan::kBufferDeviceAddress;
       descriptors += b.kind == plan::BindingKind::kStorageBuffer ? 1 : 0;
     }
@@ -246,6 +249,7 @@ plan::DeviceOffer DeviceOfferOf(const device::DeviceCapabilities& caps) {
       {f.shader_buffer_int64_atomics, plan::kShaderBufferInt64Atomics},
       {caps.HasStorageTexelBufferFormat(VK_FORMAT_R32G32B32A32_SFLOAT), plan::kStorageTexelBufferRgba32f},
       {caps.HasStorageTexelBufferFormat(VK_FORMAT_R32G32B32A32_UINT), plan::kStorageTexelBufferRgba32ui},
+      {caps.HasStorageTexelBufferFormat(VK_FORMAT_R32_SFLOAT), plan::kStorageTexelBufferR32f},
       {fc.signed_zero_inf_nan_preserve_16, plan::kSignedZeroInfNanPreserveFloat16},
       {fc.signed_zero_inf_nan_preserve_32, plan::kSignedZeroInfNanPreserveFloat32},
       {fc.signed_zero_inf_nan_preserve_64, plan::kSignedZeroInfNanPreserveFloat64},

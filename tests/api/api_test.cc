@@ -4,6 +4,8 @@
 #include <iterator>
 #include <thread>
 
+#include "plan/describe.h"
+#include "plan/plan_reader.h"
 #include "tests/builder/builder_harness.h"
 #include "tests/support/runtime_test_util.h"
 #include "vkhlo/vkhlo.h"
@@ -128,6 +130,33 @@ TEST(ClientTest, OneCompileForComputationsTextAndArtifacts) {
   auto missing = client.Compile(computation, {.entry = "no_such_function"});
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.status().message().find("no_such_function"), std::string::npos) << missing.status().ToString();
+}
+
+// Serialize writes the executable as a plan file that reads back with its signature; a
+// shape-polymorphic executable has no plan of its own.
+TEST(ClientTest, SerializeWritesAPlanFile) {
+  const Client& client = SharedClient();
+  auto executable = client.Compile(Axpy(), {});
+  ASSERT_TRUE(executable.ok()) << executable.status().ToString();
+  auto bytes = executable->Serialize();
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  auto plan = plan::ReadPlan(*bytes);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  EXPECT_EQ(plan->header.entry_name, "main");
+  EXPECT_NE(plan::DescribeHeader(plan->header).find("entry @main(tensor<f32>, tensor<4xf32>, tensor<4xf32>)"),
+            std::string::npos)
+      << plan::DescribeHeader(plan->header);
+  EXPECT_FALSE(plan->kernels.empty());
+
+  auto polymorphic = client.Compile(R"(func.func @main(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %y = stablehlo.add %x, %x : tensor<?xf32>
+  func.return %y : tensor<?xf32>
+})");
+  ASSERT_TRUE(polymorphic.ok()) << polymorphic.status().ToString();
+  ASSERT_TRUE(polymorphic->is_polymorphic());
+  auto none = polymorphic->Serialize();
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.status().code(), StatusCode::kUnimplemented) << none.status().ToString();
 }
 
 TEST(ClientTest, UnknownPassNameIsAnError) {

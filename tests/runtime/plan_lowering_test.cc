@@ -363,6 +363,26 @@ TEST(PlanLowering, RealModels) {
   EXPECT_GT(in_slots, 0) << "no model's intermediates share scratch slots: the slot checks saw nothing";
 }
 
+// A CNN's 3x3 convolution over 8x32x32x16 (the real model's size): its library kernel reads the
+// input through an r32f texel view on CPU devices, which the plan describes and requires (this
+// once was an UNIMPLEMENTED lowering).
+TEST(PlanLowering, ConvolutionThroughAnR32fTexelView) {
+  const Client& client = SharedClient();
+  auto executable = client.Compile(R"(func.func @main(%x: tensor<8x32x32x16xf32>, %w: tensor<3x3x16x16xf32>) -> tensor<8x32x32x16xf32> {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<8x32x32x16xf32>, tensor<3x3x16x16xf32>) -> tensor<8x32x32x16xf32>
+  func.return %0 : tensor<8x32x32x16xf32>
+})");
+  ASSERT_TRUE(executable.ok()) << executable.status().ToString();
+  const plan::Plan plan = CheckedPlan(client, *executable, "conv 8x32x32x16");
+  bool r32f = false;
+  ASSERT_FALSE(plan.kernels.empty());
+  for (const plan::Kernel& k : plan.kernels) {
+    for (const plan::KernelBinding& b : k.bindings) r32f |= b.texel_format == plan::TexelFormat::kR32f;
+  }
+  // Where the kernel chose the texel view (lavapipe's does), the plan requires the format.
+  EXPECT_EQ((plan.header.requirements.features & plan::kStorageTexelBufferR32f) != 0, r32f);
+}
+
 TEST(PlanLowering, ConformanceControlFlow) {
   int lowered = 0, counted = 0;
   for (const char* name : {"while.mlir", "if.mlir", "case.mlir", "call.mlir"}) {
