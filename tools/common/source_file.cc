@@ -24,8 +24,8 @@ StatusOr<std::string> ReadSourceFile(const std::string& path) {
 
 std::vector<ParsedChunk> ParseSource(const std::string& text, const std::string& source_name, bool split) {
   std::vector<ParsedChunk> chunks;
-  if (frontend::IsBytecode(text)) {
-    // A portable artifact is one module: there is nothing to split.
+  if (frontend::IsBytecode(text) || frontend::IsCompiledPlan(text)) {
+    // A portable artifact is one module: there is nothing to split (a plan is an error there).
     frontend::ParseOptions options;
     options.source_name = source_name;
     chunks.push_back(ParsedChunk{1, frontend::ParseProgram(text, options)});
