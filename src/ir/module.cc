@@ -107,6 +107,17 @@ Block& Region::AddBlock() {
   return *blocks_.back();
 }
 
+void Function::AppendResults(const std::vector<Value*>& values) {
+  Operation* terminator = body_.front().back();
+  std::vector<Value*> returned = terminator->operands();
+  for (Value* v : values) {
+    returned.push_back(v);
+    type_.results.push_back(v->type());
+  }
+  terminator->set_operands(returned);
+  if (!result_attributes_.empty()) result_attributes_.resize(type_.results.size());
+}
+
 Function::Function(std::string name, FunctionType type)
     : name_(std::move(name)), type_(std::move(type)), body_(nullptr, this) {}
 

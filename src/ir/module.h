@@ -179,6 +179,11 @@ class Function {
   Region& body() { return body_; }
   const Region& body() const { return body_; }
 
+  // Returns `values` (of the body) too, after the existing results: the body's terminator takes
+  // them as operands and the signature grows (result attributes, where kept, padded empty). How
+  // a test program hands values the host inspects (checks, prints) back as extra results.
+  void AppendResults(const std::vector<Value*>& values);
+
   Module* parent() const { return parent_; }
 
  private:

@@ -201,17 +201,8 @@ StatusOr<CompiledChecks> LowerChecks(ir::Module& module, std::string_view functi
   RewriteProbes(module, *f, extra, checks);
 
   // The checks' values become results after the program's own.
-  ir::Operation* terminator = body.back();
   for (const ir::Type& t : f->type().results) checks.program_results += CountTensors(t);
-  std::vector<ir::Value*> returned = terminator->operands();
-  ir::FunctionType type = f->type();
-  for (ir::Value* v : extra) {
-    returned.push_back(v);
-    type.results.push_back(v->type());
-  }
-  terminator->set_operands(returned);
-  if (!f->result_attributes().empty()) f->result_attributes().resize(type.results.size());
-  f->set_type(type);
+  f->AppendResults(extra);
   for (CompiledCheck& c : checks.results) {
     c.actual_result += checks.program_results;
     if (c.expected_result >= 0) c.expected_result += checks.program_results;

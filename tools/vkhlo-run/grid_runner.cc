@@ -246,15 +246,7 @@ class GridTest {
           body.Append(std::move(op));
         }
       }
-      ir::Operation* terminator = body.back();
-      std::vector<ir::Value*> returned = terminator->operands();
-      ir::FunctionType type = g->type();
-      for (ir::Value* v : printed) {
-        returned.push_back(v);
-        type.results.push_back(v->type());
-      }
-      terminator->set_operands(returned);
-      g->set_type(type);
+      g->AppendResults(printed);
       copy->AddFunction(std::move(g));
     }
     VKHLO_ASSIGN_OR_RETURN(Executable exe, Compile(std::move(copy), entry, client));
