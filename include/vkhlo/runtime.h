@@ -225,8 +225,8 @@ class Executable {
   // The executable as a compiled plan, the bytes of a .vkx file (docs/plan_format.md): its
   // kernels as SPIR-V, the schedule of steps, constants, the entry's signature and the device
   // features and limits it needs, nothing of the compiler. `vkhlo-compile -o` writes it.
-  // Loading a plan into a runtime without the compiler is the next step of this work (issue
-  // 22); a shape-polymorphic executable has no plan (UNIMPLEMENTED: specialise it first).
+  // Client::LoadExecutable reads it back; a shape-polymorphic executable has no plan
+  // (UNIMPLEMENTED: specialise it first).
   StatusOr<std::vector<uint8_t>> Serialize() const;
   ExecutionStats last_stats() const;
   // A polymorphic executable's own are zeros: each specialisation's are its own
@@ -297,6 +297,14 @@ class Client {
   StatusOr<std::unique_ptr<Executable>> Compile(const XlaComputation& computation) const;
   StatusOr<std::unique_ptr<Executable>> CompileStableHlo(std::string_view program) const;
   StatusOr<std::unique_ptr<Executable>> CompileStableHlo(std::span<const uint8_t> program) const;
+  // An executable from a compiled plan (a .vkx file's bytes: Executable::Serialize,
+  // `vkhlo-compile -o`), with no compiling: the file is read with bounds checks (DATA_LOSS
+  // naming the field and offset for a truncated or corrupted one), the device is checked
+  // against what the plan needs (FAILED_PRECONDITION listing what it lacks), pipelines are made
+  // of the plan's SPIR-V and its constants uploaded. Host callbacks the plan calls must be
+  // registered first (NOT_FOUND naming them). It runs as the executable that was serialized,
+  // with the same results.
+  StatusOr<Executable> LoadExecutable(std::span<const uint8_t> plan) const;
 
   // A device tensor holding an array literal's values (any layout; the device keeps them
   // row-major). Tuples and tokens are not tensors: INVALID_ARGUMENT.

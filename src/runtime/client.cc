@@ -3,19 +3,13 @@
 
 #include <cstring>
 
-#include "builder/computation_module.h"
-#include "codegen/elemental/types.h"
 #include "device/allocator.h"
 #include "device/transfer.h"
-#include "frontend/bytecode/program.h"
-#include "frontend/parser.h"
 #include "ir/tensor_bytes.h"
 #include "runtime/runtime_internal.h"
 #include "runtime/state.h"
 #include "runtime/target_from_device.h"
 #include "support/env.h"
-#include "support/sha256.h"
-#include "verify/verifier.h"
 
 namespace vkhlo {
 
@@ -34,9 +28,17 @@ std::string TensorType::ToString() const {
 }
 
 namespace runtime {
+namespace {
+
+// Storage bytes of `n` elements (codegen's StorageByteSize, without linking codegen).
+uint64_t ElementBytes(ir::ElementType type, int64_t n) {
+  return static_cast<uint64_t>(ir::StorageBytes(type)) * static_cast<uint64_t>(n);
+}
+
+}  // namespace
 
 uint64_t BufferBytes(const ir::Type& type) {
-  const uint64_t bytes = codegen::StorageByteSize(type.element_type(), type.num_elements());
+  const uint64_t bytes = ElementBytes(type.element_type(), type.num_elements());
   return (bytes + 3) / 4 * 4;
 }
 
@@ -103,7 +105,7 @@ const TensorType& Buffer::type() const {
 
 uint64_t Buffer::byte_size() const {
   if (!state_) return 0;
-  return codegen::StorageByteSize(state_->type.element_type(), state_->type.num_elements());
+  return runtime::ElementBytes(state_->type.element_type(), state_->type.num_elements());
 }
 
 StatusOr<std::vector<uint8_t>> Buffer::ToHost() const {
@@ -134,7 +136,8 @@ StatusOr<Client> CreateClient(device::DeviceOptions options, ClientCacheLimits l
   const std::string cache = options.cache_directory;
   VKHLO_ASSIGN_OR_RETURN(state->device, device::Device::Create(std::move(options)));
   state->target = TargetFromDevice(*state->device);
-  state->compiler = std::make_unique<codegen::GlslCompiler>(cache, limits.spirv_cache_bytes);
+  state->spirv_cache_directory = cache;
+  state->spirv_cache_bytes = limits.spirv_cache_bytes;
   state->executable_cache_entries = limits.executable_cache_entries;
   state->specialization_cache_entries = limits.specialization_cache_entries;
   return Client(std::move(state));
@@ -154,7 +157,7 @@ std::string Client::device_description() const {
 
 StatusOr<Buffer> Client::BufferFromHost(const TensorType& type, std::span<const uint8_t> bytes) const {
   VKHLO_ASSIGN_OR_RETURN(ir::Type ir_type, runtime::FromTensorType(type));
-  const uint64_t expected = codegen::StorageByteSize(ir_type.element_type(), ir_type.num_elements());
+  const uint64_t expected = runtime::ElementBytes(ir_type.element_type(), ir_type.num_elements());
   if (bytes.size() != expected) {
     return InvalidArgumentError(fmt::format("{} takes {} bytes, given {}", type.ToString(), expected, bytes.size()));
   }
@@ -163,23 +166,6 @@ StatusOr<Buffer> Client::BufferFromHost(const TensorType& type, std::span<const 
     VKHLO_RETURN_IF_ERROR(state_->device->transfers().Upload(state->buffer, 0, std::as_bytes(bytes)));
   }
   return Buffer(std::move(state));
-}
-
-StatusOr<Executable> Client::Compile(const ProgramSource& source, const CompileOptions& options) const {
-  std::unique_ptr<ir::Module> module;
-  if (const XlaComputation* computation = source.computation()) {
-    module = internal::CloneComputationModule(*computation);
-    if (module == nullptr) return InvalidArgumentError("Compile: the computation is empty");
-    // Errors name the computation where a parsed program would name its file.
-    if (module->source_name().empty()) module->set_source_name("computation '" + computation->name() + "'");
-  } else {
-    VKHLO_ASSIGN_OR_RETURN(module, frontend::ParseProgram(source.program()));
-    VKHLO_RETURN_IF_ERROR(verify::VerifyModule(*module));  // a built computation is checked as it is built
-  }
-  VKHLO_ASSIGN_OR_RETURN(Executable executable, runtime::CompileModule(*this, std::move(module), options));
-  // The plan's source hash (runtime/plan_lowering.h): of the text or bytes as given.
-  if (source.computation() == nullptr) executable.state()->source_sha256 = Sha256Of(source.program());
-  return executable;
 }
 
 }  // namespace vkhlo

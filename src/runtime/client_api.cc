@@ -1,40 +1,22 @@
-// The embedding API of include/vkhlo/runtime.h (XLA's names): Client::Create with ClientOptions,
-// compiling XlaComputations and StableHLO text, Literals in and out of device Buffers, and
-// ExecuteAndTransfer with its per-computation executable cache. Built on the byte-level calls
-// the tools use (client.cc, compile.cc, execute.cc).
+// The embedding API of include/vkhlo/runtime.h (XLA's names) that needs no compiler:
+// Client::Create with ClientOptions, Literals in and out of device Buffers, feeds. Compiling
+// (XlaComputations, StableHLO) and ExecuteAndTransfer are client_compile.cc's.
 #include <fmt/format.h>
 
 #include <mutex>
 
-#include "builder/computation_module.h"
 #include "builder/literal_conversion.h"
 #include "builder/type_conversion.h"
 #include "device/device.h"
 #include "device/profile.h"
+#include "runtime/executable_cache.h"
 #include "runtime/runtime_internal.h"
 #include "runtime/state.h"
 #include "support/env.h"
-#include "support/lru_cache.h"
 #include "vkhlo/process_grid.h"
 
 namespace vkhlo {
 namespace runtime {
-
-// ExecuteAndTransfer's executables, one per computation, the least recently used dropped
-// beyond ClientState::executable_cache_entries. A computation is known by its shared module
-// (copies of an XlaComputation share it); the entry holds it weakly, so a computation that is
-// gone frees its executable at the next miss, and an entry whose module address was reused by
-// a newer computation is recognized as stale (its weak pointer no longer leads there).
-struct ExecutableCache {
-  struct Entry {
-    std::weak_ptr<const ir::Module> module;
-    std::shared_ptr<Executable> executable;
-  };
-  std::mutex mutex;  // held while compiling too: a computation compiles once
-  LruCache<const ir::Module*, Entry> entries{0};
-  uint64_t compiled = 0;
-};
-
 namespace {
 
 StatusOr<device::DeviceOptions> DeviceOptionsFor(const ClientOptions& options) {
@@ -55,24 +37,6 @@ StatusOr<device::DeviceOptions> DeviceOptionsFor(const ClientOptions& options) {
   return result;
 }
 
-// The literal for `shape` from the flattened result buffers, consuming them in order (tuples
-// element by element; tokens hold no data and take no buffer).
-StatusOr<Literal> AssembleResult(const Shape& shape, const std::vector<Buffer>& buffers, size_t& next) {
-  if (shape.IsToken()) return LiteralUtil::CreateToken();
-  if (shape.IsTuple()) {
-    std::vector<Literal> elements;
-    for (const Shape& element : shape.tuple_shapes()) {
-      VKHLO_ASSIGN_OR_RETURN(Literal literal, AssembleResult(element, buffers, next));
-      elements.push_back(std::move(literal));
-    }
-    return LiteralUtil::MakeTupleOwned(std::move(elements));
-  }
-  if (next >= buffers.size()) {
-    return InternalError(fmt::format("the executable returned {} tensors, fewer than its result shape has", buffers.size()));
-  }
-  return buffers[next++].ToLiteral();
-}
-
 }  // namespace
 }  // namespace runtime
 
@@ -87,20 +51,6 @@ StatusOr<std::unique_ptr<Client>> Client::Create(ClientOptions options) {
   if (options.specialization_cache_entries) limits.specialization_cache_entries = *options.specialization_cache_entries;
   VKHLO_ASSIGN_OR_RETURN(Client client, runtime::CreateClient(std::move(device_options), limits));
   return std::make_unique<Client>(std::move(client));
-}
-
-StatusOr<std::unique_ptr<Executable>> Client::Compile(const XlaComputation& computation) const {
-  VKHLO_ASSIGN_OR_RETURN(Executable executable, Compile(ProgramSource(computation), CompileOptions{}));
-  return std::make_unique<Executable>(std::move(executable));
-}
-
-StatusOr<std::unique_ptr<Executable>> Client::CompileStableHlo(std::string_view program) const {
-  VKHLO_ASSIGN_OR_RETURN(Executable executable, Compile(ProgramSource(program), CompileOptions{}));
-  return std::make_unique<Executable>(std::move(executable));
-}
-
-StatusOr<std::unique_ptr<Executable>> Client::CompileStableHlo(std::span<const uint8_t> program) const {
-  return CompileStableHlo(std::string_view(reinterpret_cast<const char*>(program.data()), program.size()));
 }
 
 StatusOr<Buffer> Client::TransferToDevice(const Literal& literal) const {
@@ -139,54 +89,6 @@ StatusOr<std::vector<Buffer>> Executable::Execute(std::vector<const Buffer*> arg
     buffers.push_back(*arguments[i]);
   }
   return ExecuteBuffers(buffers, options);
-}
-
-StatusOr<Literal> Client::ExecuteAndTransfer(const XlaComputation& computation,
-                                             std::vector<const Literal*> arguments) const {
-  std::shared_ptr<const ir::Module> key = internal::SharedComputationModule(computation);
-  if (key == nullptr) return InvalidArgumentError("ExecuteAndTransfer: the computation is empty");
-  VKHLO_ASSIGN_OR_RETURN(ProgramShape program_shape, computation.GetProgramShape());
-  if (arguments.size() != program_shape.parameters().size()) {
-    return InvalidArgumentError(fmt::format("ExecuteAndTransfer: {} takes {} arguments, given {}", computation.name(),
-                                            program_shape.parameters().size(), arguments.size()));
-  }
-  std::shared_ptr<Executable> executable;
-  {
-    std::lock_guard<std::mutex> lock(cache_->mutex);
-    auto& entries = cache_->entries;
-    entries.set_capacity(state_->executable_cache_entries);
-    runtime::ExecutableCache::Entry* entry = entries.Find(key.get());
-    if (entry != nullptr && entry->module.lock() == key) {
-      executable = entry->executable;
-    } else {
-      // Computations that are gone free their executables now.
-      entries.EraseIf([](const ir::Module*, const runtime::ExecutableCache::Entry& e) { return e.module.expired(); });
-      VKHLO_ASSIGN_OR_RETURN(std::unique_ptr<Executable> compiled, Compile(computation));
-      executable = std::move(compiled);
-      entries.Insert(key.get(), {key, executable});
-      ++cache_->compiled;
-    }
-  }
-  std::vector<Buffer> buffers;
-  for (size_t i = 0; i < arguments.size(); ++i) {
-    if (arguments[i] == nullptr) {
-      return InvalidArgumentError(fmt::format("ExecuteAndTransfer: argument {} is a null pointer", i));
-    }
-    const Shape& expected = program_shape.parameters()[i];
-    if (!ShapeUtil::Compatible(expected, arguments[i]->shape())) {
-      return InvalidArgumentError(fmt::format("ExecuteAndTransfer: argument {} must be {}, given {}", i,
-                                              expected.ToString(), arguments[i]->shape().ToString()));
-    }
-    VKHLO_ASSIGN_OR_RETURN(Buffer buffer, TransferToDevice(*arguments[i]));
-    buffers.push_back(std::move(buffer));
-  }
-  VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> results, executable->ExecuteBuffers(buffers));
-  size_t next = 0;
-  VKHLO_ASSIGN_OR_RETURN(Literal result, runtime::AssembleResult(program_shape.result(), results, next));
-  if (next != results.size()) {
-    return InternalError(fmt::format("the executable returned {} tensors, more than its result shape has", results.size()));
-  }
-  return result;
 }
 
 FeedQueue& Client::infeed() const { return *state_->infeed; }

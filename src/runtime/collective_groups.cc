@@ -10,9 +10,10 @@ int64_t IdCount(const Grid& grid, Strategy strategy) {
   return ir::CollectiveIdCount(grid.num_replicas, grid.num_partitions, strategy);
 }
 
-StatusOr<std::vector<std::vector<ProcessId>>> ProcessGroups(const ir::Operation& op, const Grid& grid,
-                                                            Strategy strategy) {
-  VKHLO_ASSIGN_OR_RETURN(auto groups, ir::ReadIdGroups(op, "replica_groups", IdCount(grid, strategy)));
+namespace {
+
+StatusOr<std::vector<std::vector<ProcessId>>> Expand(const std::vector<std::vector<int64_t>>& groups, const Grid& grid,
+                                                     Strategy strategy) {
   VKHLO_ASSIGN_OR_RETURN(auto expanded,
                          ir::ExpandProcessGroups(groups, grid.num_replicas, grid.num_partitions, strategy));
   std::vector<std::vector<ProcessId>> out;
@@ -22,6 +23,27 @@ StatusOr<std::vector<std::vector<ProcessId>>> ProcessGroups(const ir::Operation&
     out.push_back(std::move(pg));
   }
   return out;
+}
+
+}  // namespace
+
+StatusOr<std::vector<std::vector<ProcessId>>> ProcessGroups(const std::vector<std::vector<int64_t>>& replica_groups,
+                                                            const Grid& grid, Strategy strategy) {
+  std::vector<std::vector<int64_t>> groups;
+  for (const std::vector<int64_t>& row : replica_groups) {
+    std::vector<int64_t> group;
+    for (int64_t id : row) {
+      if (id >= 0) group.push_back(id);
+    }
+    if (!group.empty()) groups.push_back(std::move(group));
+  }
+  if (groups.empty()) {
+    const int64_t all = IdCount(grid, strategy);
+    std::vector<int64_t> group(static_cast<size_t>(std::max<int64_t>(all, 0)));
+    for (int64_t i = 0; i < all; ++i) group[static_cast<size_t>(i)] = i;
+    groups.push_back(std::move(group));
+  }
+  return Expand(groups, grid, strategy);
 }
 
 std::optional<std::vector<ProcessId>> OwnGroup(const std::vector<std::vector<ProcessId>>& groups, ProcessId self) {

@@ -33,11 +33,11 @@ inline int64_t ChannelId(const ir::Operation& op) { return ir::CollectiveChannel
 // How many ids the groups of `strategy` range over.
 int64_t IdCount(const Grid& grid, Strategy strategy);
 
-// The process groups of `strategy` over the op's `replica_groups` (absent or empty: one group
-// of every id; negative entries are padding). Errors (ids out of range, repeated) are messages
-// without the op's location.
-StatusOr<std::vector<std::vector<ProcessId>>> ProcessGroups(const ir::Operation& op, const Grid& grid,
-                                                            Strategy strategy);
+// The process groups of `strategy` over `replica_groups` as a plan keeps them (rows of ids as
+// written, negative entries padding; none or all empty: one group of every id). Errors (ids out
+// of range, repeated) are messages without the step's location.
+StatusOr<std::vector<std::vector<ProcessId>>> ProcessGroups(const std::vector<std::vector<int64_t>>& replica_groups,
+                                                            const Grid& grid, Strategy strategy);
 // The group holding `self`, or nullopt.
 std::optional<std::vector<ProcessId>> OwnGroup(const std::vector<std::vector<ProcessId>>& groups, ProcessId self);
 // The position of `self` in `group` (-1 when absent).

@@ -13,13 +13,42 @@
 #include "device/allocator.h"
 #include "device/transfer.h"
 #include "runtime/collective_groups.h"
-#include "runtime/exact_reducer.h"
 #include "runtime/execution.h"
 
 namespace vkhlo::runtime {
 namespace {
 
-using ir::OpCode;
+// The strategy the plan names.
+coll::Strategy StrategyOf(plan::CollectiveStep::Groups groups) {
+  using G = plan::CollectiveStep::Groups;
+  switch (groups) {
+    case G::kCrossReplica: return coll::Strategy::kCrossReplica;
+    case G::kCrossPartition: return coll::Strategy::kCrossPartition;
+    case G::kCrossReplicaAndPartition: return coll::Strategy::kCrossReplicaAndPartition;
+    case G::kFlattenedIds: return coll::Strategy::kFlattenedIds;
+  }
+  return coll::Strategy::kCrossReplica;
+}
+
+// The reductions a transport may do itself (exact_reducer.h), when every operand's is one.
+std::optional<std::vector<ExactReduction>> ExactReductionsOf(const plan::CollectiveStep& step) {
+  using E = plan::CollectiveStep::ExactReduction;
+  if (step.exact.empty() || step.exact.size() != step.operands.size()) return std::nullopt;
+  std::vector<ExactReduction> out;
+  for (E e : step.exact) {
+    switch (e) {
+      case E::kNone: return std::nullopt;
+      case E::kAdd: out.push_back(ExactReduction::kAdd); break;
+      case E::kMultiply: out.push_back(ExactReduction::kMultiply); break;
+      case E::kMin: out.push_back(ExactReduction::kMin); break;
+      case E::kMax: out.push_back(ExactReduction::kMax); break;
+      case E::kAnd: out.push_back(ExactReduction::kAnd); break;
+      case E::kOr: out.push_back(ExactReduction::kOr); break;
+      case E::kXor: out.push_back(ExactReduction::kXor); break;
+    }
+  }
+  return out;
+}
 
 // Copies the box of `box` elements starting at `src_start` in a tensor of `src_dims` to
 // `dst_start` in one of `dst_dims` (same element size), as contiguous runs.
@@ -37,10 +66,9 @@ std::vector<int64_t> Strides(const std::vector<int64_t>& dims) {
 
 }  // namespace
 
-Status Execution::OpError(const ir::Operation& op, std::string_view what, StatusCode code) const {
-  std::string where = ir::FormatLocation(exe_.module->source_name(), op.location());
-  if (where.empty()) where = "<input>";
-  return Status(code, fmt::format("{}: error: '{}' {}", where, op.name(), what));
+Status Execution::StepError(std::string_view op, const std::string& location, std::string_view what,
+                            StatusCode code) const {
+  return Status(code, fmt::format("{}: error: '{}' {}", location.empty() ? "<input>" : location, op, what));
 }
 
 StatusOr<std::shared_ptr<BufferState>> Execution::NewTensor(const ir::Type& type) {
@@ -66,17 +94,21 @@ StatusOr<std::shared_ptr<BufferState>> Execution::Zeros(const ir::Type& type) {
   return zeros;
 }
 
-StatusOr<std::vector<Contribution>> Execution::Exchange(const ir::Operation& op, const std::vector<ProcessId>& group,
-                                                        Contribution values) {
+StatusOr<std::vector<Contribution>> Execution::Exchange(const plan::CollectiveStep& step,
+                                                        const std::vector<ProcessId>& group, Contribution values) {
+  const std::string name = StepOpName(step);
+  auto error = [&](std::string_view what, StatusCode code = StatusCode::kInvalidArgument) {
+    return StepError(name, step.location, what, code);
+  };
   bool only_self = true;
   for (const ProcessId& p : group) only_self = only_self && p == process_.id;
   if (only_self) return std::vector<Contribution>(group.size(), values);
-  if (process_.transport == nullptr) return OpError(op, "needs other processes: run it in a process grid");
+  if (process_.transport == nullptr) return error("needs other processes: run it in a process grid");
   // The others read these tensors: the work producing them must be complete.
   VKHLO_RETURN_IF_ERROR(Flush());
-  RendezvousKey key{std::string(op.name()), coll::ChannelId(op), group};
+  RendezvousKey key{name, step.channel_id, group};
   auto all = process_.transport->Exchange(key, process_.id, std::move(values));
-  if (!all.ok()) return OpError(op, "did not complete: " + all.status().message(), all.status().code());
+  if (!all.ok()) return error("did not complete: " + all.status().message(), all.status().code());
   // Tensors of other processes stay alive until this process's work reading them is done.
   for (Contribution& c : *all) {
     for (auto& b : c) {
@@ -87,18 +119,21 @@ StatusOr<std::vector<Contribution>> Execution::Exchange(const ir::Operation& op,
   return all;
 }
 
-StatusOr<std::optional<std::vector<RtValue>>> Execution::ExactReduce(const ir::Operation& op,
+StatusOr<std::optional<std::vector<RtValue>>> Execution::ExactReduce(const plan::CollectiveStep& step,
                                                                      const std::vector<ProcessId>& group,
                                                                      const Contribution& values) {
   bool only_self = true;
   for (const ProcessId& p : group) only_self = only_self && p == process_.id;
   if (only_self || process_.transport == nullptr) return std::optional<std::vector<RtValue>>();
-  const std::optional<std::vector<ExactReduction>> ops = ExactReducer(op);
+  const std::optional<std::vector<ExactReduction>> ops = ExactReductionsOf(step);
   if (!ops) return std::optional<std::vector<RtValue>>();
   VKHLO_RETURN_IF_ERROR(Flush());  // the transport reads the operands
-  RendezvousKey key{std::string(op.name()), coll::ChannelId(op), group};
+  const std::string name = StepOpName(step);
+  RendezvousKey key{name, step.channel_id, group};
   auto reduced = process_.transport->ExactReduce(key, process_.id, values, *ops);
-  if (!reduced.ok()) return OpError(op, "did not complete: " + reduced.status().message(), reduced.status().code());
+  if (!reduced.ok()) {
+    return StepError(name, step.location, "did not complete: " + reduced.status().message(), reduced.status().code());
+  }
   if (!*reduced) return std::optional<std::vector<RtValue>>();
   std::vector<RtValue> out;
   for (std::shared_ptr<BufferState>& b : **reduced) {
@@ -114,9 +149,9 @@ StatusOr<std::shared_ptr<BufferState>> Execution::Localize(std::shared_ptr<Buffe
   return CopyThroughHost(*tensor, client_);
 }
 
-StatusOr<std::vector<RtValue>> Execution::Reduce(const ir::Operation& op, const std::vector<Contribution>& contributions) {
-  auto reducer = exe_.reducers.find(&op);
-  if (reducer == exe_.reducers.end()) return InternalError(fmt::format("{} has no compiled reducer", op.name()));
+StatusOr<std::vector<RtValue>> Execution::Reduce(const plan::CollectiveStep& step,
+                                                 const std::vector<Contribution>& contributions) {
+  if (step.reducer < 0) return InternalError(fmt::format("{} has no compiled reducer", StepOpName(step)));
   std::vector<RtValue> acc;
   for (size_t i = 0; i < contributions[0].size(); ++i) {
     acc.push_back(RtValue::Tensor(contributions[0][i], contributions[0][i]->type));
@@ -124,12 +159,12 @@ StatusOr<std::vector<RtValue>> Execution::Reduce(const ir::Operation& op, const 
   for (size_t p = 1; p < contributions.size(); ++p) {
     std::vector<RtValue> args = acc;
     for (const auto& b : contributions[p]) {
-      if (b->type != op.operand(args.size() - acc.size())->type()) {
-        return OpError(op, "got operands of different types from the processes of a group");
+      if (b->type != TypeOf(step.operands[args.size() - acc.size()])) {
+        return StepError(StepOpName(step), step.location, "got operands of different types from the processes of a group");
       }
       args.push_back(RtValue::Tensor(b, b->type));
     }
-    VKHLO_ASSIGN_OR_RETURN(acc, RunBlock(*reducer->second, args, nullptr));
+    VKHLO_ASSIGN_OR_RETURN(acc, RunList(static_cast<uint32_t>(step.reducer), std::move(args)));
   }
   return acc;
 }
@@ -174,21 +209,29 @@ Status CopyBoxes(const BoxCopy& c, const std::function<Status(uint64_t, uint64_t
 
 }  // namespace
 
-StatusOr<std::vector<RtValue>> Execution::RunCollective(const ir::Operation& op, const std::vector<RtValue>& operands) {
+StatusOr<std::vector<RtValue>> Execution::RunCollective(const plan::CollectiveStep& step,
+                                                        const std::vector<RtValue>& operands) {
+  using Kind = plan::CollectiveStep::Kind;
+  const std::string name = StepOpName(step);
+  auto error = [&](std::string_view what, StatusCode code = StatusCode::kInvalidArgument) {
+    return StepError(name, step.location, what, code);
+  };
+  auto result_type = [&](size_t i) -> const ir::Type& { return TypeOf(step.results[i]); };
   for (size_t i = 0; i < operands.size(); ++i) {
-    if (operands[i].kind != RtValue::Kind::kTensor) return OpError(op, fmt::format("operand {} is not a tensor", i));
+    if (operands[i].kind != RtValue::Kind::kTensor) return error(fmt::format("operand {} is not a tensor", i));
   }
   const coll::Grid grid{process_.num_replicas, process_.num_partitions};
   const ProcessId self = process_.id;
+  const coll::Strategy strategy = StrategyOf(step.groups);
   auto groups_of = [&](coll::Strategy strategy) -> StatusOr<std::vector<std::vector<ProcessId>>> {
-    auto groups = coll::ProcessGroups(op, grid, strategy);
-    if (!groups.ok()) return OpError(op, groups.status().message());
+    auto groups = coll::ProcessGroups(step.replica_groups, grid, strategy);
+    if (!groups.ok()) return error(groups.status().message());
     return groups;
   };
   auto own_group = [&](coll::Strategy strategy) -> StatusOr<std::vector<ProcessId>> {
     VKHLO_ASSIGN_OR_RETURN(auto groups, groups_of(strategy));
     auto own = coll::OwnGroup(groups, self);
-    if (!own) return OpError(op, fmt::format("has no process group holding process ({}, {})", self.replica, self.partition));
+    if (!own) return error(fmt::format("has no process group holding process ({}, {})", self.replica, self.partition));
     return *own;
   };
   Contribution mine;
@@ -203,47 +246,47 @@ StatusOr<std::vector<RtValue>> Execution::RunCollective(const ir::Operation& op,
   };
   std::vector<RtValue> results;
 
-  switch (op.code()) {
-    case OpCode::kAllGather: {
-      const auto dim = coll::AttrInt(op, "all_gather_dim");
-      if (!dim) return OpError(op, "has no `all_gather_dim`");
-      VKHLO_ASSIGN_OR_RETURN(auto group, own_group(coll::GatherReduceStrategy(op)));
-      VKHLO_ASSIGN_OR_RETURN(auto all, Exchange(op, group, mine));
+  switch (step.kind) {
+    case Kind::kAllGather: {
+      const std::optional<int64_t> dim = step.dimension >= 0 ? std::optional<int64_t>(step.dimension) : std::nullopt;
+      if (!dim) return error("has no `all_gather_dim`");
+      VKHLO_ASSIGN_OR_RETURN(auto group, own_group(strategy));
+      VKHLO_ASSIGN_OR_RETURN(auto all, Exchange(step, group, mine));
       for (size_t i = 0; i < operands.size(); ++i) {
-        const ir::Type& result_type = op.result(i)->type();
+        const ir::Type& type_i = result_type(i);
         const std::vector<int64_t>& dims = operands[i].type.dims();
         if (*dim < 0 || *dim >= static_cast<int64_t>(dims.size()) ||
-            result_type.dims().size() != dims.size() ||
-            result_type.dim(*dim) != dims[static_cast<size_t>(*dim)] * static_cast<int64_t>(group.size())) {
-          return OpError(op, fmt::format("result {} has type {}, but gathering {} gives another", i,
-                                         result_type.ToString(), operands[i].type.ToString()));
+            type_i.dims().size() != dims.size() ||
+            type_i.dim(*dim) != dims[static_cast<size_t>(*dim)] * static_cast<int64_t>(group.size())) {
+          return error(fmt::format("result {} has type {}, but gathering {} gives another", i, type_i.ToString(),
+                                   operands[i].type.ToString()));
         }
-        VKHLO_ASSIGN_OR_RETURN(auto out, NewTensor(result_type));
+        VKHLO_ASSIGN_OR_RETURN(auto out, NewTensor(type_i));
         for (size_t k = 0; k < all.size(); ++k) {
-          if (all[k][i]->type != operands[i].type) return OpError(op, "got operands of different types from the processes of a group");
-          BoxCopy box{dims, std::vector<int64_t>(dims.size(), 0), result_type.dims(),
+          if (all[k][i]->type != operands[i].type) return error("got operands of different types from the processes of a group");
+          BoxCopy box{dims, std::vector<int64_t>(dims.size(), 0), type_i.dims(),
                       std::vector<int64_t>(dims.size(), 0), dims};
           box.dst_start[static_cast<size_t>(*dim)] = static_cast<int64_t>(k) * dims[static_cast<size_t>(*dim)];
           VKHLO_RETURN_IF_ERROR(copy_box(*all[k][i], *out, box));
         }
-        results.push_back(RtValue::Tensor(std::move(out), result_type));
+        results.push_back(RtValue::Tensor(std::move(out), type_i));
       }
       return results;
     }
-    case OpCode::kAllReduce:
-    case OpCode::kCollectiveReduce:
-    case OpCode::kReduceScatter: {
-      VKHLO_ASSIGN_OR_RETURN(auto group, own_group(coll::GatherReduceStrategy(op)));
+    case Kind::kAllReduce:
+    case Kind::kCollectiveReduce:
+    case Kind::kReduceScatter: {
+      VKHLO_ASSIGN_OR_RETURN(auto group, own_group(strategy));
       // Reduced by the transport when the order of the fold cannot matter, else everyone's
       // operands folded here in group order.
-      VKHLO_ASSIGN_OR_RETURN(std::optional<std::vector<RtValue>> exact, ExactReduce(op, group, mine));
+      VKHLO_ASSIGN_OR_RETURN(std::optional<std::vector<RtValue>> exact, ExactReduce(step, group, mine));
       std::vector<Contribution> all;
       if (!exact) {
-        VKHLO_ASSIGN_OR_RETURN(all, Exchange(op, group, mine));
+        VKHLO_ASSIGN_OR_RETURN(all, Exchange(step, group, mine));
       }
-      if (op.code() == OpCode::kCollectiveReduce && coll::IndexIn(group, self) != 0) {
-        for (size_t i = 0; i < op.num_results(); ++i) {
-          VKHLO_ASSIGN_OR_RETURN(RtValue z, zeros(op.result(i)->type()));
+      if (step.kind == Kind::kCollectiveReduce && coll::IndexIn(group, self) != 0) {
+        for (size_t i = 0; i < step.results.size(); ++i) {
+          VKHLO_ASSIGN_OR_RETURN(RtValue z, zeros(result_type(i)));
           results.push_back(std::move(z));
         }
         return results;
@@ -252,17 +295,17 @@ StatusOr<std::vector<RtValue>> Execution::RunCollective(const ir::Operation& op,
       if (exact) {
         reduced = std::move(*exact);
       } else {
-        VKHLO_ASSIGN_OR_RETURN(reduced, Reduce(op, all));
+        VKHLO_ASSIGN_OR_RETURN(reduced, Reduce(step, all));
       }
-      if (op.code() != OpCode::kReduceScatter) return reduced;
-      const auto dim = coll::AttrInt(op, "scatter_dimension");
-      if (!dim) return OpError(op, "has no `scatter_dimension`");
+      if (step.kind != Kind::kReduceScatter) return reduced;
+      const std::optional<int64_t> dim = step.dimension >= 0 ? std::optional<int64_t>(step.dimension) : std::nullopt;
+      if (!dim) return error("has no `scatter_dimension`");
       const int64_t parts = static_cast<int64_t>(group.size());
       const int64_t index = coll::IndexIn(group, self);
       for (size_t i = 0; i < reduced.size(); ++i) {
         const std::vector<int64_t>& dims = reduced[i].type.dims();
         if (*dim < 0 || *dim >= static_cast<int64_t>(dims.size()) || dims[static_cast<size_t>(*dim)] % parts != 0) {
-          return OpError(op, "has a scatter_dimension out of range or not divisible by the group size");
+          return error("has a scatter_dimension out of range or not divisible by the group size");
         }
         const int64_t size = dims[static_cast<size_t>(*dim)] / parts;
         std::vector<int64_t> piece = dims;
@@ -277,25 +320,23 @@ StatusOr<std::vector<RtValue>> Execution::RunCollective(const ir::Operation& op,
       }
       return results;
     }
-    case OpCode::kAllToAll: {
-      const auto split_dim = coll::AttrInt(op, "split_dimension");
-      const auto concat_dim = coll::AttrInt(op, "concat_dimension");
-      const auto split_count = coll::AttrInt(op, "split_count");
-      if (!split_dim || !concat_dim || !split_count || *split_count <= 0) {
-        return OpError(op, "needs split_dimension, concat_dimension and a positive split_count");
-      }
+    case Kind::kAllToAll: {
+      const int64_t* split_dim = &step.dimension;
+      const int64_t* concat_dim = &step.concat_dimension;
+      const int64_t* split_count = &step.split_count;
+      if (*split_count <= 0) return error("needs split_dimension, concat_dimension and a positive split_count");
       for (const RtValue& v : operands) {
         const int64_t rank = v.type.rank();
         if (*split_dim < 0 || *split_dim >= rank || *concat_dim < 0 || *concat_dim >= rank ||
             v.type.dim(*split_dim) % *split_count != 0) {
-          return OpError(op, "has split/concat dimensions out of range or an indivisible split");
+          return error("has split/concat dimensions out of range or an indivisible split");
         }
       }
-      VKHLO_ASSIGN_OR_RETURN(auto group, own_group(coll::ReplicaOrPartitionStrategy(op)));
+      VKHLO_ASSIGN_OR_RETURN(auto group, own_group(strategy));
       if (static_cast<int64_t>(group.size()) != *split_count) {
-        return OpError(op, fmt::format("has split_count {} but a process group of {}", *split_count, group.size()));
+        return error(fmt::format("has split_count {} but a process group of {}", *split_count, group.size()));
       }
-      VKHLO_ASSIGN_OR_RETURN(auto all, Exchange(op, group, mine));
+      VKHLO_ASSIGN_OR_RETURN(auto all, Exchange(step, group, mine));
       const int64_t index = coll::IndexIn(group, self);
       const size_t sd = static_cast<size_t>(*split_dim), cd = static_cast<size_t>(*concat_dim);
       for (size_t i = 0; i < operands.size(); ++i) {
@@ -305,13 +346,13 @@ StatusOr<std::vector<RtValue>> Execution::RunCollective(const ir::Operation& op,
         std::vector<int64_t> out_dims = piece;
         out_dims[cd] = piece[cd] * *split_count;
         const ir::Type type = operands[i].type.WithDims(out_dims);
-        if (type != op.result(i)->type()) {
-          return OpError(op, fmt::format("result {} has type {}, but the exchange gives {}", i,
-                                         op.result(i)->type().ToString(), type.ToString()));
+        if (type != result_type(i)) {
+          return error(fmt::format("result {} has type {}, but the exchange gives {}", i, result_type(i).ToString(),
+                                   type.ToString()));
         }
         VKHLO_ASSIGN_OR_RETURN(auto out, NewTensor(type));
         for (size_t k = 0; k < all.size(); ++k) {
-          if (all[k][i]->type != operands[i].type) return OpError(op, "got operands of different types from the processes of a group");
+          if (all[k][i]->type != operands[i].type) return error("got operands of different types from the processes of a group");
           BoxCopy box{dims, std::vector<int64_t>(dims.size(), 0), out_dims, std::vector<int64_t>(dims.size(), 0), piece};
           box.src_start[sd] = index * piece[sd];
           box.dst_start[cd] = static_cast<int64_t>(k) * piece[cd];
@@ -321,52 +362,47 @@ StatusOr<std::vector<RtValue>> Execution::RunCollective(const ir::Operation& op,
       }
       return results;
     }
-    case OpCode::kCollectivePermute: {
-      if (operands.size() != 1) return OpError(op, "takes one tensor");
-      const ir::Attribute* attr = op.attribute("source_target_pairs");
-      const auto pairs = attr ? attr->AsI64Vector() : std::nullopt;
-      if (!pairs || pairs->size() % 2 != 0) return OpError(op, "needs `source_target_pairs` of shape Nx2");
-      const coll::Strategy strategy = coll::ReplicaOrPartitionStrategy(op);
+    case Kind::kCollectivePermute: {
+      if (operands.size() != 1) return error("takes one tensor");
       const bool by_partition = strategy == coll::Strategy::kCrossPartition;
       const int64_t limit = coll::IdCount(grid, strategy);
       const int64_t my_id = by_partition ? self.partition : self.replica;
       auto process = [&](int64_t id) { return by_partition ? ProcessId{self.replica, id} : ProcessId{id, self.partition}; };
       std::shared_ptr<BufferState> received;
-      for (size_t i = 0; i < pairs->size(); i += 2) {
-        const int64_t source = (*pairs)[i], target = (*pairs)[i + 1];
+      for (const auto& [source, target] : step.source_target_pairs) {
         if (source < 0 || target < 0 || source >= limit || target >= limit) {
-          return OpError(op, fmt::format("has the pair [{}, {}] outside a grid of {}", source, target, limit));
+          return error(fmt::format("has the pair [{}, {}] outside a grid of {}", source, target, limit));
         }
         if (source != my_id && target != my_id) continue;
         // The source contributes its operand; the target only its presence.
         Contribution contribution;
         if (source == my_id) contribution.push_back(operands[0].storage);
-        VKHLO_ASSIGN_OR_RETURN(auto all, Exchange(op, {process(source), process(target)}, contribution));
+        VKHLO_ASSIGN_OR_RETURN(auto all, Exchange(step, {process(source), process(target)}, contribution));
         if (target == my_id) {
-          if (all[0].size() != 1) return OpError(op, "received nothing from its source");
+          if (all[0].size() != 1) return error("received nothing from its source");
           received = all[0][0];
         }
       }
-      const ir::Type& type = op.result(0)->type();
+      const ir::Type& type = result_type(0);
       if (!received) {
         VKHLO_ASSIGN_OR_RETURN(RtValue z, zeros(type));
         return std::vector<RtValue>{std::move(z)};
       }
-      if (received->type != type) return OpError(op, "received a tensor of another type");
+      if (received->type != type) return error("received a tensor of another type");
       VKHLO_ASSIGN_OR_RETURN(auto out, NewTensor(type));
       VKHLO_RETURN_IF_ERROR(Copy(*received, 0, *out, 0, BufferBytes(type)));
       return std::vector<RtValue>{RtValue::Tensor(std::move(out), type)};
     }
-    case OpCode::kCollectiveBroadcast: {
-      const bool dynamic_root = coll::AttrBool(op, "has_dynamic_root");
+    case Kind::kCollectiveBroadcast: {
+      const bool dynamic_root = step.dynamic_root;
       const size_t data_count = operands.size() - (dynamic_root && !operands.empty() ? 1 : 0);
-      if (data_count == 0 || data_count != op.num_results()) return OpError(op, "needs one result per data operand");
+      if (data_count == 0 || data_count != step.results.size()) return error("needs one result per data operand");
       std::vector<int64_t> roots(data_count, 0);
       if (dynamic_root) {
         // The root is data: read back like a control-flow predicate.
         const RtValue& root = operands.back();
         const int64_t count = root.type.num_elements();
-        if (count <= 0) return OpError(op, "has an empty root operand");
+        if (count <= 0) return error("has an empty root operand");
         VKHLO_RETURN_IF_ERROR(Flush());
         stats_.predicate_readbacks++;
         const int bytes = ir::StorageBytes(root.type.element_type());
@@ -376,36 +412,34 @@ StatusOr<std::vector<RtValue>> Execution::RunCollective(const ir::Operation& op,
         VKHLO_ASSIGN_OR_RETURN(ir::Literal literal, ir::Literal::FromBytes(root.type, std::move(raw)));
         for (size_t i = 0; i < roots.size(); ++i) roots[i] = literal.GetInt(std::min<int64_t>(static_cast<int64_t>(i), count - 1));
       }
-      const coll::Strategy strategy = coll::ReplicaOrPartitionStrategy(op);
       VKHLO_ASSIGN_OR_RETURN(auto groups, groups_of(strategy));
       auto group = coll::OwnGroup(groups, self);
       if (!group) {  // not in any group: zeros
         for (size_t i = 0; i < data_count; ++i) {
-          VKHLO_ASSIGN_OR_RETURN(RtValue z, zeros(op.result(i)->type()));
+          VKHLO_ASSIGN_OR_RETURN(RtValue z, zeros(result_type(i)));
           results.push_back(std::move(z));
         }
         return results;
       }
       for (int64_t root : roots) {
         if (root < 0 || root >= static_cast<int64_t>(group->size())) {
-          return OpError(op, fmt::format("has root {} outside its process group of {}", root, group->size()));
+          return error(fmt::format("has root {} outside its process group of {}", root, group->size()));
         }
       }
       Contribution data(mine.begin(), mine.begin() + static_cast<std::ptrdiff_t>(data_count));
-      VKHLO_ASSIGN_OR_RETURN(auto all, Exchange(op, *group, data));
+      VKHLO_ASSIGN_OR_RETURN(auto all, Exchange(step, *group, data));
       for (size_t i = 0; i < data_count; ++i) {
         const auto& from = all[static_cast<size_t>(roots[i])][i];
-        const ir::Type& type = op.result(i)->type();
-        if (from->type != type) return OpError(op, "received a tensor of another type");
+        const ir::Type& type = result_type(i);
+        if (from->type != type) return error("received a tensor of another type");
         VKHLO_ASSIGN_OR_RETURN(auto out, NewTensor(type));
         VKHLO_RETURN_IF_ERROR(Copy(*from, 0, *out, 0, BufferBytes(type)));
         results.push_back(RtValue::Tensor(std::move(out), type));
       }
       return results;
     }
-    default:
-      return InternalError(fmt::format("runtime: {} is not a collective", op.name()));
   }
+  return InternalError(fmt::format("runtime: {} is not a collective", name));
 }
 
 }  // namespace vkhlo::runtime

@@ -28,6 +28,8 @@
 #include "passes/pipeline.h"
 #include "passes/shapes/refine.h"
 #include "runtime/custom_call.h"
+#include "runtime/loaded_plan.h"
+#include "runtime/plan_lowering.h"
 #include "runtime/fft_step.h"
 #include "runtime/polymorphic.h"
 #include "runtime/profiler.h"
@@ -820,10 +822,57 @@ class Compiler {
   std::set<std::string> compiling_;
 };
 
+// The tensors of `t` in order, tuples flattened, tokens (which hold no data) left out, dynamic
+// sizes as -1: what Execute takes and returns.
+void AppendTensorTypes(const ir::Type& t, std::vector<TensorType>& out) {
+  if (t.is_tuple()) {
+    for (const ir::Type& element : t.tuple_elements()) AppendTensorTypes(element, out);
+    return;
+  }
+  if (!t.is_tensor()) return;
+  TensorType type = ToTensorType(t);
+  for (int64_t& d : type.dims) d = ir::IsDynamicDim(d) ? -1 : d;
+  out.push_back(std::move(type));
+}
+
 }  // namespace
+
+StatusOr<plan::Plan> LowerForSerialize(const ExecutableState& exe) { return LowerToPlan(exe); }
+
+void SetSignature(ExecutableState& exe, const ir::FunctionType& entry) {
+  exe.parameter_types.clear();
+  exe.result_types.clear();
+  for (const ir::Type& t : entry.inputs) AppendTensorTypes(t, exe.parameter_types);
+  for (const ir::Type& t : entry.results) AppendTensorTypes(t, exe.result_types);
+}
+
+namespace {
+
+// The plan Execute runs: lowered from what the compile made (plan_lowering.h) and loaded with
+// the compile's own constant buffers (its pipelines are found in the device's cache).
+Status LoadOwnPlan(ExecutableState& exe) {
+  PlanLoweringExtras extras;
+  VKHLO_ASSIGN_OR_RETURN(plan::Plan plan, LowerToPlan(exe, &extras));
+  LoadOptions options;
+  options.uploaded_constants = std::move(extras.constant_buffers);
+  options.value_types = std::move(extras.value_types);
+  VKHLO_ASSIGN_OR_RETURN(exe.loaded, LoadPlan(exe.client, std::move(plan), std::move(options)));
+  return OkStatus();
+}
+
+}  // namespace
+
+Status EnsureCompiler(ClientState& client) {
+  std::lock_guard<std::mutex> lock(client.compiler_mutex);
+  if (client.compiler == nullptr) {
+    client.compiler = std::make_shared<codegen::GlslCompiler>(client.spirv_cache_directory, client.spirv_cache_bytes);
+  }
+  return OkStatus();
+}
 
 StatusOr<Executable> CompileModule(const Client& client, std::unique_ptr<ir::Module> module,
                                    const CompileOptions& options) {
+  VKHLO_RETURN_IF_ERROR(EnsureCompiler(*client.state()));
   // A test program's checks become device results and outfeeds first (passes/lower_checks.h),
   // so the passes and codegen see only device work.
   std::shared_ptr<const CompiledChecks> checks;
@@ -845,6 +894,9 @@ StatusOr<Executable> CompileModule(const Client& client, std::unique_ptr<ir::Mod
   exe->checks = std::move(checks);
   Compiler compiler(*exe, options);
   VKHLO_RETURN_IF_ERROR(compiler.Run());
+  SetSignature(*exe, exe->entry->type());
+  exe->lower_to_plan = &LowerForSerialize;
+  VKHLO_RETURN_IF_ERROR(LoadOwnPlan(*exe));
   return Executable(std::move(exe));
 }
 

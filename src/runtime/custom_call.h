@@ -35,6 +35,13 @@ struct CompiledCustomCall {
   }
 };
 
+// Whether a call with `operands` and `results` matches `signature`; errors read
+// "<location>: error: custom_call @<target> ...". Compile checks each op with it, and a plan's
+// loader each host callback the plan names.
+Status CheckCustomCallSignature(const CustomCallSignature& signature, std::span<const TensorType> operands,
+                                std::span<const TensorType> results, const std::string& location,
+                                const std::string& target);
+
 // Resolves `op` (a stablehlo.custom_call at `location`) against `client`'s registry: checks
 // the signature, validates and loads a kernel's SPIR-V. Errors start with "<location>: error:".
 StatusOr<std::shared_ptr<const CompiledCustomCall>> CompileCustomCall(ClientState& client, const ir::Operation& op,

@@ -26,45 +26,6 @@ std::string Join(std::span<const TensorType> types) {
   return "(" + text + ")";
 }
 
-std::string SpecString(const CustomCallTensorSpec& spec) {
-  std::string dims = "*";
-  if (spec.dims) {
-    dims.clear();
-    for (int64_t d : *spec.dims) dims += (d < 0 ? std::string("?") : std::to_string(d)) + "x";
-  } else {
-    dims += "x";
-  }
-  return fmt::format("tensor<{}{}>", dims, spec.element_type.empty() ? "*" : spec.element_type);
-}
-
-bool Matches(const CustomCallTensorSpec& spec, const TensorType& type) {
-  if (!spec.element_type.empty() && spec.element_type != type.element_type) return false;
-  if (!spec.dims) return true;
-  if (spec.dims->size() != type.dims.size()) return false;
-  for (size_t d = 0; d < type.dims.size(); ++d) {
-    if ((*spec.dims)[d] >= 0 && (*spec.dims)[d] != type.dims[d]) return false;
-  }
-  return true;
-}
-
-Status CheckSignature(const CustomCallSignature& signature, std::span<const TensorType> operands,
-                      std::span<const TensorType> results, const OpErrors& error) {
-  auto check = [&](const std::vector<CustomCallTensorSpec>& specs, std::span<const TensorType> types,
-                   std::string_view what) -> Status {
-    if (specs.size() != types.size()) {
-      return error(fmt::format("takes {} {}s, found {}", specs.size(), what, types.size()));
-    }
-    for (size_t i = 0; i < specs.size(); ++i) {
-      if (!Matches(specs[i], types[i])) {
-        return error(fmt::format("{} {}: expected {}, found {}", what, i, SpecString(specs[i]), types[i].ToString()));
-      }
-    }
-    return OkStatus();
-  };
-  VKHLO_RETURN_IF_ERROR(check(signature.operands, operands, "operand"));
-  return check(signature.results, results, "result");
-}
-
 // A kernel target: the module passes spirv-val, declares the entry point and exactly the
 // operand + result bindings, and its launch fits the device.
 Status CompileKernel(ClientState& client, const CustomCallKernel& kernel, std::span<const TensorType> operands,
@@ -193,10 +154,10 @@ StatusOr<std::shared_ptr<const CompiledCustomCall>> CompileCustomCall(ClientStat
   for (size_t i = 0; i < op.num_operands(); ++i) VKHLO_RETURN_IF_ERROR(collect(op.operand(i), operands, "operand", i));
   for (size_t i = 0; i < op.num_results(); ++i) VKHLO_RETURN_IF_ERROR(collect(op.result(i), results, "result", i));
   if (const CustomCallKernel* kernel = compiled->kernel()) {
-    if (kernel->signature) VKHLO_RETURN_IF_ERROR(CheckSignature(*kernel->signature, operands, results, error));
+    if (kernel->signature) VKHLO_RETURN_IF_ERROR(CheckCustomCallSignature(*kernel->signature, operands, results, location, *name));
     VKHLO_RETURN_IF_ERROR(CompileKernel(client, *kernel, operands, results, error, *compiled));
   } else if (const CustomCallHostCallback* host = compiled->host()) {
-    if (host->signature) VKHLO_RETURN_IF_ERROR(CheckSignature(*host->signature, operands, results, error));
+    if (host->signature) VKHLO_RETURN_IF_ERROR(CheckCustomCallSignature(*host->signature, operands, results, location, *name));
   }
   return std::shared_ptr<const CompiledCustomCall>(std::move(compiled));
 }

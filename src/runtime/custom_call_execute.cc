@@ -5,7 +5,7 @@
 
 #include "builder/literal_conversion.h"
 #include "builder/type_conversion.h"
-#include "codegen/elemental/types.h"
+#include "ir/tensor_bytes.h"
 #include "device/transfer.h"
 #include "runtime/custom_call.h"
 #include "runtime/execution.h"
@@ -15,57 +15,57 @@ namespace vkhlo::runtime {
 namespace {
 
 // The bytes of a tensor's elements in storage layout (what a Literal holds too).
-uint64_t StorageBytes(const ir::Type& type) { return codegen::StorageByteSize(type.element_type(), type.num_elements()); }
+uint64_t StorageBytes(const ir::Type& type) { return ir::TensorStorageBytes(type).value_or(0); }
 
-device::BufferView View(const device::Buffer& buffer, const ir::Type& type) {
+device::BufferView TensorView(const device::Buffer& buffer, const ir::Type& type) {
   const uint64_t bytes = BufferBytes(type);
   return bytes == 0 ? buffer.view() : buffer.view(0, bytes);
 }
 
 }  // namespace
 
-StatusOr<std::vector<RtValue>> Execution::RunCustomCall(const ir::Operation& op, const std::vector<RtValue>& operands) {
-  auto found = exe_.custom_calls.find(&op);
-  if (found == exe_.custom_calls.end()) return InternalError("runtime: custom_call was not compiled");
-  const CompiledCustomCall& call = *found->second;
+StatusOr<std::vector<RtValue>> Execution::RunCustomCall(const plan::CustomCallStep& step,
+                                                        const std::vector<RtValue>& operands) {
   for (const RtValue& v : operands) {
     if (v.kind != RtValue::Kind::kTensor) return InternalError("custom_call operand is not a tensor");
   }
   std::vector<RtValue> results;
   std::vector<std::shared_ptr<BufferState>> keep;
+  const std::string described = fmt::format("stablehlo.custom_call at {}", step.location);
 
-  if (call.kernel() != nullptr) {
+  if (!step.host_callback) {
+    const plan::Dispatch& dispatch = step.dispatch;
     std::vector<device::Binding> bindings;
     uint64_t read = 0, written = 0;
     for (const RtValue& v : operands) {
-      bindings.push_back({View(v.storage->buffer, v.type), device::Access::kRead});
+      bindings.push_back({TensorView(v.storage->buffer, v.type), device::Access::kRead});
       read += BufferBytes(v.type);
       keep.push_back(v.storage);
     }
-    for (size_t i = 0; i < op.num_results(); ++i) {
-      const ir::Type& type = op.result(i)->type();
+    for (uint32_t id : step.results) {
+      const ir::Type& type = TypeOf(id);
       VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> storage, AllocateTensor(client_, type));
-      bindings.push_back({View(storage->buffer, type), device::Access::kWrite});
+      bindings.push_back({TensorView(storage->buffer, type), device::Access::kWrite});
       written += BufferBytes(type);
       results.push_back(RtValue::Tensor(storage, type));
       keep.push_back(std::move(storage));
     }
-    const auto& grid = call.launch.workgroups;
+    const auto& grid = dispatch.grid;
     if (grid[0] != 0 && grid[1] != 0 && grid[2] != 0) {
       VKHLO_ASSIGN_OR_RETURN(device::CommandList * list, List());
-      const auto& push = call.launch.push_constants;
-      Status recorded = list->Dispatch(*call.pipeline, bindings, std::as_bytes(std::span<const uint32_t>(push)),
-                                       {grid[0], grid[1], grid[2]});
-      if (!recorded.ok()) return recorded.WithContext(call.location);
+      const auto& push = dispatch.push_words;
+      Status recorded = list->Dispatch(*loaded_.pipelines[dispatch.kernel], bindings,
+                                       std::as_bytes(std::span<const uint32_t>(push)), {grid[0], grid[1], grid[2]});
+      if (!recorded.ok()) return recorded.WithContext(step.location);
       stats_.kernels_dispatched++;
       stats_.bytes_read += read;
       stats_.bytes_written += written;
       Retire(keep);
       if (profiler_ != nullptr) {
-        ProfileEvent event = DispatchEvent(nullptr, "custom_call @" + call.target->name, "", read + written, 0);
+        ProfileEvent event = DispatchEvent(nullptr, "custom_call @" + step.target, "", read + written, 0);
         event.kernel = event.name;
         event.kernel_class = "custom call";
-        event.source_op = DescribeOp(*exe_.module, op);
+        event.source_op = described;
         event.fused_ops = {event.source_op};
         VKHLO_RETURN_IF_ERROR(Profiled(std::move(event)));
       }
@@ -75,7 +75,11 @@ StatusOr<std::vector<RtValue>> Execution::RunCustomCall(const ir::Operation& op,
   }
 
   // A host callback: the operands' producers must have finished.
-  const CustomCallHostCallback& host = *call.host();
+  auto found = loaded_.host_callbacks.find(&step);
+  if (found == loaded_.host_callbacks.end()) {
+    return InternalError(fmt::format("{}: custom_call @{}: no host callback was resolved", step.location, step.target));
+  }
+  const CustomCallHostCallback& host = std::get<CustomCallHostCallback>(found->second->implementation);
   VKHLO_RETURN_IF_ERROR(Flush());
   const double start = profiler_ != nullptr ? profiler_->NowUs() : 0;
   uint64_t moved = 0;
@@ -96,23 +100,24 @@ StatusOr<std::vector<RtValue>> Execution::RunCustomCall(const ir::Operation& op,
   }
   std::vector<Literal> outputs;
   std::vector<Shape> shapes;
-  for (size_t i = 0; i < op.num_results(); ++i) {
-    VKHLO_ASSIGN_OR_RETURN(Shape shape, internal::FromIrType(op.result(i)->type()));
+  for (uint32_t id : step.results) {
+    VKHLO_ASSIGN_OR_RETURN(Shape shape, internal::FromIrType(TypeOf(id)));
     VKHLO_ASSIGN_OR_RETURN(Literal literal, Literal::Create(shape));
     outputs.push_back(std::move(literal));
     shapes.push_back(std::move(shape));
   }
-  const CustomCallContext context = call.context();
+  const std::string backend_config(step.backend_config.begin(), step.backend_config.end());
+  const CustomCallContext context{step.target, backend_config, step.api_version, step.has_side_effect, step.location};
   Status status = host.function(inputs, outputs, context);
   if (!status.ok()) {
-    return Status(status.code(), fmt::format("{}: error: custom_call @{} failed: {}", call.location, call.target->name,
+    return Status(status.code(), fmt::format("{}: error: custom_call @{} failed: {}", step.location, step.target,
                                              status.message()));
   }
   for (size_t i = 0; i < outputs.size(); ++i) {
-    const ir::Type& type = op.result(i)->type();
+    const ir::Type& type = TypeOf(step.results[i]);
     if (!ShapeUtil::Compatible(outputs[i].shape(), shapes[i])) {
       return InvalidArgumentError(fmt::format("{}: error: custom_call @{} changed result {} to {}; it must stay {}",
-                                              call.location, call.target->name, i, outputs[i].shape().ToString(),
+                                              step.location, step.target, i, outputs[i].shape().ToString(),
                                               shapes[i].ToString()));
     }
     VKHLO_ASSIGN_OR_RETURN(ir::Literal value, internal::ToIrLiteral(outputs[i]));
@@ -126,7 +131,7 @@ StatusOr<std::vector<RtValue>> Execution::RunCustomCall(const ir::Operation& op,
   }
   if (profiler_ != nullptr) {
     // Operands down, the call, results up: one host step.
-    profiler_->Host("host callback @" + call.target->name, "host: callback", DescribeOp(*exe_.module, op), start, moved);
+    profiler_->Host("host callback @" + step.target, "host: callback", described, start, moved);
   }
   return results;
 }

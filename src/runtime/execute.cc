@@ -1,8 +1,10 @@
-// Running an executable: kernels are recorded into one command list per straight-line segment
-// (the device layer puts barriers only between dependent dispatches); control flow runs on the
-// host, which submits the segment so far, waits, and reads back only the predicate. A counted
-// loop (a while whose trip count the program decides, trip_count.h) reads nothing back: its
-// iterations are recorded back to back, in submissions bounded by EndIteration.
+// Running an executable's plan (plan/plan.h, loaded_plan.h): device steps are recorded into
+// one command list per straight-line run (the device layer puts barriers only between
+// dependent dispatches); control flow runs on the host, which submits what is recorded, waits,
+// and reads back only the predicate. A counted loop (a while whose trip count the program
+// decides, trip_count.h) reads nothing back: its iterations are recorded back to back, in
+// submissions bounded by EndIteration. Values are the plan's, by number; nothing here reads
+// the IR.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,49 +16,148 @@
 #include "device/transfer.h"
 #include "runtime/execution.h"
 #include "runtime/fft_step.h"
-#include "runtime/polymorphic.h"
 #include "runtime/profiler.h"
 
 namespace vkhlo::runtime {
 
-using ir::OpCode;
+using Placement = plan::Value::Placement;
 
-StatusOr<std::vector<RtValue>> Execution::RunBlock(const BlockProgram& program, std::vector<RtValue> arguments,
-                                        const Environment* parent) {
-  Environment env;
-  env.parent = parent;
-  const ir::Block& block = *program.block;
-  if (arguments.size() != block.num_arguments()) return InternalError("block argument count mismatch");
-  for (size_t i = 0; i < arguments.size(); ++i) env.values[block.argument(i)] = std::move(arguments[i]);
+Execution::Execution(const ExecutableState& exe, ProcessContext process)
+    : exe_(exe),
+      loaded_(*exe.loaded),
+      client_(exe.client),
+      process_(process),
+      profiler_(process.profiler),
+      values_(exe.loaded->plan.values.size()) {
+  for (size_t v = 0; v < plan().values.size(); ++v) {
+    const plan::Value& value = plan().values[v];
+    if (value.kind == plan::Value::Kind::kTensor && value.placement == Placement::kConstant) {
+      values_[v] = RtValue::Tensor(loaded_.constants[value.index], TypeOf(static_cast<uint32_t>(v)));
+    }
+  }
+  for (const auto& constant : loaded_.constants) Immutable(constant);
+}
+
+StatusOr<RtValue> Execution::Lookup(uint32_t value) const {
+  const RtValue& v = values_[value];
+  const plan::Value::Kind kind = plan().values[value].kind;
+  if (kind == plan::Value::Kind::kTensor && (v.kind != RtValue::Kind::kTensor || v.storage == nullptr)) {
+    return InternalError(fmt::format("runtime: value {} ({}) has no buffer", value, plan().values[value].name));
+  }
+  return v;
+}
+
+StatusOr<std::vector<RtValue>> Execution::LookupAll(const std::vector<uint32_t>& values) const {
+  std::vector<RtValue> out;
+  out.reserve(values.size());
+  for (uint32_t v : values) {
+    VKHLO_ASSIGN_OR_RETURN(RtValue value, Lookup(v));
+    out.push_back(std::move(value));
+  }
+  return out;
+}
+
+Status Execution::SetResults(const std::vector<uint32_t>& ids, std::vector<RtValue> values, std::string_view what) {
+  if (values.size() != ids.size()) {
+    return InternalError(fmt::format("{}: {} results for {} values", what, values.size(), ids.size()));
+  }
+  for (size_t i = 0; i < ids.size(); ++i) values_[ids[i]] = std::move(values[i]);
+  return OkStatus();
+}
+
+StatusOr<std::vector<RtValue>> Execution::RunList(uint32_t index, std::vector<RtValue> arguments) {
+  const plan::StepList& list = plan().lists[index];
+  if (arguments.size() != list.arguments.size()) {
+    return InternalError(fmt::format("list '{}' takes {} arguments, given {}", list.name, list.arguments.size(),
+                                     arguments.size()));
+  }
+  for (size_t i = 0; i < arguments.size(); ++i) values_[list.arguments[i]] = std::move(arguments[i]);
   arguments.clear();
 
-  std::vector<std::shared_ptr<BufferState>> slots;
   uint64_t scratch = 0;
-  for (uint64_t bytes : program.slot_bytes) {
-    VKHLO_ASSIGN_OR_RETURN(auto slot, AllocateHeld(ir::Type::Tensor(ir::ElementType::kU8, {int64_t(bytes)})));
-    scratch += bytes;
-    slots.push_back(std::move(slot));
-  }
+  for (const plan::Slot& slot : list.slots) scratch += slot.bytes;
   stats_.peak_scratch_bytes = std::max(stats_.peak_scratch_bytes, scratch);
-
-  for (const codegen::BlockStep& step : program.plan.steps) {
-    if (step.fusion >= 0) {
-      VKHLO_RETURN_IF_ERROR(RunKernel(program, program.kernels[static_cast<size_t>(step.fusion)], slots, env));
-      continue;
-    }
-    const ir::Operation& op = *step.op;
-    if (op.code() == OpCode::kReturn || op.code() == OpCode::kFuncReturn) {
-      std::vector<RtValue> results;
-      for (const ir::Value* v : op.operands()) {
-        VKHLO_ASSIGN_OR_RETURN(RtValue value, Lookup(env, v));
-        results.push_back(std::move(value));
+  ListRun run;
+  run.index = index;
+  run.list = &list;
+  run.slots.resize(list.slots.size());
+  // Slots in the order their lives end: retired after their last step.
+  std::vector<uint32_t> ending(list.slots.size());
+  for (uint32_t k = 0; k < ending.size(); ++k) ending[k] = k;
+  std::sort(ending.begin(), ending.end(),
+            [&](uint32_t a, uint32_t b) { return list.slots[a].last_step < list.slots[b].last_step; });
+  size_t next_end = 0;
+  uint32_t step_index = 0;
+  for (const plan::Segment& segment : list.segments) {
+    for (const plan::Step& step : segment.steps) {
+      run.step = step_index;
+      VKHLO_RETURN_IF_ERROR(RunStep(run, step));
+      for (; next_end < ending.size() && list.slots[ending[next_end]].last_step <= step_index; ++next_end) {
+        std::shared_ptr<BufferState>& slot = run.slots[ending[next_end]];
+        if (slot) Retire(std::move(slot));
+        slot.reset();
       }
-      Retire(slots);
-      return results;
+      ++step_index;
     }
-    VKHLO_RETURN_IF_ERROR(RunOp(program, op, env));
   }
-  return InternalError("block without a terminator");
+  VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> results, LookupAll(list.results));
+  // What the list made dies with it (results handed on hold their own references).
+  for (uint32_t v : loaded_.list_values[index]) values_[v] = RtValue{};
+  Retire(run.slots);
+  return results;
+}
+
+Status Execution::RunStep(ListRun& run, const plan::Step& step) {
+  if (const auto* s = std::get_if<plan::DispatchStep>(&step.op)) return RunDispatchStep(run, *s);
+  if (const auto* s = std::get_if<plan::WhileStep>(&step.op)) return RunWhile(*s);
+  if (const auto* s = std::get_if<plan::ValueStep>(&step.op)) return RunValueStep(*s);
+  if (const auto* s = std::get_if<plan::FftStep>(&step.op)) return RunFft(*s);
+  if (const auto* s = std::get_if<plan::BranchStep>(&step.op)) {
+    VKHLO_ASSIGN_OR_RETURN(RtValue selector, Lookup(s->selector.value));
+    VKHLO_ASSIGN_OR_RETURN(int64_t index, ReadScalar(s->selector, selector, StepOpName(step), s->location));
+    const auto n = static_cast<int64_t>(s->branches.size());
+    if (!s->is_case) {
+      index = index != 0 ? 0 : 1;
+    } else if (index < 0 || index >= n) {
+      index = n - 1;  // out of range selects the last branch (the spec's default)
+    }
+    VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> results, RunList(s->branches[static_cast<size_t>(index)], {}));
+    return SetResults(s->results, std::move(results), StepOpName(step));
+  }
+  if (const auto* s = std::get_if<plan::CallStep>(&step.op)) {
+    VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> operands, LookupAll(s->operands));
+    VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> results, RunList(s->function, std::move(operands)));
+    return SetResults(s->results, std::move(results), plan().lists[s->function].name);
+  }
+  if (const auto* s = std::get_if<plan::CollectiveStep>(&step.op)) {
+    VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> operands, LookupAll(s->operands));
+    VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> results, RunCollective(*s, operands));
+    return SetResults(s->results, std::move(results), StepOpName(step));
+  }
+  if (const auto* s = std::get_if<plan::ProcessStep>(&step.op)) {
+    VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> operands, LookupAll(s->operands));
+    VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> results, RunProcessOp(*s, operands));
+    return SetResults(s->results, std::move(results), StepOpName(step));
+  }
+  if (const auto* s = std::get_if<plan::CustomCallStep>(&step.op)) {
+    VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> operands, LookupAll(s->operands));
+    VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> results, RunCustomCall(*s, operands));
+    return SetResults(s->results, std::move(results), StepOpName(step));
+  }
+  if (const auto* s = std::get_if<plan::CopyStep>(&step.op)) {
+    VKHLO_ASSIGN_OR_RETURN(device::BufferView from, View(run, s->from));
+    VKHLO_ASSIGN_OR_RETURN(device::BufferView to, View(run, s->to));
+    if (to.size == 0) return OkStatus();
+    VKHLO_ASSIGN_OR_RETURN(device::CommandList * list, List());
+    return list->CopyBuffer(from, to);
+  }
+  if (const auto* s = std::get_if<plan::FillStep>(&step.op)) {
+    VKHLO_ASSIGN_OR_RETURN(device::BufferView to, View(run, s->to));
+    if (to.size == 0) return OkStatus();
+    VKHLO_ASSIGN_OR_RETURN(device::CommandList * list, List());
+    return list->FillBuffer(to, s->word);
+  }
+  return InternalError("runtime: a plan step of an unknown kind");
 }
 
 // Submits what is recorded and waits; buffers retired before now may then be freed.
@@ -92,7 +193,7 @@ Status Execution::SubmitInFlight() {
 
 void Execution::ForgetInvariants() {
   for (auto& [key, result] : invariant_) {
-    for (auto& [index, buffer] : result.scratch) Retire(std::move(buffer));  // work in flight may read it
+    for (auto& [slot, buffer] : result.slots) Retire(std::move(buffer));  // work in flight may read it
   }
   invariant_.clear();
   invariant_bytes_ = 0;
@@ -116,6 +217,35 @@ namespace {
 // third slower in one submission holding 256 MiB than in 9 of 16 MiB (docs/benchmarks.md).
 constexpr uint32_t kDispatchesPerSubmission = 4096;
 constexpr uint64_t kHeldBytesPerSubmission = uint64_t{16} << 20;
+
+// The scratch kept for loop-invariant dispatches, at most (beyond, they run each time): about
+// the size of the weights a loop reads, packed.
+constexpr uint64_t kMostInvariantBytes = uint64_t{256} << 20;
+
+bool SameViews(const std::vector<device::BufferView>& a, const std::vector<device::BufferView>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].buffer != b[i].buffer || a[i].offset != b[i].offset || a[i].size != b[i].size ||
+        a[i].pieces != b[i].pieces) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Bindings a pipeline reaches through device addresses (tensors beyond maxStorageBufferRange).
+uint64_t AddressBindings(const device::Pipeline& pipeline) {
+  uint64_t n = 0;
+  for (const device::ShaderBinding& b : pipeline.bindings()) n += b.device_address ? 1 : 0;
+  return n;
+}
+
+// Bindings of tensors split across allocations (beyond maxMemoryAllocationSize).
+uint64_t SplitBindings(std::span<const device::Binding> bindings) {
+  uint64_t n = 0;
+  for (const device::Binding& b : bindings) n += b.view.pieces != nullptr ? 1 : 0;
+  return n;
+}
 
 }  // namespace
 
@@ -145,33 +275,13 @@ void Execution::Abandon() {
   allocated_since_flush_ = 0;
 }
 
-
-StatusOr<RtValue> Execution::Lookup(const Environment& env, const ir::Value* v) {
-  if (const RtValue* value = env.Find(v)) return *value;
-  auto it = exe_.constants.find(v);
-  if (it != exe_.constants.end()) return it->second;
-  return InternalError(fmt::format("runtime: value %{} has no buffer", v->name_hint()));
-}
-
-// Bindings a pipeline reaches through device addresses (tensors beyond maxStorageBufferRange).
-static uint64_t AddressBindings(const device::Pipeline& pipeline) {
-  uint64_t n = 0;
-  for (const device::ShaderBinding& b : pipeline.bindings()) n += b.device_address ? 1 : 0;
-  return n;
-}
-
-// Bindings of tensors split across allocations (beyond maxMemoryAllocationSize).
-static uint64_t SplitBindings(std::span<const device::Binding> bindings) {
-  uint64_t n = 0;
-  for (const device::Binding& b : bindings) n += b.view.pieces != nullptr ? 1 : 0;
-  return n;
-}
-
 // Keeps buffers alive until the work recorded so far has finished.
 void Execution::Retire(std::shared_ptr<BufferState> buffer) { retired_.push_back(std::move(buffer)); }
 
 void Execution::Retire(std::vector<std::shared_ptr<BufferState>>& buffers) {
-  for (auto& b : buffers) retired_.push_back(std::move(b));
+  for (auto& b : buffers) {
+    if (b) retired_.push_back(std::move(b));
+  }
   buffers.clear();
 }
 
@@ -185,259 +295,215 @@ StatusOr<device::CommandList*> Execution::List() {
   return &*list_;
 }
 
-Status Execution::RunKernel(const BlockProgram& program, const CompiledKernel& kernel,
-                 const std::vector<std::shared_ptr<BufferState>>& slots, Environment& env) {
-  const codegen::KernelSource& source = kernel.source;
-  std::vector<device::Binding> bindings;
-  std::vector<std::shared_ptr<BufferState>> keep;
-  uint64_t read = 0, written = 0;
-  // Kernels that read in units wider than a word (binding_alignment > 4: vector loads of the
-  // aligned unit holding an element) get whole buffers, which the allocator rounds up to its
-  // alignment, so such a load never leaves the bound range.
-  const bool whole = kernel.device && kernel.device->binding_alignment > 4;
-  auto view = [&](const device::Buffer& buffer, uint64_t bytes) {
-    return bytes == 0 || whole ? buffer.view() : buffer.view(0, bytes);
-  };
-  for (const ir::Value* in : source.inputs) {
-    VKHLO_ASSIGN_OR_RETURN(RtValue value, Lookup(env, in));
-    if (value.kind != RtValue::Kind::kTensor) return InternalError("kernel input is not a tensor");
-    const uint64_t bytes = BufferBytes(in->type());
-    bindings.push_back({view(value.storage->buffer, bytes), device::Access::kRead});
-    read += bytes;
-    keep.push_back(value.storage);
-  }
-  size_t aliased = 0;  // in-place outputs given their input's buffer
-  for (size_t o = 0; o < source.outputs.size(); ++o) {
-    const ir::Value* out = source.outputs[o];
-    std::shared_ptr<BufferState> storage;
-    uint64_t bytes = BufferBytes(out->type());
-    uint64_t bytes_written = bytes;
-    if (kernel.device) {
-      for (const codegen::InPlaceOutput& in_place : kernel.device->in_place) {
-        if (in_place.output != static_cast<int>(o) || in_place.input < 0 ||
-            static_cast<size_t>(in_place.input) >= keep.size()) {
-          continue;
-        }
-        const ir::Value* in = source.inputs[static_cast<size_t>(in_place.input)];
-        const std::shared_ptr<BufferState>& candidate = keep[static_cast<size_t>(in_place.input)];
-        if (!Exclusive(candidate, in, env, keep)) continue;
-        storage = candidate;
-        env.values.erase(in);  // dead (its only use is this op): the buffer is the result's now
-        bytes_written = in_place.bytes_written;
-        aliased++;
-        break;
-      }
-    }
-    auto slot = program.slot_of.find(out);
-    if (!storage && slot != program.slot_of.end()) {
-      storage = slots[static_cast<size_t>(slot->second)];
-    } else if (!storage) {
-      VKHLO_ASSIGN_OR_RETURN(storage, AllocateHeld(out->type()));
-      storage->transient = true;
-    }
-    bindings.push_back({view(storage->buffer, bytes), device::Access::kWrite});
-    written += bytes_written;
-    env.values[out] = RtValue::Tensor(storage, out->type());
-    keep.push_back(std::move(storage));
-  }
-  if (kernel.device) {
-    const bool in_place = !kernel.device->in_place.empty() && aliased == kernel.device->in_place.size();
-    stats_.in_place_updates += aliased;
-    return RecordDeviceKernel(kernel, bindings, keep, read, written, in_place);
-  }
-  if (source.workgroups == 0) return OkStatus();  // nothing to compute (a zero-size shape)
-  VKHLO_ASSIGN_OR_RETURN(device::CommandList * list, List());
-  const uint32_t zero[4] = {0, 0, 0, 0};
-  VKHLO_RETURN_IF_ERROR(list->Dispatch(*kernel.pipeline, bindings, device::AsBytes(zero),
-                                       {static_cast<uint32_t>(std::min<uint64_t>(source.workgroups, UINT32_MAX)), 1, 1}));
-  stats_.kernels_dispatched++;
-  stats_.address_bindings += AddressBindings(*kernel.pipeline);
-  stats_.split_bindings += SplitBindings(bindings);
-  stats_.windowed_bindings += kernel.pipeline->windowed().size();
-  stats_.bytes_read += read;
-  stats_.bytes_written += written;
-  Retire(keep);
-  if (profiler_ != nullptr) return Profiled(DispatchEvent(kernel.profile.get(), source.name, "", read + written, 0));
-  return OkStatus();
-}
-
 Status Execution::Profiled(ProfileEvent event) {
   profiler_->Recorded(std::move(event));
   return profiler_->submit_each_dispatch() ? Flush() : OkStatus();
 }
 
-namespace {
-
-// Whether dispatch `d` of `dk` writes only scratch buffers, from the kernel's inputs (and
-// constants) alone, that no other dispatch of the kernel touches before it or writes after it
-// (a matmul's packing of an operand into panels): then what it writes depends only on what it
-// reads, and a later run of the kernel on the same unchanging inputs may keep it.
-bool WritesScratchFromInputs(const codegen::DeviceKernel& dk, size_t d) {
-  using Kind = codegen::KernelBuffer::Kind;
-  bool writes = false;
-  for (const codegen::KernelBuffer& b : dk.dispatches[d].bindings) {
-    if (b.kind == Kind::kValue && b.written) return false;
-    if (b.kind != Kind::kScratch) continue;
-    if (!b.written) return false;  // it reads what another dispatch wrote
-    writes = true;
-    for (size_t e = 0; e < dk.dispatches.size(); ++e) {
-      if (e == d) continue;
-      for (const codegen::KernelBuffer& o : dk.dispatches[e].bindings) {
-        if (o.kind == Kind::kScratch && o.scratch == b.scratch && (e < d || o.written)) return false;
+StatusOr<device::BufferView> Execution::View(const ListRun& run, const plan::BufferRef& ref,
+                                             const BufferState* value_storage) const {
+  const device::Buffer* buffer = nullptr;
+  switch (ref.kind) {
+    case plan::BufferRef::Kind::kValue: {
+      if (value_storage == nullptr) {
+        const RtValue& value = values_[ref.index];
+        if (value.kind != RtValue::Kind::kTensor || value.storage == nullptr) {
+          return InternalError(fmt::format("runtime: list '{}' step {} binds value {}, which has no buffer",
+                                           run.list->name, run.step, ref.index));
+        }
+        value_storage = value.storage.get();
       }
+      buffer = &value_storage->buffer;
+      break;
     }
+    case plan::BufferRef::Kind::kSlot: {
+      const plan::Slot& slot = run.list->slots[ref.index];
+      if (run.step < slot.first_step || run.step > slot.last_step || run.slots[ref.index] == nullptr) {
+        return InternalError(fmt::format("runtime: list '{}' step {} binds slot {} outside its life", run.list->name,
+                                         run.step, ref.index));
+      }
+      buffer = &run.slots[ref.index]->buffer;
+      break;
+    }
+    case plan::BufferRef::Kind::kConstant:
+      buffer = &loaded_.constants[ref.index]->buffer;
+      break;
   }
-  return writes;
+  // Bytes 0: the whole buffer (as the allocator rounded it), which kernels reading in units
+  // wider than a word need.
+  if (ref.bytes == 0) return ref.offset == 0 ? buffer->view() : buffer->view(ref.offset, buffer->size() - std::min(ref.offset, buffer->size()));
+  return buffer->view(ref.offset, ref.bytes);
 }
 
-// The scratch kept for loop-invariant dispatches, at most (beyond, they run each time): about
-// the size of the weights a loop reads, packed.
-constexpr uint64_t kMostInvariantBytes = uint64_t{256} << 20;
-
-bool SameViews(const std::vector<device::BufferView>& a, const std::vector<device::BufferView>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i].buffer != b[i].buffer || a[i].offset != b[i].offset || a[i].size != b[i].size ||
-        a[i].pieces != b[i].pieces) {
-      return false;
-    }
+Status Execution::RunDispatchStep(ListRun& run, const plan::DispatchStep& step) {
+  std::vector<std::shared_ptr<BufferState>> keep;  // inputs, then outputs
+  uint64_t read = 0, written = 0;
+  for (uint32_t in : step.inputs) {
+    VKHLO_ASSIGN_OR_RETURN(RtValue value, Lookup(in));
+    if (value.kind != RtValue::Kind::kTensor) return InternalError("kernel input is not a tensor");
+    read += plan().values[in].bytes;
+    keep.push_back(std::move(value.storage));
   }
-  return true;
-}
+  size_t aliased = 0;  // in-place outputs given their input's buffer
+  for (size_t o = 0; o < step.outputs.size(); ++o) {
+    const uint32_t out = step.outputs[o];
+    const plan::Value& value = plan().values[out];
+    std::shared_ptr<BufferState> storage;
+    uint64_t bytes_written = value.bytes;
+    for (const plan::InPlaceOutput& in_place : step.in_place) {
+      if (in_place.output != o || in_place.input >= step.inputs.size()) continue;
+      const uint32_t in = step.inputs[in_place.input];
+      const std::shared_ptr<BufferState>& candidate = keep[in_place.input];
+      if (!Exclusive(candidate, in, run.index, keep)) continue;
+      storage = candidate;
+      values_[in] = RtValue{};  // dead (its only use is this step): the buffer is the result's now
+      bytes_written = in_place.bytes_written;
+      aliased++;
+      break;
+    }
+    if (!storage && value.placement == Placement::kSlot) {
+      std::shared_ptr<BufferState>& slot = run.slots[value.index];
+      if (!slot) {
+        VKHLO_ASSIGN_OR_RETURN(slot, AllocateHeld(ir::Type::Tensor(ir::ElementType::kU8,
+                                                                   {int64_t(run.list->slots[value.index].bytes)})));
+      }
+      storage = slot;
+    } else if (!storage) {
+      VKHLO_ASSIGN_OR_RETURN(storage, AllocateHeld(TypeOf(out)));
+      storage->transient = true;
+    }
+    written += bytes_written;
+    values_[out] = RtValue::Tensor(storage, TypeOf(out));
+    keep.push_back(std::move(storage));
+  }
+  const bool in_place = !step.in_place.empty() && aliased == step.in_place.size();
+  stats_.in_place_updates += aliased;
+  // The buffer a binding of a value reaches: the step's own (`keep`), so that an input whose
+  // buffer an in-place output took over is still bound.
+  auto storage_of = [&](const plan::BufferRef& ref) -> const BufferState* {
+    if (ref.kind != plan::BufferRef::Kind::kValue) return nullptr;
+    for (size_t i = 0; i < step.inputs.size(); ++i) {
+      if (step.inputs[i] == ref.index) return keep[i].get();
+    }
+    for (size_t o = 0; o < step.outputs.size(); ++o) {
+      if (step.outputs[o] == ref.index) return keep[step.inputs.size() + o].get();
+    }
+    return nullptr;
+  };
 
-}  // namespace
-
-// A device kernel's dispatches in order. `values` are the bindings of the fusion's inputs then
-// outputs (RunKernel's order); scratch buffers live until the work recorded so far is done.
-Status Execution::RecordDeviceKernel(const CompiledKernel& kernel, const std::vector<device::Binding>& values,
-                          std::vector<std::shared_ptr<BufferState>>& keep, uint64_t read, uint64_t written,
-                          bool in_place) {
-  const codegen::DeviceKernel& dk = *kernel.device;
-  const codegen::KernelSource& source = kernel.source;
-  std::unordered_map<const ir::Value*, size_t> position;
-  for (size_t i = 0; i < source.inputs.size(); ++i) position.emplace(source.inputs[i], i);
-  for (size_t i = 0; i < source.outputs.size(); ++i) position[source.outputs[i]] = source.inputs.size() + i;
-  // Loop-invariant dispatches (WritesScratchFromInputs, reading only buffers nothing in this
-  // execution writes: the caller's arguments, the executable's constants), such as the packing
-  // of an LSTM's weights in each step of its scan: inside a loop, the first run's scratch is
-  // kept (until the loop ends), and later runs on the same buffers skip the dispatch
+  // Loop-invariant dispatches (Dispatch::loop_invariant, reading only buffers nothing in this
+  // execution writes: the caller's arguments, the plan's constants), such as the packing of an
+  // LSTM's weights in each step of its scan: inside a loop, the first run's slots are kept
+  // (until the loop ends), and later runs on the same buffers skip the dispatch
   // (`invariant_reads` non-empty: it is invariant).
-  std::vector<std::shared_ptr<BufferState>> scratch(dk.scratch_bytes.size());
-  std::vector<std::vector<device::BufferView>> invariant_reads(dk.dispatches.size());
-  std::vector<bool> reused(dk.dispatches.size(), false);
-  for (size_t d = 0; d < dk.dispatches.size() && loop_depth_ > 0 && !immutable_.empty(); ++d) {
-    if (kernel.device_pipelines[d] == nullptr || !WritesScratchFromInputs(dk, d)) continue;
+  std::vector<std::vector<device::BufferView>> invariant_reads(step.dispatches.size());
+  std::vector<bool> reused(step.dispatches.size(), false);
+  for (size_t d = 0; d < step.dispatches.size() && loop_depth_ > 0 && !immutable_.empty(); ++d) {
+    const plan::Dispatch& dispatch = step.dispatches[d];
+    if (!dispatch.loop_invariant) continue;
     std::vector<device::BufferView> reads;
     bool invariant = true;
-    for (const codegen::KernelBuffer& b : dk.dispatches[d].bindings) {
-      if (b.kind != codegen::KernelBuffer::Kind::kValue) continue;
-      auto it = position.find(b.value);
-      invariant = it != position.end() && it->second < keep.size() && immutable_.count(keep[it->second].get()) > 0;
+    for (const plan::BufferRef& ref : dispatch.bindings) {
+      if (ref.kind != plan::BufferRef::Kind::kValue) continue;
+      const BufferState* storage = storage_of(ref);
+      invariant = storage != nullptr && immutable_.count(storage) > 0;
       if (!invariant) break;
-      reads.push_back(values[it->second].view);
+      VKHLO_ASSIGN_OR_RETURN(device::BufferView view, View(run, ref, storage));
+      reads.push_back(view);
     }
     if (!invariant || reads.empty()) continue;
-    auto last = invariant_.find({&dk, d});
+    auto last = invariant_.find({&dispatch, 0});
     if (last != invariant_.end() && SameViews(last->second.reads, reads)) {
-      for (const auto& [index, buffer] : last->second.scratch) scratch[index] = buffer;
+      for (const auto& [slot, buffer] : last->second.slots) run.slots[slot] = buffer;
       reused[d] = true;
     }
     invariant_reads[d] = std::move(reads);
   }
-  for (size_t i = 0; i < scratch.size(); ++i) {
-    if (scratch[i]) continue;
-    VKHLO_ASSIGN_OR_RETURN(scratch[i],
-                           AllocateHeld(ir::Type::Tensor(ir::ElementType::kU8, {int64_t(dk.scratch_bytes[i])})));
-  }
+
   bool dispatched = false;
-  for (size_t d = 0; d < dk.dispatches.size(); ++d) {
-    const codegen::KernelDispatch& dispatch = dk.dispatches[d];
-    const device::Pipeline* pipeline = kernel.device_pipelines[d].get();
-    if (pipeline == nullptr) continue;  // an empty grid
+  for (size_t d = 0; d < step.dispatches.size(); ++d) {
+    const plan::Dispatch& dispatch = step.dispatches[d];
     if (in_place && dispatch.skip_in_place) continue;  // the outputs already hold their inputs
-    if (reused[d]) {  // its scratch holds what it would write
+    if (reused[d]) {  // its slots hold what it would write
       stats_.invariant_dispatches_reused++;
       continue;
     }
+    if (dispatch.grid[0] == 0 || dispatch.grid[1] == 0 || dispatch.grid[2] == 0) continue;
+    const plan::Kernel& kernel = plan().kernels[dispatch.kernel];
+    const device::Pipeline& pipeline = *loaded_.pipelines[dispatch.kernel];
     std::vector<device::Binding> bindings;
-    for (const codegen::KernelBuffer& b : dispatch.bindings) {
-      const device::Access access = b.written ? device::Access::kReadWrite : device::Access::kRead;
-      if (b.kind == codegen::KernelBuffer::Kind::kScratch) {
-        if (b.scratch < 0 || static_cast<size_t>(b.scratch) >= scratch.size()) {
-          return InternalError(fmt::format("kernel '{}': scratch buffer {} out of range", dispatch.name, b.scratch));
-        }
-        const auto& buffer = scratch[static_cast<size_t>(b.scratch)]->buffer;
-        const uint64_t bytes = dk.scratch_bytes[static_cast<size_t>(b.scratch)];
-        bindings.push_back({bytes == 0 || dk.binding_alignment > 4 ? buffer.view() : buffer.view(0, bytes), access});
-        continue;
+    bindings.reserve(dispatch.bindings.size());
+    for (size_t b = 0; b < dispatch.bindings.size(); ++b) {
+      const plan::BufferRef& ref = dispatch.bindings[b];
+      if (ref.kind == plan::BufferRef::Kind::kSlot && run.slots[ref.index] == nullptr) {
+        const plan::Slot& slot = run.list->slots[ref.index];
+        VKHLO_ASSIGN_OR_RETURN(run.slots[ref.index],
+                               AllocateHeld(ir::Type::Tensor(ir::ElementType::kU8, {int64_t(slot.bytes)})));
       }
-      if (b.kind == codegen::KernelBuffer::Kind::kConstant) {
-        if (b.scratch < 0 || static_cast<size_t>(b.scratch) >= kernel.constants.size()) {
-          return InternalError(fmt::format("kernel '{}': constant table {} out of range", dispatch.name, b.scratch));
-        }
-        bindings.push_back({kernel.constants[static_cast<size_t>(b.scratch)]->buffer.view(), device::Access::kRead});
-        continue;
-      }
-      auto it = position.find(b.value);
-      if (it == position.end()) return InternalError(fmt::format("kernel '{}' binds a value it does not own", dispatch.name));
-      bindings.push_back({values[it->second].view, access});
+      VKHLO_ASSIGN_OR_RETURN(device::BufferView view, View(run, ref, storage_of(ref)));
+      // A loop kernel (one dispatch, nothing in place) writes its outputs without reading them.
+      const device::Access access = !dispatch.written[b]                               ? device::Access::kRead
+                                    : step.dispatches.size() == 1 && step.in_place.empty() ? device::Access::kWrite
+                                                                                      : device::Access::kReadWrite;
+      bindings.push_back({view, access});
     }
-    std::vector<uint32_t> push(4 + dispatch.push_words.size(), 0);
-    std::copy(dispatch.push_words.begin(), dispatch.push_words.end(), push.begin() + 4);
+    std::vector<uint32_t> push;
+    if (kernel.workgroup_base_offset != plan::Kernel::kNoWorkgroupBase) push.assign(4, 0);
+    push.insert(push.end(), dispatch.push_words.begin(), dispatch.push_words.end());
     VKHLO_ASSIGN_OR_RETURN(device::CommandList * list, List());
-    VKHLO_RETURN_IF_ERROR(list->Dispatch(*pipeline, bindings, std::as_bytes(std::span<const uint32_t>(push)),
+    VKHLO_RETURN_IF_ERROR(list->Dispatch(pipeline, bindings, std::as_bytes(std::span<const uint32_t>(push)),
                                          {dispatch.grid[0], dispatch.grid[1], dispatch.grid[2]}));
     stats_.kernels_dispatched++;
-    stats_.address_bindings += AddressBindings(*pipeline);
+    stats_.address_bindings += AddressBindings(pipeline);
     stats_.split_bindings += SplitBindings(bindings);
-    stats_.windowed_bindings += pipeline->windowed().size();
+    stats_.windowed_bindings += pipeline.windowed().size();
     dispatched = true;
     if (!invariant_reads[d].empty() && invariant_bytes_ < kMostInvariantBytes) {
-      InvariantResult& result = invariant_[{&dk, d}];
+      InvariantResult& result = invariant_[{&dispatch, 0}];
       result.reads = invariant_reads[d];
-      result.scratch.clear();
-      for (const codegen::KernelBuffer& b : dispatch.bindings) {
-        if (b.kind != codegen::KernelBuffer::Kind::kScratch) continue;
-        result.scratch.emplace_back(b.scratch, scratch[static_cast<size_t>(b.scratch)]);
-        invariant_bytes_ += dk.scratch_bytes[static_cast<size_t>(b.scratch)];
+      result.slots.clear();
+      for (const plan::BufferRef& ref : dispatch.bindings) {
+        if (ref.kind != plan::BufferRef::Kind::kSlot) continue;
+        result.slots.emplace_back(ref.index, run.slots[ref.index]);
+        invariant_bytes_ += run.list->slots[ref.index].bytes;
       }
     }
     if (profiler_ != nullptr) {
-      // A kernel of one dispatch moves what the kernel does (in-place outputs count what they
+      // A step of one dispatch moves what the kernel does (in-place outputs count what they
       // write); each of several moves the buffers it binds.
       uint64_t bytes = read + written;
-      if (dk.dispatches.size() > 1) {
+      if (step.dispatches.size() > 1) {
         bytes = 0;
-        for (const codegen::KernelBuffer& b : dispatch.bindings) {
-          bytes += b.kind == codegen::KernelBuffer::Kind::kValue ? BufferBytes(b.value->type())
-                                                                 : codegen::InternalBufferBytes(dk, b);
+        for (const plan::BufferRef& ref : dispatch.bindings) {
+          switch (ref.kind) {
+            case plan::BufferRef::Kind::kValue: bytes += plan().values[ref.index].bytes; break;
+            case plan::BufferRef::Kind::kSlot: bytes += run.list->slots[ref.index].bytes; break;
+            case plan::BufferRef::Kind::kConstant: bytes += BufferBytes(loaded_.constants[ref.index]->type); break;
+          }
         }
       }
-      // The dispatch's strategy: its config by name, else its name's suffix ("fusion_3.reduce_rows").
-      std::string config = dispatch.config;
-      if (config.empty() && dispatch.name.find('.') != std::string::npos) {
-        config = dispatch.name.substr(dispatch.name.find('.') + 1);
-      }
-      VKHLO_RETURN_IF_ERROR(Profiled(DispatchEvent(kernel.profile.get(), dispatch.name, config, bytes, dispatch.flops)));
+      const KernelProfile* profile = step.profile >= 0 ? &loaded_.profiles[static_cast<size_t>(step.profile)] : nullptr;
+      VKHLO_RETURN_IF_ERROR(Profiled(DispatchEvent(profile, kernel.name, dispatch.config, bytes, dispatch.flops)));
     }
   }
   if (dispatched) {
     stats_.bytes_read += read;
     stats_.bytes_written += written;
   }
-  Retire(scratch);
   Retire(keep);
   return OkStatus();
 }
 
-bool Execution::Exclusive(const std::shared_ptr<BufferState>& storage, const ir::Value* value, const Environment& env,
+bool Execution::Exclusive(const std::shared_ptr<BufferState>& storage, uint32_t value, uint32_t list,
                           const std::vector<std::shared_ptr<BufferState>>& keep) const {
   if (!storage || !storage->transient) return false;
-  auto it = env.values.find(value);
-  if (it == env.values.end() || it->second.kind != RtValue::Kind::kTensor || it->second.storage != storage) return false;
-  // The references we know of: the value's entry, this kernel's own, and work in flight (which
+  // Only a value of the list running: an outer list's values may be read again after it.
+  if (loaded_.value_list[value] != static_cast<int32_t>(list)) return false;
+  const RtValue& held = values_[value];
+  if (held.kind != RtValue::Kind::kTensor || held.storage != storage) return false;
+  // The references we know of: the value's entry, this step's own, and work in flight (which
   // the command list orders before the update). Any other (another value, a tuple, an outer
-  // block, the caller) means someone may still read it.
+  // list, the caller) means someone may still read it.
   long known = 1;
   for (const auto& k : keep) known += k == storage ? 1 : 0;
   for (const auto& r : retired_) known += r == storage ? 1 : 0;
@@ -448,19 +514,20 @@ bool Execution::Exclusive(const std::shared_ptr<BufferState>& storage, const ir:
 }
 
 // The integer value of a scalar predicate/index tensor, read back from the device.
-StatusOr<int64_t> Execution::ReadScalar(const ir::Operation& op, const RtValue& value) {
+StatusOr<int64_t> Execution::ReadScalar(const plan::ScalarRead& read, const RtValue& value, std::string_view op,
+                                        const std::string& location) {
   if (value.kind != RtValue::Kind::kTensor || value.type.num_elements() != 1) {
     return InternalError("control flow predicate is not a scalar tensor");
   }
   VKHLO_RETURN_IF_ERROR(Flush());
   stats_.predicate_readbacks++;
-  const int bytes = ir::StorageBytes(value.type.element_type());
+  const int bytes = std::min<int>(read.bytes, 8);
   uint64_t raw = 0;
   const double start = profiler_ != nullptr ? profiler_->NowUs() : 0;
   VKHLO_RETURN_IF_ERROR(client_->device->transfers().Download(
       value.storage->buffer, 0, std::as_writable_bytes(std::span<uint64_t>(&raw, 1)).first(static_cast<size_t>(bytes))));
   if (profiler_ != nullptr) {
-    profiler_->Host(fmt::format("predicate read ({})", op.name()), "host: predicate read", DescribeOp(*exe_.module, op),
+    profiler_->Host(fmt::format("predicate read ({})", op), "host: predicate read", fmt::format("{} at {}", op, location),
                     start, static_cast<uint64_t>(bytes));
   }
   const int width = ir::BitWidth(value.type.element_type());
@@ -472,21 +539,53 @@ StatusOr<int64_t> Execution::ReadScalar(const ir::Operation& op, const RtValue& 
   return static_cast<int64_t>(raw);
 }
 
+Status Execution::RunWhile(const plan::WhileStep& step) {
+  VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> state, LookupAll(step.operands));
+  // Loop-invariant dispatches are kept while a loop runs (RunDispatchStep), dropped after.
+  struct InLoop {
+    Execution& e;
+    explicit InLoop(Execution& e) : e(e) { e.loop_depth_++; }
+    ~InLoop() {
+      if (--e.loop_depth_ == 0) e.ForgetInvariants();
+    }
+  } in_loop(*this);
+  if (step.trip_count >= 0 && !process_.host_loops) {
+    // The condition only compares a counter with a bound: its value is known, so it is not
+    // run; the body's kernels (the counter's step among them) run as on the host path.
+    for (int64_t i = 0; i < step.trip_count; ++i) {
+      VKHLO_ASSIGN_OR_RETURN(state, RunList(step.body, std::move(state)));
+      VKHLO_RETURN_IF_ERROR(EndIteration());
+    }
+    stats_.counted_loop_iterations += static_cast<uint64_t>(step.trip_count);
+    return SetResults(step.results, std::move(state), "stablehlo.while");
+  }
+  if (step.batched && !process_.host_loops) {
+    VKHLO_ASSIGN_OR_RETURN(state, RunBatched(step, std::move(state)));
+    return SetResults(step.results, std::move(state), "stablehlo.while");
+  }
+  while (true) {
+    VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> condition, RunList(step.cond, state));
+    if (condition.size() != 1) return InternalError("while condition must return one value");
+    VKHLO_ASSIGN_OR_RETURN(int64_t predicate, ReadScalar(step.predicate, condition[0], "stablehlo.while", step.location));
+    if (predicate == 0) break;
+    VKHLO_ASSIGN_OR_RETURN(state, RunList(step.body, std::move(state)));
+  }
+  return SetResults(step.results, std::move(state), "stablehlo.while");
+}
+
 // Batches of a data-dependent loop: each as long as half the iterations the loop has done so
 // far (at least 1, at most kMostIterationsPerBatch), a batch ending early at EndIteration's
 // bounds. The iterations recorded past the exit are wasted work, at most half of what the loop
 // did (a third of the total): a loop of 10 iterations reads 7 predicates instead of 11, one of
 // 200 reads 14 instead of 201 and runs 205 bodies. Each iteration records its condition, copies the
 // predicate into the batch's flags, and records its body, whatever the condition will say: the
-// regions only record kernels (total functions of any data: docs/design.md "Semantics the spec
+// lists only record kernels (total functions of any data: docs/design.md "Semantics the spec
 // leaves open"), and every iteration's state is held here, so no kernel writes one in place.
 // After the batch, one read of the flags: the state of the first false condition is the
 // loop's result, the same buffers the host path would have returned; later ones are dropped.
 constexpr int64_t kMostIterationsPerBatch = 64;
 
-StatusOr<std::vector<RtValue>> Execution::RunBatched(const ir::Operation& op, const BlockProgram& cond,
-                                                     const BlockProgram& body, std::vector<RtValue> state,
-                                                     const Environment& env) {
+StatusOr<std::vector<RtValue>> Execution::RunBatched(const plan::WhileStep& step, std::vector<RtValue> state) {
   constexpr uint64_t kFlagBytes = 8;  // one slot per iteration, wide enough for any predicate
   VKHLO_ASSIGN_OR_RETURN(
       std::shared_ptr<BufferState> flags,
@@ -504,7 +603,7 @@ StatusOr<std::vector<RtValue>> Execution::RunBatched(const ir::Operation& op, co
     uint64_t held = 0;  // bytes of the states this batch made
     int predicate_bytes = 1;
     while (recorded < batch) {
-      VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> condition, RunBlock(cond, states.back(), &env));
+      VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> condition, RunList(step.cond, states.back()));
       if (condition.size() != 1 || condition[0].kind != RtValue::Kind::kTensor ||
           condition[0].type.num_elements() != 1) {
         return InternalError("while condition must return one scalar tensor");
@@ -513,7 +612,7 @@ StatusOr<std::vector<RtValue>> Execution::RunBatched(const ir::Operation& op, co
       VKHLO_RETURN_IF_ERROR(Copy(*condition[0].storage, 0, *flags, static_cast<uint64_t>(recorded) * kFlagBytes,
                                  static_cast<uint64_t>(predicate_bytes)));
       Retire(condition[0].storage);
-      VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> next, RunBlock(body, states.back(), &env));
+      VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> next, RunList(step.body, states.back()));
       for (const RtValue& value : next) held += value.kind == RtValue::Kind::kTensor ? value.storage->buffer.size() : 0;
       states.push_back(std::move(next));
       ++recorded;
@@ -531,8 +630,8 @@ StatusOr<std::vector<RtValue>> Execution::RunBatched(const ir::Operation& op, co
     VKHLO_RETURN_IF_ERROR(
         client_->device->transfers().Download(flags->buffer, 0, std::as_writable_bytes(std::span<uint8_t>(raw))));
     if (profiler_ != nullptr) {
-      profiler_->Host(fmt::format("predicate read ({}, {} iterations)", op.name(), recorded), "host: predicate read",
-                      DescribeOp(*exe_.module, op), start, raw.size());
+      profiler_->Host(fmt::format("predicate read (stablehlo.while, {} iterations)", recorded), "host: predicate read",
+                      fmt::format("stablehlo.while at {}", step.location), start, raw.size());
     }
     for (int64_t k = 0; k < recorded; ++k) {
       bool holds = false;
@@ -544,143 +643,53 @@ StatusOr<std::vector<RtValue>> Execution::RunBatched(const ir::Operation& op, co
   }
 }
 
-Status Execution::RunOp(const BlockProgram& program, const ir::Operation& op, Environment& env) {
-  std::vector<RtValue> operands;
-  for (const ir::Value* v : op.operands()) {
-    VKHLO_ASSIGN_OR_RETURN(RtValue value, Lookup(env, v));
-    operands.push_back(std::move(value));
-  }
-  auto set_results = [&](std::vector<RtValue> values) -> Status {
-    if (values.size() != op.num_results()) return InternalError(fmt::format("{}: result count mismatch", op.name()));
-    for (size_t i = 0; i < values.size(); ++i) env.values[op.result(i)] = std::move(values[i]);
-    return OkStatus();
-  };
-  auto regions = [&]() -> const std::vector<std::unique_ptr<BlockProgram>>& { return program.regions.at(&op); };
-  switch (op.code()) {
-    case OpCode::kTuple:
-      return set_results({RtValue::Tuple(std::move(operands))});
-    case OpCode::kGetTupleElement: {
-      const int64_t index = op.attribute("index") ? op.attribute("index")->AsInt().value_or(-1) : -1;
-      if (operands[0].kind != RtValue::Kind::kTuple || index < 0 ||
-          index >= static_cast<int64_t>(operands[0].elements.size())) {
+Status Execution::RunValueStep(const plan::ValueStep& step) {
+  VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> operands, LookupAll(step.operands));
+  switch (step.kind) {
+    case plan::ValueStep::Kind::kTuple:
+      return SetResults(step.results, {RtValue::Tuple(std::move(operands))}, "stablehlo.tuple");
+    case plan::ValueStep::Kind::kGetTupleElement:
+      if (operands.size() != 1 || operands[0].kind != RtValue::Kind::kTuple || step.index >= operands[0].elements.size()) {
         return InternalError("get_tuple_element out of range");
       }
-      return set_results({operands[0].elements[static_cast<size_t>(index)]});
-    }
-    case OpCode::kOptimizationBarrier:
-      return set_results(std::move(operands));
-    case OpCode::kAfterAll:
-    case OpCode::kCreateToken:
-      return set_results({RtValue{}});
-    case OpCode::kFft: {
-      // VkFFT records into the same command list as the kernels (fft_step.h).
-      if (operands[0].kind != RtValue::Kind::kTensor) return InternalError("fft operand is not a tensor");
-      const ir::Type& type = op.result(0)->type();
-      VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> result, AllocateHeld(type));
-      if (operands[0].storage->buffer.split() || result->buffer.split()) {
-        // VkFFT binds whole VkBuffers by offset: a tensor in several allocations is beyond it.
-        return UnimplementedError(fmt::format(
-            "{}: error: '{}' fft of {} -> {}: a tensor beyond the device's maxMemoryAllocationSize is split across "
-            "allocations, which VkFFT cannot bind", ir::FormatLocation(exe_.module->source_name(), op.location()), op.name(),
-            op.operand(0)->type().ToString(),
-            type.ToString()));
-      }
-      VKHLO_ASSIGN_OR_RETURN(device::CommandList * list, List());
-      VKHLO_RETURN_IF_ERROR(
-          RecordFft(*client_, *list, op, operands[0].storage->buffer, result->buffer, &stats_.fft_split_launches));
-      stats_.kernels_dispatched++;
-      stats_.bytes_read += BufferBytes(op.operand(0)->type());
-      stats_.bytes_written += BufferBytes(type);
-      std::vector<std::shared_ptr<BufferState>> keep = {operands[0].storage};
-      Retire(keep);
-      if (profiler_ != nullptr) {
-        ProfileEvent event = DispatchEvent(nullptr, "fft", "VkFFT", BufferBytes(op.operand(0)->type()) + BufferBytes(type), 0);
-        event.kernel = "fft";
-        event.kernel_class = "fft";
-        event.source_op = DescribeOp(*exe_.module, op);
-        event.fused_ops = {event.source_op};
-        VKHLO_RETURN_IF_ERROR(Profiled(std::move(event)));
-      }
-      return set_results({RtValue::Tensor(std::move(result), type)});
-    }
-    case OpCode::kCustomCall: {
-      VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> results, RunCustomCall(op, operands));
-      return set_results(std::move(results));
-    }
-    case OpCode::kCall: {
-      const std::string& name = op.attribute("callee")->as<ir::SymbolRef>()->name;
-      VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> results, RunBlock(*exe_.functions.at(name), operands, nullptr));
-      return set_results(std::move(results));
-    }
-    case OpCode::kIf: {
-      VKHLO_ASSIGN_OR_RETURN(int64_t predicate, ReadScalar(op, operands[0]));
-      VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> results, RunBlock(*regions()[predicate != 0 ? 0 : 1], {}, &env));
-      return set_results(std::move(results));
-    }
-    case OpCode::kCase: {
-      VKHLO_ASSIGN_OR_RETURN(int64_t index, ReadScalar(op, operands[0]));
-      const int64_t n = static_cast<int64_t>(regions().size());
-      // Out of range selects the last branch (the spec's default).
-      if (index < 0 || index >= n) index = n - 1;
-      VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> results, RunBlock(*regions()[static_cast<size_t>(index)], {}, &env));
-      return set_results(std::move(results));
-    }
-    case OpCode::kWhile: {
-      std::vector<RtValue> state = std::move(operands);
-      // Loop-invariant dispatches are kept while a loop runs (RecordDeviceKernel), dropped after.
-      struct InLoop {
-        Execution& e;
-        explicit InLoop(Execution& e) : e(e) { e.loop_depth_++; }
-        ~InLoop() {
-          if (--e.loop_depth_ == 0) e.ForgetInvariants();
-        }
-      } in_loop(*this);
-      auto counted = program.trip_counts.find(&op);
-      if (counted != program.trip_counts.end() && !process_.host_loops) {
-        // The condition only compares a counter with a bound: its value is known, so it is not
-        // run; the body's kernels (the counter's step among them) run as on the host path.
-        for (int64_t i = 0; i < counted->second; ++i) {
-          VKHLO_ASSIGN_OR_RETURN(state, RunBlock(*regions()[1], std::move(state), &env));
-          VKHLO_RETURN_IF_ERROR(EndIteration());
-        }
-        stats_.counted_loop_iterations += static_cast<uint64_t>(counted->second);
-        return set_results(std::move(state));
-      }
-      if (program.batched.count(&op) && !process_.host_loops) {
-        VKHLO_ASSIGN_OR_RETURN(state, RunBatched(op, *regions()[0], *regions()[1], std::move(state), env));
-        return set_results(std::move(state));
-      }
-      while (true) {
-        VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> condition, RunBlock(*regions()[0], state, &env));
-        if (condition.size() != 1) return InternalError("while condition must return one value");
-        VKHLO_ASSIGN_OR_RETURN(int64_t predicate, ReadScalar(op, condition[0]));
-        if (predicate == 0) break;
-        VKHLO_ASSIGN_OR_RETURN(state, RunBlock(*regions()[1], std::move(state), &env));
-      }
-      return set_results(std::move(state));
-    }
-    case OpCode::kAllGather:
-    case OpCode::kAllReduce:
-    case OpCode::kReduceScatter:
-    case OpCode::kCollectiveReduce:
-    case OpCode::kAllToAll:
-    case OpCode::kCollectivePermute:
-    case OpCode::kCollectiveBroadcast: {
-      VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> results, RunCollective(op, operands));
-      return set_results(std::move(results));
-    }
-    case OpCode::kReplicaId:
-    case OpCode::kPartitionId:
-    case OpCode::kSend:
-    case OpCode::kRecv:
-    case OpCode::kInfeed:
-    case OpCode::kOutfeed: {
-      VKHLO_ASSIGN_OR_RETURN(std::vector<RtValue> results, RunProcessOp(op, operands));
-      return set_results(std::move(results));
-    }
-    default:
-      return InternalError(fmt::format("runtime: unexpected {}", op.name()));
+      return SetResults(step.results, {operands[0].elements[step.index]}, "stablehlo.get_tuple_element");
+    case plan::ValueStep::Kind::kForward:
+      return SetResults(step.results, std::move(operands), "stablehlo.optimization_barrier");
+    case plan::ValueStep::Kind::kToken:
+      return SetResults(step.results, std::vector<RtValue>(step.results.size()), "stablehlo.after_all");
   }
+  return InternalError("runtime: a value step of an unknown kind");
+}
+
+Status Execution::RunFft(const plan::FftStep& step) {
+  // VkFFT records into the same command list as the kernels (fft_step.h).
+  VKHLO_ASSIGN_OR_RETURN(RtValue operand, Lookup(step.operand));
+  const ir::Type& type = TypeOf(step.result);
+  VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> result, AllocateHeld(type));
+  if (operand.storage->buffer.split() || result->buffer.split()) {
+    // VkFFT binds whole VkBuffers by offset: a tensor in several allocations is beyond it.
+    return UnimplementedError(fmt::format(
+        "{}: error: 'stablehlo.fft' fft of {} -> {}: a tensor beyond the device's maxMemoryAllocationSize is split "
+        "across allocations, which VkFFT cannot bind", step.location, operand.type.ToString(), type.ToString()));
+  }
+  VKHLO_ASSIGN_OR_RETURN(device::CommandList * list, List());
+  VKHLO_RETURN_IF_ERROR(
+      RecordFft(*client_, *list, step, operand.storage->buffer, result->buffer, &stats_.fft_split_launches));
+  stats_.kernels_dispatched++;
+  const uint64_t bytes = BufferBytes(operand.type) + BufferBytes(type);
+  stats_.bytes_read += BufferBytes(operand.type);
+  stats_.bytes_written += BufferBytes(type);
+  Retire(operand.storage);
+  if (profiler_ != nullptr) {
+    ProfileEvent event = DispatchEvent(nullptr, "fft", "VkFFT", bytes, 0);
+    event.kernel = "fft";
+    event.kernel_class = "fft";
+    event.source_op = fmt::format("stablehlo.fft at {}", step.location);
+    event.fused_ops = {event.source_op};
+    VKHLO_RETURN_IF_ERROR(Profiled(std::move(event)));
+  }
+  values_[step.result] = RtValue::Tensor(std::move(result), type);
+  return OkStatus();
 }
 
 namespace {
@@ -699,9 +708,14 @@ void Flatten(const RtValue& value, std::vector<Buffer>& out) {
 
 StatusOr<std::vector<Buffer>> RunEntry(const ExecutableState& exe, std::span<const Buffer> arguments,
                                        const ProcessContext& process, ExecutionStats* stats) {
-  if (exe.polymorphic) return RunPolymorphic(exe, arguments, process, stats);
-  const std::vector<ir::Type>& inputs = exe.entry->type().inputs;
-  const std::string where = fmt::format("@{}", exe.entry->name());
+  if (exe.polymorphic) {
+    if (exe.run_polymorphic == nullptr) return InternalError("runtime: a polymorphic executable without its runner");
+    return exe.run_polymorphic(exe, arguments, process, stats);
+  }
+  if (exe.loaded == nullptr) return InternalError("runtime: the executable has no plan to run");
+  const LoadedPlan& loaded = *exe.loaded;
+  const std::vector<ir::Type>& inputs = loaded.parameter_types;
+  const std::string where = fmt::format("@{}", loaded.plan.header.entry_name);
   size_t tensors = 0;
   for (const ir::Type& t : inputs) tensors += t.is_token() ? 0 : 1;
   if (arguments.size() != tensors) {
@@ -730,7 +744,7 @@ StatusOr<std::vector<Buffer>> RunEntry(const ExecutableState& exe, std::span<con
   for (const RtValue& value : values) {
     if (value.kind == RtValue::Kind::kTensor) execution.Immutable(value.storage);  // never updated in place
   }
-  auto results = execution.RunBlock(*exe.program, values, nullptr);
+  auto results = execution.RunList(loaded.plan.entry, std::move(values));
   if (!results.ok()) {
     execution.Abandon();
     return results.status();
@@ -746,50 +760,15 @@ StatusOr<std::vector<Buffer>> RunEntry(const ExecutableState& exe, std::span<con
 
 namespace vkhlo {
 
-namespace {
-
-// The tensors of `t` in order, tuples flattened, tokens (which hold no data) left out, dynamic
-// sizes as -1: what Execute takes and returns.
-void AppendTensorTypes(const ir::Type& t, std::vector<TensorType>& out) {
-  if (t.is_tuple()) {
-    for (const ir::Type& element : t.tuple_elements()) AppendTensorTypes(element, out);
-    return;
-  }
-  if (!t.is_tensor()) return;
-  TensorType type = runtime::ToTensorType(t);
-  for (int64_t& d : type.dims) d = ir::IsDynamicDim(d) ? -1 : d;
-  out.push_back(std::move(type));
-}
-
-// The entry's signature: the polymorphic program's (sizes still dynamic) or the static one's.
-const ir::FunctionType* EntryType(const runtime::ExecutableState* state) {
-  if (state == nullptr) return nullptr;
-  if (state->polymorphic) {
-    const ir::Function* f = state->polymorphic->module->FindFunction(state->polymorphic->entry);
-    return f != nullptr ? &f->type() : nullptr;
-  }
-  return state->entry != nullptr ? &state->entry->type() : nullptr;
-}
-
-}  // namespace
-
 std::vector<TensorType> Executable::parameter_types() const {
-  std::vector<TensorType> types;
-  if (const ir::FunctionType* type = EntryType(state_.get())) {
-    for (const ir::Type& t : type->inputs) AppendTensorTypes(t, types);
-  }
-  return types;
+  return state_ ? state_->parameter_types : std::vector<TensorType>{};
+}
+
+std::vector<TensorType> Executable::result_types() const {
+  return state_ ? state_->result_types : std::vector<TensorType>{};
 }
 
 const CompiledChecks* Executable::checks() const { return state_ ? state_->checks.get() : nullptr; }
-
-std::vector<TensorType> Executable::result_types() const {
-  std::vector<TensorType> types;
-  if (const ir::FunctionType* type = EntryType(state_.get())) {
-    for (const ir::Type& t : type->results) AppendTensorTypes(t, types);
-  }
-  return types;
-}
 
 ExecutionStats Executable::last_stats() const {
   std::lock_guard<std::mutex> lock(state_->stats_mutex);

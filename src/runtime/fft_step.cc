@@ -2,10 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <mutex>
 
 #include "codegen/library/fft_lowering.h"
-#include "device/fft/fft_plan.h"
 #include "device/fft/fft_split.h"
 
 namespace vkhlo::runtime {
@@ -66,23 +64,6 @@ Status CheckFft(const ir::Operation& op, const codegen::TargetInfo& target, cons
     }
   }
   return OkStatus();
-}
-
-Status RecordFft(ClientState& client, device::CommandList& list, const ir::Operation& op, const device::Buffer& operand,
-                 const device::Buffer& result, uint64_t* split_launches) {
-  VKHLO_ASSIGN_OR_RETURN(codegen::FftLowering lowering, codegen::LowerFft(op));
-  const FftDescriptor d = DescriptorOf(lowering);
-  if (d.empty()) return OkStatus();
-  device::fft::FftPlanCache* plans = nullptr;
-  {
-    std::lock_guard<std::mutex> lock(client.fft_plans_mutex);
-    if (!client.fft_plans) {
-      VKHLO_ASSIGN_OR_RETURN(client.fft_plans, device::fft::FftPlanCache::Create(*client.device));
-    }
-    plans = client.fft_plans.get();
-  }
-  return plans->Record(list, d, device::fft::TensorOf(operand, d.input_bytes()),
-                       device::fft::TensorOf(result, d.output_bytes()), split_launches);
 }
 
 }  // namespace vkhlo::runtime

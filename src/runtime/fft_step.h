@@ -4,7 +4,7 @@
 // destroyed before its device); plans are cached per descriptor.
 //
 //   compile:  VKHLO_RETURN_IF_ERROR(CheckFft(op, target, where));
-//   execute:  VKHLO_RETURN_IF_ERROR(RecordFft(client, list, op, operand, result));
+//   execute:  VKHLO_RETURN_IF_ERROR(RecordFft(client, list, step, operand, result));  // plan::FftStep
 #pragma once
 
 #include <string>
@@ -13,6 +13,7 @@
 #include "device/buffer.h"
 #include "device/command_list.h"
 #include "ir/module.h"
+#include "plan/step.h"
 #include "runtime/state.h"
 #include "vkhlo/status.h"
 
@@ -22,9 +23,10 @@ namespace vkhlo::runtime {
 // shaderFloat64): the compile-time error names `where` ("file:line:col").
 Status CheckFft(const ir::Operation& op, const codegen::TargetInfo& target, const std::string& where);
 
-// Records the transform of `operand` into `result` (a new tensor of the op's result type). Adds
-// to `split_launches` (if given) the launches of a transform split beyond maxStorageBufferRange.
-Status RecordFft(ClientState& client, device::CommandList& list, const ir::Operation& op, const device::Buffer& operand,
-                 const device::Buffer& result, uint64_t* split_launches = nullptr);
+// Records the transform `step` of `operand` into `result` (a new tensor of the step's result
+// type). Adds to `split_launches` (if given) the launches of a transform split beyond
+// maxStorageBufferRange.
+Status RecordFft(ClientState& client, device::CommandList& list, const plan::FftStep& step,
+                 const device::Buffer& operand, const device::Buffer& result, uint64_t* split_launches = nullptr);
 
 }  // namespace vkhlo::runtime

@@ -101,7 +101,7 @@ struct ListBuilder {
 
 class Lowerer {
  public:
-  explicit Lowerer(const ExecutableState& exe) : exe_(exe), kernels_(plan_) {}
+  Lowerer(const ExecutableState& exe, PlanLoweringExtras* extras) : exe_(exe), extras_(extras), kernels_(plan_) {}
 
   StatusOr<plan::Plan> Run() {
     if (exe_.polymorphic) {
@@ -145,6 +145,7 @@ class Lowerer {
     value.name = v->name_hint().empty() ? std::string() : "%" + v->name_hint();
     const auto id = static_cast<uint32_t>(plan_.values.size());
     plan_.values.push_back(std::move(value));
+    if (extras_ != nullptr) extras_->value_types.push_back(type.is_tensor() ? type : ir::Type());
     value_ids_.emplace(v, id);
     return id;
   }
@@ -185,6 +186,13 @@ class Lowerer {
   // The bytes of a buffer constant, read from its op's literal as the compile uploaded them
   // (compile.cc UploadConstant), padded to whole words.
   StatusOr<uint32_t> ConstantOf(const ir::Value* v) {
+    if (extras_ != nullptr) {  // uploaded by the compile: the plan needs no bytes
+      plan::Constant constant;
+      constant.type = ToTensorType(v->type());
+      plan_.constants.push_back(std::move(constant));
+      extras_->constant_buffers.push_back(exe_.constants.at(v).storage);
+      return static_cast<uint32_t>(plan_.constants.size() - 1);
+    }
     const ir::Operation* op = v->defining_op();
     const ir::Attribute* attribute = op != nullptr ? op->attribute("value") : nullptr;
     const ir::Literal* literal = attribute != nullptr ? attribute->AsDenseElements() : nullptr;
@@ -198,6 +206,7 @@ class Lowerer {
     constant.bytes.assign(expanded.raw().begin(), expanded.raw().end());
     constant.bytes.resize(std::max<uint64_t>(constant.bytes.size(), BufferBytes(v->type())), 0);
     plan_.constants.push_back(std::move(constant));
+    if (extras_ != nullptr) extras_->constant_buffers.push_back(nullptr);
     return static_cast<uint32_t>(plan_.constants.size() - 1);
   }
 
@@ -318,14 +327,19 @@ class Lowerer {
       scratch.push_back(slot);
     }
     std::vector<uint32_t> tables;
-    for (const std::vector<uint32_t>& words : dk.constant_words) {
+    for (size_t t = 0; t < dk.constant_words.size(); ++t) {
+      const std::vector<uint32_t>& words = dk.constant_words[t];
       plan::Constant table;
       table.type = TensorType{"ui32", {static_cast<int64_t>(words.size())}};
-      table.bytes.resize(words.size() * sizeof(uint32_t));
-      for (size_t w = 0; w < words.size(); ++w) {
-        for (size_t k = 0; k < 4; ++k) table.bytes[4 * w + k] = static_cast<uint8_t>(words[w] >> (8 * k));
+      const bool uploaded = extras_ != nullptr && t < kernel.constants.size() && kernel.constants[t] != nullptr;
+      if (!uploaded) {
+        table.bytes.resize(words.size() * sizeof(uint32_t));
+        for (size_t w = 0; w < words.size(); ++w) {
+          for (size_t k = 0; k < 4; ++k) table.bytes[4 * w + k] = static_cast<uint8_t>(words[w] >> (8 * k));
+        }
       }
       plan_.constants.push_back(std::move(table));
+      if (extras_ != nullptr) extras_->constant_buffers.push_back(uploaded ? kernel.constants[t] : nullptr);
       tables.push_back(static_cast<uint32_t>(plan_.constants.size() - 1));
     }
     if (kernel.device_pipelines.size() != dk.dispatches.size() || kernel.device_spirv.size() != dk.dispatches.size()) {
@@ -564,7 +578,11 @@ class Lowerer {
     h.producer = std::string("vkhlo ") + VKHLO_VERSION_STRING;
     // The program as given to Client::Compile; else (a built computation, or a module compiled
     // directly) the module as printed after the passes.
-    h.source_sha256 = exe_.source_sha256 ? *exe_.source_sha256 : Sha256Of(ir::PrintModule(*exe_.module));
+    if (exe_.source_sha256) {
+      h.source_sha256 = *exe_.source_sha256;
+    } else if (extras_ == nullptr) {  // the compile's own plan is never written: no need to print the module
+      h.source_sha256 = Sha256Of(ir::PrintModule(*exe_.module));
+    }
     h.entry_name = exe_.entry->name();
     for (const ir::Type& t : exe_.entry->type().inputs) h.parameters.push_back(EntryTypeOf(t));
     for (const ir::Type& t : exe_.entry->type().results) h.results.push_back(EntryTypeOf(t));
@@ -579,6 +597,7 @@ class Lowerer {
   }
 
   const ExecutableState& exe_;
+  PlanLoweringExtras* extras_ = nullptr;
   plan::Plan plan_;
   PlanKernels kernels_;
   std::unordered_map<const ir::Value*, uint32_t> value_ids_;
@@ -590,6 +609,8 @@ class Lowerer {
 
 }  // namespace
 
-StatusOr<plan::Plan> LowerToPlan(const ExecutableState& exe) { return Lowerer(exe).Run(); }
+StatusOr<plan::Plan> LowerToPlan(const ExecutableState& exe, PlanLoweringExtras* extras) {
+  return Lowerer(exe, extras).Run();
+}
 
 }  // namespace vkhlo::runtime

@@ -19,8 +19,17 @@
 
 namespace vkhlo::runtime {
 
+// What the compile hands its own loaded plan besides the plan (loaded_plan.h LoadOptions).
+struct PlanLoweringExtras {
+  std::vector<ir::Type> value_types;  // per plan value: its IR type (tensors; others invalid)
+  // Per plan constant: the buffer the compile uploaded it to. The plan's constants then keep no
+  // bytes (the executable serializes by lowering again), and the header no source hash.
+  std::vector<std::shared_ptr<BufferState>> constant_buffers;
+};
+
 // The plan of `exe`. UNIMPLEMENTED for a shape-polymorphic executable (a plan has static
-// shapes; each specialisation would need a plan of its own).
-StatusOr<plan::Plan> LowerToPlan(const ExecutableState& exe);
+// shapes; each specialisation would need a plan of its own). With `extras` (the compile's own
+// plan, which Execute runs), fills them and leaves constants' bytes and the source hash out.
+StatusOr<plan::Plan> LowerToPlan(const ExecutableState& exe, PlanLoweringExtras* extras = nullptr);
 
 }  // namespace vkhlo::runtime

@@ -14,6 +14,7 @@
 #include "device/capabilities.h"
 #include "device/pipeline.h"
 #include "plan/plan.h"
+#include "runtime/device_offer.h"
 #include "vkhlo/status.h"
 
 namespace vkhlo::runtime {
@@ -40,9 +41,5 @@ class PlanKernels {
 // SPIR-V environment of `target`, which they were compiled for.
 StatusOr<plan::DeviceRequirements> PlanRequirements(const plan::Plan& plan, const codegen::TargetInfo& target);
 
-// What a device with capabilities `caps` (as its profile masks them) offers, in a plan's terms
-// (plan/requirements.h DeviceOffer): LowerToPlan checks a plan against the device it was
-// compiled on with it, and a loader checks a file's requirements against the device it opens.
-plan::DeviceOffer DeviceOfferOf(const device::DeviceCapabilities& caps);
 
 }  // namespace vkhlo::runtime

@@ -95,6 +95,9 @@ StatusOr<Executable> CompilePolymorphic(const Client& client, std::unique_ptr<ir
   auto exe = std::make_shared<ExecutableState>();
   exe->client = client.state();
   exe->polymorphic = program;
+  exe->run_polymorphic = &RunPolymorphic;
+  exe->lower_to_plan = &LowerForSerialize;  // UNIMPLEMENTED, with the reason
+  SetSignature(*exe, entry->type());
   Executable executable(exe);
 
   bool static_parameters = true;

@@ -12,8 +12,6 @@
 namespace vkhlo::runtime {
 namespace {
 
-using ir::OpCode;
-
 // Operands but the trailing token.
 std::vector<RtValue> Payload(const std::vector<RtValue>& operands) {
   std::vector<RtValue> payload(operands.begin(), operands.end());
@@ -23,29 +21,37 @@ std::vector<RtValue> Payload(const std::vector<RtValue>& operands) {
 
 }  // namespace
 
-StatusOr<std::vector<RtValue>> Execution::RunProcessOp(const ir::Operation& op, const std::vector<RtValue>& operands) {
+StatusOr<std::vector<RtValue>> Execution::RunProcessOp(const plan::ProcessStep& step,
+                                                       const std::vector<RtValue>& operands) {
+  using Kind = plan::ProcessStep::Kind;
+  const std::string name = StepOpName(step);
+  auto error = [&](std::string_view what, StatusCode code = StatusCode::kInvalidArgument) {
+    return StepError(name, step.location, what, code);
+  };
+  const std::string described = fmt::format("{} at {}", name, step.location);
+  auto result_type = [&](size_t i) -> const ir::Type& { return TypeOf(step.results[i]); };
   // The payload types an op receives: every result but the trailing token.
   auto check_received = [&](const std::vector<ir::Type>& types) -> Status {
-    if (types.size() + 1 != op.num_results()) {
-      return OpError(op, fmt::format("received {} value(s) for {} result(s) before its token", types.size(),
-                                     op.num_results() - 1));
+    if (types.size() + 1 != step.results.size()) {
+      return error(fmt::format("received {} value(s) for {} result(s) before its token", types.size(),
+                                     step.results.size() - 1));
     }
     for (size_t i = 0; i < types.size(); ++i) {
-      if (types[i] != op.result(i)->type()) {
-        return OpError(op, fmt::format("received {} for result {} of type {}", types[i].ToString(), i,
-                                       op.result(i)->type().ToString()));
+      if (types[i] != result_type(i)) {
+        return error(fmt::format("received {} for result {} of type {}", types[i].ToString(), i,
+                                       result_type(i).ToString()));
       }
     }
     return OkStatus();
   };
   auto push_outfeed = [&](const std::vector<RtValue>& payload) -> Status {
-    if (process_.outfeed == nullptr) return OpError(op, "has no outfeed to write to");
+    if (process_.outfeed == nullptr) return error("has no outfeed to write to");
     VKHLO_RETURN_IF_ERROR(Flush());
     const double start = profiler_ != nullptr ? profiler_->NowUs() : 0;
     uint64_t moved = 0;
     std::vector<HostTensor> entry;
     for (const RtValue& v : payload) {
-      if (v.kind != RtValue::Kind::kTensor) return OpError(op, "writes a value that is not a tensor");
+      if (v.kind != RtValue::Kind::kTensor) return error("writes a value that is not a tensor");
       HostTensor t{ToTensorType(v.type), std::vector<uint8_t>(ir::StorageBytes(v.type.element_type()) *
                                                              static_cast<size_t>(v.type.num_elements()))};
       if (!t.bytes.empty()) {
@@ -55,14 +61,14 @@ StatusOr<std::vector<RtValue>> Execution::RunProcessOp(const ir::Operation& op, 
       moved += t.bytes.size();
       entry.push_back(std::move(t));
     }
-    if (profiler_ != nullptr) profiler_->Host("outfeed download", "host: transfer", DescribeOp(*exe_.module, op), start, moved);
+    if (profiler_ != nullptr) profiler_->Host("outfeed download", "host: transfer", described, start, moved);
     process_.outfeed->Push(std::move(entry));
     return OkStatus();
   };
   auto pop_infeed = [&]() -> StatusOr<std::vector<RtValue>> {
-    if (process_.infeed == nullptr) return OpError(op, "has no infeed to read from");
+    if (process_.infeed == nullptr) return error("has no infeed to read from");
     std::optional<std::vector<HostTensor>> entry = process_.infeed->Pop();
-    if (!entry) return OpError(op, "reads from an empty infeed");
+    if (!entry) return error("reads from an empty infeed");
     std::vector<ir::Type> types;
     for (const HostTensor& t : *entry) {
       VKHLO_ASSIGN_OR_RETURN(ir::Type type, FromTensorType(t.type));
@@ -76,7 +82,7 @@ StatusOr<std::vector<RtValue>> Execution::RunProcessOp(const ir::Operation& op, 
       const HostTensor& t = (*entry)[i];
       moved += t.bytes.size();
       if (t.bytes.size() != ir::StorageBytes(types[i].element_type()) * static_cast<size_t>(types[i].num_elements())) {
-        return OpError(op, fmt::format("received {} bytes for {}", t.bytes.size(), types[i].ToString()));
+        return error(fmt::format("received {} bytes for {}", t.bytes.size(), types[i].ToString()));
       }
       VKHLO_ASSIGN_OR_RETURN(auto storage, AllocateTensor(client_, types[i]));
       if (!t.bytes.empty()) {
@@ -84,20 +90,20 @@ StatusOr<std::vector<RtValue>> Execution::RunProcessOp(const ir::Operation& op, 
       }
       results.push_back(RtValue::Tensor(std::move(storage), types[i]));
     }
-    if (profiler_ != nullptr) profiler_->Host("infeed upload", "host: transfer", DescribeOp(*exe_.module, op), start, moved);
+    if (profiler_ != nullptr) profiler_->Host("infeed upload", "host: transfer", described, start, moved);
     results.push_back(RtValue{});
     return results;
   };
 
-  switch (op.code()) {
-    case OpCode::kReplicaId:
-    case OpCode::kPartitionId: {
-      const ir::Type& type = op.result(0)->type();
-      if (!type.is_tensor() || type.num_elements() != 1) return OpError(op, "returns a scalar");
-      const std::string key = fmt::format("{} {}", op.name(), type.ToString());
+  switch (step.kind) {
+    case Kind::kReplicaId:
+    case Kind::kPartitionId: {
+      const ir::Type& type = result_type(0);
+      if (!type.is_tensor() || type.num_elements() != 1) return error("returns a scalar");
+      const std::string key = fmt::format("{} {}", name, type.ToString());
       auto it = ids_.find(key);
       if (it == ids_.end()) {
-        const int64_t id = op.code() == OpCode::kReplicaId ? process_.id.replica : process_.id.partition;
+        const int64_t id = step.kind == Kind::kReplicaId ? process_.id.replica : process_.id.partition;
         VKHLO_ASSIGN_OR_RETURN(ir::Literal value, ir::Literal::Create(type));
         value.SetInt(0, id);
         VKHLO_RETURN_IF_ERROR(value.Expand());
@@ -107,34 +113,34 @@ StatusOr<std::vector<RtValue>> Execution::RunProcessOp(const ir::Operation& op, 
       }
       return std::vector<RtValue>{it->second};
     }
-    case OpCode::kSend: {
+    case Kind::kSend: {
       std::vector<RtValue> payload = Payload(operands);
       if (process_.transport == nullptr) {
-        if (!coll::AttrBool(op, "is_host_transfer")) {
-          return OpError(op, "sends to another process: run it in a process grid");
+        if (!step.host_transfer) {
+          return error("sends to another process: run it in a process grid");
         }
         VKHLO_RETURN_IF_ERROR(push_outfeed(payload));
         return std::vector<RtValue>{RtValue{}};
       }
       Contribution values;
       for (const RtValue& v : payload) {
-        if (v.kind != RtValue::Kind::kTensor) return OpError(op, "sends a value that is not a tensor");
+        if (v.kind != RtValue::Kind::kTensor) return error("sends a value that is not a tensor");
         values.push_back(v.storage);
       }
       VKHLO_RETURN_IF_ERROR(Flush());  // the receiver reads them
-      Status sent = process_.transport->Send(op.name(), coll::ChannelId(op), std::move(values));
-      if (!sent.ok()) return OpError(op, "did not complete: " + sent.message(), sent.code());
+      Status sent = process_.transport->Send(name, step.channel_id, std::move(values));
+      if (!sent.ok()) return error("did not complete: " + sent.message(), sent.code());
       return std::vector<RtValue>{RtValue{}};
     }
-    case OpCode::kRecv: {
+    case Kind::kRecv: {
       if (process_.transport == nullptr) {
-        if (!coll::AttrBool(op, "is_host_transfer")) {
-          return OpError(op, "receives from another process: run it in a process grid");
+        if (!step.host_transfer) {
+          return error("receives from another process: run it in a process grid");
         }
         return pop_infeed();
       }
-      auto received = process_.transport->Recv(op.name(), coll::ChannelId(op));
-      if (!received.ok()) return OpError(op, "did not complete: " + received.status().message(), received.status().code());
+      auto received = process_.transport->Recv(name, step.channel_id);
+      if (!received.ok()) return error("did not complete: " + received.status().message(), received.status().code());
       std::vector<ir::Type> types;
       for (const auto& b : *received) types.push_back(b->type);
       VKHLO_RETURN_IF_ERROR(check_received(types));
@@ -149,14 +155,13 @@ StatusOr<std::vector<RtValue>> Execution::RunProcessOp(const ir::Operation& op, 
       results.push_back(RtValue{});
       return results;
     }
-    case OpCode::kInfeed:
+    case Kind::kInfeed:
       return pop_infeed();
-    case OpCode::kOutfeed:
+    case Kind::kOutfeed:
       VKHLO_RETURN_IF_ERROR(push_outfeed(Payload(operands)));
       return std::vector<RtValue>{RtValue{}};
-    default:
-      return InternalError(fmt::format("runtime: {} is not a process op", op.name()));
   }
+  return InternalError(fmt::format("runtime: {} is not a process op", name));
 }
 
 }  // namespace vkhlo::runtime

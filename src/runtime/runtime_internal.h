@@ -5,11 +5,21 @@
 #include <memory>
 
 #include "device/device.h"
+#include "runtime/state.h"
 #include "ir/literal.h"
 #include "ir/module.h"
 #include "vkhlo/runtime.h"
 
 namespace vkhlo::runtime {
+
+// The plan Executable::Serialize writes for a compiled executable (ExecutableState::lower_to_plan).
+StatusOr<plan::Plan> LowerForSerialize(const ExecutableState& exe);
+
+// Sets Executable::parameter_types / result_types from the entry's signature.
+void SetSignature(ExecutableState& exe, const ir::FunctionType& entry);
+
+// Makes `client`'s GLSL compiler on its first compile (ClientState::compiler).
+Status EnsureCompiler(ClientState& client);
 
 // Compiles `module` (verified) for `client`'s device. The executable keeps the module.
 StatusOr<Executable> CompileModule(const Client& client, std::unique_ptr<ir::Module> module,

@@ -23,25 +23,37 @@
 #include "codegen/target.h"
 #include "device/buffer.h"
 #include "device/device.h"
-#include "device/fft/fft_plan.h"
 #include "device/pipeline.h"
 #include "ir/module.h"
+#include "plan/plan.h"
 #include "vkhlo/checks.h"
 #include "vkhlo/custom_call.h"
 #include "vkhlo/process_grid.h"
 #include "vkhlo/runtime.h"
 
+namespace vkhlo::device::fft {
+class FftPlanCache;
+}  // namespace vkhlo::device::fft
+
 namespace vkhlo::runtime {
 
 struct ClientState {
   std::unique_ptr<device::Device> device;
-  // stablehlo.fft's VkFFT plans (fft_step.h), created on first use (under fft_plans_mutex:
+  // stablehlo.fft's VkFFT plans (fft_step.h; shared, so that a runtime-only build destroys a
+  // client without VkFFT), created on first use (under fft_plans_mutex:
   // executions on several threads may reach their first FFT together); declared after
   // `device` so that it is destroyed first.
-  std::unique_ptr<device::fft::FftPlanCache> fft_plans;
+  std::shared_ptr<device::fft::FftPlanCache> fft_plans;
   std::mutex fft_plans_mutex;
+
   codegen::TargetInfo target;
-  std::unique_ptr<codegen::GlslCompiler> compiler;
+  // GLSL to SPIR-V, made by the compiler on the client's first compile (EnsureCompiler,
+  // runtime_internal.h): a runtime-only build never makes one. Shared, so that destroying a
+  // client needs nothing of the compiler where none was made.
+  std::shared_ptr<codegen::GlslCompiler> compiler;
+  std::mutex compiler_mutex;
+  std::string spirv_cache_directory;     // the compiler's disk cache ("" none)
+  uint64_t spirv_cache_bytes = 64ull << 20;  // its memory cache
   CustomCallRegistry custom_calls;  // custom_call.h
   uint64_t executable_cache_entries = 64;  // ExecuteAndTransfer's cache bound (runtime_internal.h)
   uint64_t specialization_cache_entries = 16;  // per polymorphic executable (polymorphic.h)
@@ -106,6 +118,8 @@ struct CompiledKernel {
 
 struct CompiledCustomCall;  // runtime/custom_call.h
 struct PolymorphicProgram;  // runtime/polymorphic.h
+struct LoadedPlan;          // runtime/loaded_plan.h
+struct ProcessContext;      // runtime/execution.h
 
 struct BlockProgram {
   const ir::Block* block = nullptr;
@@ -125,11 +139,27 @@ struct BlockProgram {
   std::vector<uint64_t> slot_bytes;
 };
 
+// An executable: what the compile made (the module and its BlockPrograms, kept to lower again
+// and for tools) and the plan lowered from it, loaded, which is what Execute runs. An
+// executable loaded from a file (Client::LoadExecutable) has the loaded plan alone.
 struct ExecutableState {
   std::shared_ptr<ClientState> client;
+  // What Execute runs (execution.h). Null only for a polymorphic executable, whose
+  // specialisations have their own.
+  std::shared_ptr<const LoadedPlan> loaded;
   // Set for a shape-polymorphic program: Execute picks (or compiles) the specialisation for its
   // arguments' shapes; the fields below then stay empty but for `client` and `compile_stats`.
   std::shared_ptr<PolymorphicProgram> polymorphic;
+  // How Execute runs a polymorphic executable (polymorphic.h RunPolymorphic, set by the
+  // compiler that made it): the runtime calls it without depending on the compiler.
+  StatusOr<std::vector<Buffer>> (*run_polymorphic)(const ExecutableState&, std::span<const Buffer>,
+                                                  const ProcessContext&, ExecutionStats*) = nullptr;
+  // The tensors Execute takes and returns (Executable::parameter_types / result_types): from
+  // the entry's signature when compiled (dynamic sizes -1), from the plan's header when loaded.
+  std::vector<TensorType> parameter_types, result_types;
+  // How Executable::Serialize lowers a compiled executable to a plan (plan_lowering.h), set by
+  // the compiler; null for a loaded plan, which is written as read.
+  StatusOr<plan::Plan> (*lower_to_plan)(const ExecutableState&) = nullptr;
   std::unique_ptr<ir::Module> module;
   const ir::Function* entry = nullptr;
   std::unique_ptr<BlockProgram> program;  // the entry's body

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "device/fft/fft_plan.h"
 #include "runtime/state.h"
 #include "tests/support/runtime_test_util.h"
 #include "tests/support/device_fixture.h"

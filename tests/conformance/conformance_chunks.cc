@@ -30,6 +30,9 @@ tools::CheckOptions VulkanCheckOptions(const Client* client, ExecutionStats* tot
   options.device = tools::CheckOptions::Device::kVulkan;
   options.client = client;
   options.totals = totals;
+  // Every test function also runs through its plan (serialized, loaded back): the same results,
+  // byte for byte (issue 22).
+  options.through_plan = true;
   return options;
 }
 

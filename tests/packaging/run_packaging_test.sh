@@ -14,9 +14,18 @@ rm -rf "$prefix"
 mkdir -p "$work"
 cmake --install "$build" --prefix "$prefix" > "$work.install.log" 2>&1 || { cat "$work.install.log"; exit 1; }
 for f in "$prefix/include/vkhlo/vkhlo.h" "$prefix/$libdir/libvkhlo.a" "$prefix/$libdir/cmake/vkhlo/vkhloConfig.cmake" \
-         "$prefix/$libdir/pkgconfig/vkhlo.pc"; do
+         "$prefix/$libdir/pkgconfig/vkhlo.pc" "$prefix/$libdir/libvkhlo_runtime.a" "$prefix/$libdir/pkgconfig/vkhlo-runtime.pc"; do
   [[ -f $f ]] || { echo "missing after install: $f"; exit 1; }
 done
+
+step "the runtime-only archive defines nothing of the compiler"
+# Functions and data (not the inline destructors of types a header declares) of glslang,
+# SPIRV-Tools, the parser, the passes, the interpreter or codegen.
+if nm -C --defined-only "$prefix/$libdir/libvkhlo_runtime.a" 2> /dev/null |
+     grep -E ' [TDBR] (glslang::|spvtools::|TShader|TProgram|vkhlo::(frontend|passes|interp|codegen)::)' | head -5 | grep .; then
+  echo "  ^ libvkhlo_runtime.a holds the compiler's code"
+  exit 1
+fi
 
 step "public headers: standard library and vkhlo/ only, each compiles alone"
 status=0
@@ -48,6 +57,10 @@ out=$("$bin/vkhlo-example-run-file" "$source/examples/axpy.mlir" 3 1,2,3,4 10,20
 [[ $out == "f32[4] {13, 26, 39, 52}" ]] || { echo "run_file printed: $out"; exit 1; }
 out=$("$bin/vkhlo-example-run-file" "$source/examples/axpy.mlirbc" 3 1,2,3,4 10,20,30,40)
 [[ $out == "f32[4] {13, 26, 39, 52}" ]] || { echo "run_file printed for the portable artifact: $out"; exit 1; }
+"$build/bin/vkhlo-compile" "$source/examples/axpy.mlir" -o "$work/axpy.vkx" > "$work.compile.log" 2>&1 ||
+  { cat "$work.compile.log"; exit 1; }
+out=$("$bin/vkhlo-example-run-plan" "$work/axpy.vkx" 3 1,2,3,4 10,20,30,40)
+[[ $out == "f32[4] {13, 26, 39, 52}" ]] || { echo "run_plan (vkhlo::runtime) printed: $out"; exit 1; }
 set +e
 "$bin/vkhlo-example-mlp" > "$work.mlp.log" 2>&1
 mlp=$?
@@ -64,5 +77,12 @@ if [[ -n $pkg_config ]]; then
   "${launcher[@]}" "$cxx" -std=c++20 -O1 -c "$source/examples/axpy.cc" -o "$work/axpy_pc.o" $flags
   "$cxx" "$work/axpy_pc.o" -o "$work/axpy_pc" $flags
   "$work/axpy_pc" > "$work.axpy_pc.log" || { cat "$work.axpy_pc.log"; exit 1; }
+  step "pkg-config --cflags --libs vkhlo-runtime"
+  flags=$(PKG_CONFIG_PATH="$prefix/$libdir/pkgconfig" "$pkg_config" --cflags --libs vkhlo-runtime)
+  # shellcheck disable=SC2086  # the flags are words
+  "${launcher[@]}" "$cxx" -std=c++20 -O1 -c "$source/examples/run_plan.cc" -o "$work/run_plan_pc.o" $flags
+  "$cxx" "$work/run_plan_pc.o" -o "$work/run_plan_pc" $flags
+  out=$("$work/run_plan_pc" "$work/axpy.vkx" 3 1,2,3,4 10,20,30,40)
+  [[ $out == "f32[4] {13, 26, 39, 52}" ]] || { echo "run_plan (pkg-config vkhlo-runtime) printed: $out"; exit 1; }
 fi
 echo "packaging: OK"

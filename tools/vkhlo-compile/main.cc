@@ -16,10 +16,11 @@
 #include <string>
 #include <vector>
 
+#include "frontend/bytecode/program.h"
 #include "plan/describe.h"
 #include "plan/plan_reader.h"
 #include "plan/requirements.h"
-#include "runtime/plan_lowering_kernels.h"
+#include "runtime/device_offer.h"
 #include "runtime/state.h"
 #include "tools/common/source_file.h"
 #include "vkhlo/runtime.h"
@@ -76,6 +77,11 @@ int main(int argc, char** argv) {
   }
   auto source = tools::ReadSourceFile(input);
   if (!source.ok()) return Fail(source.status());
+  if (frontend::IsCompiledPlan(*source)) {  // the parser's message, naming the file
+    frontend::ParseOptions parse;
+    parse.source_name = input;
+    return Fail(frontend::ParseProgram(*source, parse).status());
+  }
   ClientOptions options;
   if (!profile.empty()) options.profile = profile;
   if (!device_name.empty()) options.device = device_name;

@@ -104,6 +104,57 @@ void AddStats(const ExecutionStats& s, ExecutionStats& totals) {
   totals.host_evaluated_ops += s.host_evaluated_ops;
 }
 
+// Runs a test function's executable: alone, or as a 1 x 1 process grid whose outfeed collects
+// the values of probes and of checks in regions.
+StatusOr<std::vector<Buffer>> RunForChecks(const Executable& executable, const CompiledChecks& checks,
+                                           const std::shared_ptr<OutfeedQueue>& outfeed) {
+  if (!checks.uses_outfeed()) return executable.Execute({});
+  ProcessRun run{executable, {}, nullptr, outfeed};
+  VKHLO_ASSIGN_OR_RETURN(auto grid, RunProcessGrid({}, std::span<const ProcessRun>(&run, 1)));
+  return std::move(grid[0]);
+}
+
+// The compiled executable serialized to a plan (Executable::Serialize; a shape-polymorphic one
+// specialised first: a test function takes no arguments) and loaded back
+// (Client::LoadExecutable).
+StatusOr<Executable> ThroughPlan(const Executable& compiled, const Client& client) {
+  Executable static_executable = compiled;
+  if (compiled.is_polymorphic()) {
+    VKHLO_ASSIGN_OR_RETURN(static_executable, compiled.Specialize({}));
+  }
+  VKHLO_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, static_executable.Serialize());
+  return client.LoadExecutable(bytes);
+}
+
+// Where two runs' results (and outfeeds, which are drained) differ, or nullopt.
+std::optional<std::string> SameResults(const std::vector<Buffer>& a, OutfeedQueue& a_outfeed,
+                                       const std::vector<Buffer>& b, OutfeedQueue& b_outfeed) {
+  if (a.size() != b.size()) return fmt::format("{} results, the compiled executable's {}", b.size(), a.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    StatusOr<std::vector<uint8_t>> x = a[i].ToHost(), y = b[i].ToHost();
+    if (!x.ok() || !y.ok()) return fmt::format("result {} could not be read back", i);
+    if (a[i].type() != b[i].type() || *x != *y) return fmt::format("result {} differs from the compiled executable's", i);
+  }
+  std::vector<std::vector<HostTensor>> a_entries, b_entries;
+  while (auto e = a_outfeed.Pop()) a_entries.push_back(std::move(*e));
+  while (auto e = b_outfeed.Pop()) b_entries.push_back(std::move(*e));
+  const auto same = [](const std::vector<HostTensor>& x, const std::vector<HostTensor>& y) {
+    if (x.size() != y.size()) return false;
+    for (size_t i = 0; i < x.size(); ++i) {
+      if (x[i].type != y[i].type || x[i].bytes != y[i].bytes) return false;
+    }
+    return true;
+  };
+  if (a_entries.size() != b_entries.size()) {
+    return fmt::format("{} outfeed entries, the compiled executable's {}", b_entries.size(), a_entries.size());
+  }
+  for (size_t k = 0; k < a_entries.size(); ++k) {
+    if (!same(a_entries[k], b_entries[k])) return fmt::format("outfeed entry {} differs from the compiled executable's", k);
+  }
+  for (auto& e : b_entries) b_outfeed.Push(std::move(e));  // what the checks read
+  return std::nullopt;
+}
+
 // The test function compiled with its checks (CompileOptions::checks: the compiler makes the
 // values they read results and outfeeds, vkhlo/checks.h), run on the device, and the checks
 // evaluated on the host.
@@ -131,17 +182,24 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
   // With probes or checks in regions, the function runs as a 1 x 1 process grid whose outfeed
   // collects their values.
   auto outfeed = std::make_shared<OutfeedQueue>();
-  StatusOr<std::vector<Buffer>> results = InternalError("not run");
-  if (!checks.uses_outfeed()) {
-    results = executable->Execute({});
-  } else {
-    ProcessRun run{*executable, {}, nullptr, outfeed};
-    auto grid = RunProcessGrid({}, std::span<const ProcessRun>(&run, 1));
-    if (grid.ok()) {
-      results = std::move((*grid)[0]);
-    } else {
-      results = grid.status();
+  StatusOr<std::vector<Buffer>> results = RunForChecks(*executable, checks, outfeed);
+  if (results.ok() && options.through_plan) {
+    // The same function through its plan: serialized, loaded back, run; its results and
+    // outfeed must be the compiled executable's, byte for byte, and are what the checks read.
+    auto plan_outfeed = std::make_shared<OutfeedQueue>();
+    StatusOr<std::vector<Buffer>> plan_results = InternalError("not run");
+    StatusOr<Executable> loaded = ThroughPlan(*executable, *options.client);
+    if (loaded.ok()) plan_results = RunForChecks(*loaded, checks, plan_outfeed);
+    if (!plan_results.ok()) {
+      outcome.message = "through its plan: " + plan_results.status().message();
+      return outcome;
     }
+    if (std::optional<std::string> differs = SameResults(*results, *outfeed, *plan_results, *plan_outfeed)) {
+      outcome.message = "through its plan: " + *differs;
+      return outcome;
+    }
+    results = std::move(plan_results);
+    outfeed = std::move(plan_outfeed);
   }
   if (!results.ok()) {
     outcome.message = results.status().message();

@@ -50,6 +50,10 @@ struct CheckOptions {
   // kVulkan: when set, grids run over MPI, this rank running one process of each
   // (mpi_grid_runner.h); every rank runs the same tests and gets every process's results.
   MpiSession* mpi = nullptr;
+  // kVulkan: each test function (but a process-grid one) also runs through its plan —
+  // Executable::Serialize, Client::LoadExecutable, run — whose results and outfeed must be the
+  // compiled executable's byte for byte; the checks then read the loaded plan's.
+  bool through_plan = false;
 };
 
 // A deep copy of a module: ir::CloneModule (ir/walk.h), found by argument-dependent lookup.

@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "frontend/bytecode/program.h"
 #include "frontend/parser.h"
 #include "interp/interpreter.h"
 #include "runtime/runtime_internal.h"
@@ -140,6 +141,9 @@ int RunSpmd(std::unique_ptr<ir::Module> module, const RunSettings& settings) {
   return code;
 }
 
+StatusOr<interp::InterpValues> RunExecutable(const Executable& executable, const std::vector<ir::Literal>& inputs,
+                                             const RunSettings& settings);
+
 StatusOr<interp::InterpValues> RunEntry(std::unique_ptr<ir::Module> module, const RunSettings& settings) {
   std::vector<ir::Literal> inputs;
   for (const std::string& spec : settings.inputs) {
@@ -156,6 +160,22 @@ StatusOr<interp::InterpValues> RunEntry(std::unique_ptr<ir::Module> module, cons
   CompileOptions compile = settings.compile;
   compile.entry = settings.entry;
   VKHLO_ASSIGN_OR_RETURN(Executable executable, runtime::CompileModule(*settings.client, std::move(module), compile));
+  return RunExecutable(executable, inputs, settings);
+}
+
+// A compiled plan (.vkx: vkhlo-compile, Executable::Serialize) loaded and run on the device.
+StatusOr<interp::InterpValues> RunPlan(std::span<const uint8_t> plan, const RunSettings& settings) {
+  VKHLO_ASSIGN_OR_RETURN(Executable executable, settings.client->LoadExecutable(plan));
+  std::vector<ir::Literal> inputs;
+  for (const std::string& spec : settings.inputs) {
+    VKHLO_ASSIGN_OR_RETURN(ir::Literal literal, ReadInput(spec));
+    inputs.push_back(std::move(literal));
+  }
+  return RunExecutable(executable, inputs, settings);
+}
+
+StatusOr<interp::InterpValues> RunExecutable(const Executable& executable, const std::vector<ir::Literal>& inputs,
+                                             const RunSettings& settings) {
   std::vector<Buffer> arguments;
   for (const ir::Literal& l : inputs) {
     VKHLO_ASSIGN_OR_RETURN(Buffer b, runtime::BufferFromLiteral(*settings.client, l));
@@ -239,7 +259,10 @@ int main(int argc, char** argv) {
   std::string path, device = "vulkan", entry = "main", output_dir, dump_kernels;
   std::vector<std::string> inputs;
   bool check = false, split = false, stats = false;
-  app.add_option("file", path, "the .mlir program ('-' for standard input)")->required();
+  app.add_option("file", path,
+                 "the program: StableHLO text (.mlir), a portable artifact, or a compiled plan (.vkx, from "
+                 "vkhlo-compile: run with no compiling); '-' for standard input")
+      ->required();
   app.add_option("--device", device, "vulkan (the default) or reference (the interpreter)")
       ->check(CLI::IsMember({"vulkan", "reference"}));
   app.add_flag("--check", check, "run every test function and evaluate check.* ops");
@@ -324,6 +347,31 @@ int main(int argc, char** argv) {
     return 1;
   }
   const std::string source_name = path == "-" ? "<stdin>" : path;
+  if (frontend::IsCompiledPlan(*text)) {
+    // A plan runs its entry on the device, with nothing to compile.
+    if (check || !client || mpi || split || !dump_kernels.empty()) {
+      std::fprintf(stderr, "vkhlo-run: %s is a compiled plan: it runs its entry on the Vulkan device (not with "
+                           "--check, --device=reference, --grid=mpi, --split-input-file or --dump-kernels)\n",
+                   source_name.c_str());
+      return 2;
+    }
+    tools::RunSettings settings;
+    settings.inputs = inputs;
+    settings.client = &*client;
+    ExecutionStats totals;
+    settings.totals = &totals;
+    settings.profile_path = profile_path;
+    settings.profile_summary = profile_summary;
+    const auto* bytes = reinterpret_cast<const uint8_t*>(text->data());
+    auto outputs = tools::RunPlan(std::span<const uint8_t>(bytes, text->size()), settings);
+    if (!outputs.ok()) {
+      std::fprintf(stderr, "vkhlo-run: %s: %s\n", source_name.c_str(), outputs.status().message().c_str());
+      return 1;
+    }
+    const int code = tools::Report(*outputs, output_dir);
+    if (stats) tools::PrintStats(client, totals);
+    return code;
+  }
   std::vector<tools::ParsedChunk> chunks = tools::ParseSource(*text, source_name, split);
   ExecutionStats totals;
   CompileOptions compile;

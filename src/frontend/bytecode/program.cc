@@ -26,8 +26,8 @@ StatusOr<std::unique_ptr<ir::Module>> ParseProgram(std::string_view contents, co
   if (IsCompiledPlan(contents)) {
     return InvalidArgumentError(
         options.source_name +
-        ": this is a compiled plan (.vkx, from vkhlo-compile or Executable::Serialize), not a program: running "
-        "plans is not supported yet; compile the program it was made from");
+        ": this is a compiled plan (.vkx, from vkhlo-compile or Executable::Serialize), not a program: load it "
+        "with Client::LoadExecutable (vkhlo-run runs it), or compile the program it was made from");
   }
   if (!IsBytecode(contents)) return ParseModule(contents, options);
   bytecode::ReadOptions read;

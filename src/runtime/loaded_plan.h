@@ -1,0 +1,67 @@
+// A plan made ready to run on one client (issue 22): the plan (plan/plan.h) with the device
+// objects its steps use — a pipeline per kernel, a buffer per constant, the host callbacks it
+// names resolved against the client's registry — and the facts about its values an executor
+// looks up on every step (their types, the list that makes each, what each list makes).
+//
+//   compile:  plan = LowerToPlan(exe); exe.loaded = LoadPlan(client, plan, {exe's constants})
+//   file:     plan = ReadPlan(bytes); CheckRequirements(...); LoadPlan(client, plan)
+//
+// Execution (execution.h) runs loaded plans only: it never sees the IR.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "device/pipeline.h"
+#include "plan/plan.h"
+#include "runtime/profiler.h"
+#include "runtime/state.h"
+#include "vkhlo/custom_call.h"
+#include "vkhlo/status.h"
+
+namespace vkhlo::runtime {
+
+struct LoadedPlan {
+  plan::Plan plan;
+  // Whether plan.constants still hold their bytes (a compiled executable's are dropped once
+  // uploaded; it serializes by lowering again).
+  bool constant_bytes = true;
+  std::vector<std::shared_ptr<const device::Pipeline>> pipelines;  // per plan kernel
+  std::vector<std::shared_ptr<BufferState>> constants;             // per plan constant
+  std::vector<ir::Type> value_types;  // per value: tensors' types (tokens and tuples: empty)
+  std::vector<int32_t> value_list;    // per value: the list whose argument or step makes it (-1: a constant)
+  std::vector<std::vector<uint32_t>> list_values;  // per list: the values it makes (dropped when it ends)
+  std::vector<KernelProfile> profiles;             // per plan profile
+  // The entry's tensor parameters (tokens left out are marked by `parameter_is_token`).
+  std::vector<ir::Type> parameter_types;
+  std::vector<bool> parameter_is_token;
+  // Host callbacks by step: the registration each runs.
+  std::unordered_map<const plan::CustomCallStep*, std::shared_ptr<const CustomCallTarget>> host_callbacks;
+  const ir::Type& type(uint32_t value) const { return value_types[value]; }
+};
+
+struct LoadOptions {
+  // Buffers already holding plan constant i (a compile's uploads, whose plan then keeps no
+  // bytes for them), or null where none: LoadPlan uploads the others. A compile's own plan is
+  // not validated again (plan_lowering_test validates what the lowering makes); any other is.
+  std::vector<std::shared_ptr<BufferState>> uploaded_constants;
+  // The values' types as the compile knew them (quantized types included); empty: read from
+  // the plan's tensor types.
+  std::vector<ir::Type> value_types;
+};
+
+// Makes `plan` ready to run on `client`: validates it, creates its pipelines (through the
+// device's pipeline cache), uploads its constants and resolves its host callbacks by name.
+// Errors name the kernel, constant or target.
+StatusOr<std::shared_ptr<const LoadedPlan>> LoadPlan(const std::shared_ptr<ClientState>& client, plan::Plan plan,
+                                                     LoadOptions options = {});
+
+// The op a step stands for, as profiles and messages name it ("stablehlo.while").
+std::string StepOpName(const plan::Step& step);
+std::string StepOpName(const plan::CollectiveStep& step);
+std::string StepOpName(const plan::ProcessStep& step);
+
+}  // namespace vkhlo::runtime
