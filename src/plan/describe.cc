@@ -56,7 +56,8 @@ std::string DescribeHeader(const PlanHeader& h) {
           std::to_string(r.workgroup_size[2]) + ", maxComputeWorkGroupInvocations " +
           std::to_string(r.workgroup_invocations) + ", maxPushConstantsSize " + std::to_string(r.push_constant_bytes) +
           ", maxPerStageDescriptorStorageBuffers " + std::to_string(r.storage_buffers_per_stage) +
-          ", storage offsets aligned to " + std::to_string(r.storage_buffer_offset_alignment) + "\n";
+          ", maxTexelBufferElements " + std::to_string(r.texel_buffer_elements) + ", storage offsets aligned to " +
+          std::to_string(r.storage_buffer_offset_alignment) + "\n";
   if (!r.required_subgroup_sizes.empty()) {
     text += "required subgroup sizes:";
     for (uint32_t size : r.required_subgroup_sizes) text += " " + std::to_string(size);

@@ -67,6 +67,7 @@ Status Of(C& c, DeviceRequirements& r) {
   VKHLO_RETURN_IF_ERROR(c.U32("push constant bytes", r.push_constant_bytes));
   VKHLO_RETURN_IF_ERROR(c.U32("storage buffers per stage", r.storage_buffers_per_stage));
   VKHLO_RETURN_IF_ERROR(c.U64("storage buffer offset alignment", r.storage_buffer_offset_alignment));
+  VKHLO_RETURN_IF_ERROR(c.U64("texel buffer elements", r.texel_buffer_elements));
   return U32s(c, "required subgroup sizes", r.required_subgroup_sizes);
 }
 

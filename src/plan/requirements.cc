@@ -73,6 +73,7 @@ Status CheckRequirements(const DeviceRequirements& required, const DeviceOffer& 
   limit("maxComputeWorkGroupInvocations", required.workgroup_invocations, offer.max_workgroup_invocations);
   limit("maxPushConstantsSize", required.push_constant_bytes, offer.max_push_constants_bytes);
   limit("maxPerStageDescriptorStorageBuffers", required.storage_buffers_per_stage, offer.max_storage_buffers_per_stage);
+  limit("maxTexelBufferElements", required.texel_buffer_elements, offer.max_texel_buffer_elements);
   const uint64_t align = offer.min_storage_buffer_offset_alignment == 0 ? 1 : offer.min_storage_buffer_offset_alignment;
   if (required.storage_buffer_offset_alignment % align != 0) {
     missing.push_back("minStorageBufferOffsetAlignment dividing " +

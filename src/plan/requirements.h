@@ -74,6 +74,8 @@ struct DeviceRequirements {
   // Offsets of bound ranges are multiples of this: a device whose
   // minStorageBufferOffsetAlignment does not divide it cannot bind them.
   uint64_t storage_buffer_offset_alignment = 1;
+  // maxTexelBufferElements: the most texels a storage texel buffer view spans.
+  uint64_t texel_buffer_elements = 0;
   // Every requiredSubgroupSize a kernel asks for (sorted, unique): each must lie within the
   // device's [minSubgroupSize, maxSubgroupSize].
   std::vector<uint32_t> required_subgroup_sizes;
@@ -95,6 +97,7 @@ struct DeviceOffer {
   uint32_t max_push_constants_bytes = 0;
   uint32_t max_storage_buffers_per_stage = 0;
   uint64_t min_storage_buffer_offset_alignment = 1;
+  uint64_t max_texel_buffer_elements = 0;
   uint32_t min_subgroup_size = 0, max_subgroup_size = 0;
 };
 

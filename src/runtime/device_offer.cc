@@ -47,6 +47,7 @@ plan::DeviceOffer DeviceOfferOf(const device::DeviceCapabilities& caps) {
   offer.max_workgroup_invocations = l.max_workgroup_invocations;
   offer.max_push_constants_bytes = l.max_push_constants_bytes;
   offer.max_storage_buffers_per_stage = l.max_per_stage_storage_buffers;
+  offer.max_texel_buffer_elements = l.max_texel_buffer_elements;
   offer.min_storage_buffer_offset_alignment = l.min_storage_buffer_offset_alignment;
   offer.min_subgroup_size = caps.subgroup.min_size;
   offer.max_subgroup_size = caps.subgroup.max_size;

@@ -122,12 +122,16 @@ void AddRanges(const plan::Plan& plan, const plan::StepList& list, const plan::D
   const plan::Kernel& kernel = plan.kernels[d.kernel];
   for (size_t i = 0; i < d.bindings.size() && i < kernel.bindings.size(); ++i) {
     if (kernel.bindings[i].device_address) continue;  // an address in a table slot, not a range
-    // A texel buffer's view is limited by maxTexelBufferElements, not by the storage range
-    // (device/command_list.cc; the plan does not record that limit yet).
-    if (kernel.bindings[i].kind == plan::BindingKind::kStorageTexelBuffer) continue;
     const plan::BufferRef& ref = d.bindings[i];
     const uint64_t extent = Extent(plan, list, ref);
     uint64_t bytes = ref.bytes != 0 ? ref.bytes : (extent > ref.offset ? extent - ref.offset : 0);
+    // A texel buffer's view is limited by maxTexelBufferElements, not by the storage range
+    // (device/command_list.cc): texels of 16 bytes (rgba32) or 4 (r32f).
+    if (kernel.bindings[i].kind == plan::BindingKind::kStorageTexelBuffer) {
+      const uint64_t texel = kernel.bindings[i].texel_format == plan::TexelFormat::kR32f ? 4 : 16;
+      r.texel_buffer_elements = std::max(r.texel_buffer_elements, (bytes + texel - 1) / texel);
+      continue;
+    }
     offsets_gcd = std::gcd(offsets_gcd, ref.offset);
     for (const plan::WindowedBinding& w : kernel.windowed_bindings) {
       if (w.binding != i) continue;

@@ -168,6 +168,7 @@ DeviceOffer Phone() {
   offer.max_push_constants_bytes = 128;
   offer.max_storage_buffers_per_stage = 8;
   offer.min_storage_buffer_offset_alignment = 16;
+  offer.max_texel_buffer_elements = 1 << 16;
   offer.min_subgroup_size = 16;
   offer.max_subgroup_size = 32;
   return offer;
@@ -183,6 +184,7 @@ TEST(PlanRequirements, MetAndMissing) {
   weak.max_workgroup_size[1] = 2;
   weak.min_storage_buffer_offset_alignment = 256;
   weak.max_subgroup_size = 16;
+  weak.max_texel_buffer_elements = 65535;
   const Status status = CheckRequirements(needed, weak);
   ASSERT_FALSE(status.ok());
   EXPECT_EQ(status.code(), StatusCode::kFailedPrecondition);
@@ -192,6 +194,7 @@ TEST(PlanRequirements, MetAndMissing) {
   EXPECT_NE(m.find("maxComputeWorkGroupSize[1] 4 (has 2)"), std::string::npos) << m;
   EXPECT_NE(m.find("minStorageBufferOffsetAlignment dividing 64 (has 256)"), std::string::npos) << m;
   EXPECT_NE(m.find("requiredSubgroupSize 32 (has 16..16)"), std::string::npos) << m;
+  EXPECT_NE(m.find("maxTexelBufferElements 65536 (has 65535)"), std::string::npos) << m;
   EXPECT_NE(m.find("compiled for profile 'mobile'"), std::string::npos) << m;
   EXPECT_EQ(m.find("requiredSubgroupSize 16"), std::string::npos) << m;  // 16 is within range
 }

@@ -67,6 +67,7 @@ Plan EveryStepPlan() {
   r.push_constant_bytes = 32;
   r.storage_buffers_per_stage = 4;
   r.storage_buffer_offset_alignment = 64;
+  r.texel_buffer_elements = 1 << 16;
   r.required_subgroup_sizes = {16, 32};
 
   // Kernels: a loop kernel (x -> y), a device kernel of two dispatches (pack into scratch, then
