@@ -145,7 +145,7 @@ function(vkhlo_bundle_package name prefix roots)
 
   # lib<name>.a: the archives merged with an ar MRI script (members keep their names; duplicate
   # names from different archives are fine for the linker, which reads every member).
-  set(vkhlo_mri "CREATE ${CMAKE_BINARY_DIR}/lib/lib${name}.a\n")
+  set(vkhlo_mri "CREATE ${CMAKE_BINARY_DIR}/package/lib${name}.a\n")
   foreach(archive ${vkhlo_package_archives})
     string(APPEND vkhlo_mri "ADDLIB ${archive}\n")
   endforeach()
@@ -158,14 +158,14 @@ function(vkhlo_bundle_package name prefix roots)
     endif()
   endforeach()
   add_custom_command(
-    OUTPUT ${CMAKE_BINARY_DIR}/lib/lib${name}.a
-    COMMAND ${CMAKE_COMMAND} -E rm -f ${CMAKE_BINARY_DIR}/lib/lib${name}.a
+    OUTPUT ${CMAKE_BINARY_DIR}/package/lib${name}.a
+    COMMAND ${CMAKE_COMMAND} -E rm -f ${CMAKE_BINARY_DIR}/package/lib${name}.a
     COMMAND sh -c "\"${CMAKE_AR}\" -M < \"${CMAKE_BINARY_DIR}/package/lib${name}.mri\""
-    COMMAND ${CMAKE_RANLIB} ${CMAKE_BINARY_DIR}/lib/lib${name}.a
+    COMMAND ${CMAKE_RANLIB} ${CMAKE_BINARY_DIR}/package/lib${name}.a
     DEPENDS ${vkhlo_archive_dependencies} ${CMAKE_BINARY_DIR}/package/lib${name}.mri
     COMMENT "Bundling lib${name}.a"
     VERBATIM)
-  add_custom_target(${name}_bundle ALL DEPENDS ${CMAKE_BINARY_DIR}/lib/lib${name}.a)
+  add_custom_target(${name}_bundle ALL DEPENDS ${CMAKE_BINARY_DIR}/package/lib${name}.a)
 endfunction()
 
 vkhlo_bundle_package(vkhlo VKHLO "${vkhlo_package_roots}")
@@ -182,7 +182,9 @@ configure_file(${PROJECT_SOURCE_DIR}/cmake/vkhlo.pc.in ${CMAKE_BINARY_DIR}/packa
 configure_file(${PROJECT_SOURCE_DIR}/cmake/vkhlo-runtime.pc.in ${CMAKE_BINARY_DIR}/package/vkhlo-runtime.pc @ONLY)
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/vkhlo DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
-install(FILES ${CMAKE_BINARY_DIR}/lib/libvkhlo.a ${CMAKE_BINARY_DIR}/lib/libvkhlo_runtime.a DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# Bundled under package/, not lib/: lib/libvkhlo_runtime.a is the build tree's compiler library.
+install(FILES ${CMAKE_BINARY_DIR}/package/libvkhlo.a ${CMAKE_BINARY_DIR}/package/libvkhlo_runtime.a
+        DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(FILES ${CMAKE_BINARY_DIR}/package/vkhloConfig.cmake ${CMAKE_BINARY_DIR}/package/vkhloConfigVersion.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/vkhlo)
 install(FILES ${CMAKE_BINARY_DIR}/package/vkhlo.pc ${CMAKE_BINARY_DIR}/package/vkhlo-runtime.pc

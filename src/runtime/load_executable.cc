@@ -64,7 +64,9 @@ StatusOr<Executable> Client::LoadExecutable(std::span<const uint8_t> bytes) cons
   for (const plan::EntryType& t : plan.header.parameters) AppendTensorTypes(t, exe->parameter_types);
   for (const plan::EntryType& t : plan.header.results) AppendTensorTypes(t, exe->result_types);
   if (plan.checks) exe->checks = std::make_shared<const CompiledChecks>(ChecksOf(*plan.checks));
-  VKHLO_ASSIGN_OR_RETURN(exe->loaded, runtime::LoadPlan(state_, std::move(plan)));
+  runtime::LoadOptions options;
+  options.check_kernels = true;
+  VKHLO_ASSIGN_OR_RETURN(exe->loaded, runtime::LoadPlan(state_, std::move(plan), std::move(options)));
   return Executable(std::move(exe));
 }
 

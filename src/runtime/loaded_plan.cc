@@ -6,6 +6,7 @@
 
 #include "device/transfer.h"
 #include "runtime/custom_call.h"
+#include "runtime/kernel_check.h"
 
 namespace vkhlo::runtime {
 namespace {
@@ -153,6 +154,7 @@ StatusOr<std::shared_ptr<const LoadedPlan>> LoadPlan(const std::shared_ptr<Clien
   // Pipelines (shared by content through the device's cache: a compile's own are found there).
   device::PipelineCache& cache = client->device->pipelines();
   for (const plan::Kernel& kernel : p.kernels) {
+    if (options.check_kernels) VKHLO_RETURN_IF_ERROR(CheckLoadedKernel(kernel, p.header.requirements.vulkan_api_minor));
     StatusOr<std::shared_ptr<const device::Pipeline>> pipeline = cache.GetOrCreate(PipelineDescOf(kernel));
     if (!pipeline.ok()) return pipeline.status().WithContext(fmt::format("plan kernel '{}'", kernel.name));
     out.pipelines.push_back(std::move(*pipeline));

@@ -48,6 +48,9 @@ struct LoadOptions {
   // bytes for them), or null where none: LoadPlan uploads the others. A compile's own plan is
   // not validated again (plan_lowering_test validates what the lowering makes); any other is.
   std::vector<std::shared_ptr<BufferState>> uploaded_constants;
+  // Checks every kernel's SPIR-V before the driver sees it (kernel_check.h): set for plans read
+  // from outside (Client::LoadExecutable); a compile's own kernels were checked when made.
+  bool check_kernels = false;
   // The values' types as the compile knew them (quantized types included); empty: read from
   // the plan's tensor types.
   std::vector<ir::Type> value_types;

@@ -185,6 +185,33 @@ TEST(LoadExecutable, DamagedFilesAreDataLossAndNeverRun) {
   EXPECT_TRUE(loaded.ok()) << loaded.status().ToString();
 }
 
+// A file whose CRCs are right but whose kernel is no valid SPIR-V (written on purpose): refused
+// before the driver sees it.
+TEST(LoadExecutable, KernelsThatAreNotValidSpirvNeverReachTheDriver) {
+  const Client& client = SharedClient();
+  auto compiled = client.Compile(ProgramSource(kControlFlow));
+  ASSERT_TRUE(compiled.ok()) << compiled.status().ToString();
+  auto bytes = compiled->Serialize();
+  ASSERT_TRUE(bytes.ok());
+  auto plan = plan::ReadPlan(*bytes);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  ASSERT_FALSE(plan->kernels.empty());
+  for (int damage = 0; damage < 2; ++damage) {
+    plan::Plan bad = *plan;
+    std::vector<uint32_t>& words = bad.kernels[0].spirv;
+    if (damage == 0) {
+      words.resize(words.size() - 3);  // the last instruction cut short
+    } else {
+      words[5] = 0xffff0000u | (words[5] & 0xffffu);  // an instruction claiming 65535 words
+    }
+    auto loaded = client.LoadExecutable(plan::WritePlan(bad));
+    ASSERT_FALSE(loaded.ok()) << "damage " << damage;
+    EXPECT_EQ(loaded.status().code(), StatusCode::kInvalidArgument) << loaded.status().ToString();
+    EXPECT_NE(loaded.status().message().find("plan kernel '" + bad.kernels[0].name + "'"), std::string::npos)
+        << loaded.status().ToString();
+  }
+}
+
 TEST(LoadExecutable, ADeviceLackingWhatThePlanNeedsIsToldWhat) {
   const Client& client = SharedClient();
   auto compiled = client.Compile(ProgramSource(kControlFlow));
