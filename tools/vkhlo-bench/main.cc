@@ -8,8 +8,8 @@
 // argument --value does not give). The first Execute specialises it (timed apart: "specialize"),
 // then a cached lookup is timed, then the runs as for any program.
 //
-// Compiles --entry (default main), makes random inputs of its argument types and uploads them
-// once (they stay on the device, so the timings are of Execute alone), runs Execute --warmup
+// Compiles --entry (default main; a compiled plan, .vkx, is loaded instead), makes random
+// inputs of its argument types and uploads them once (they stay on the device, so the timings are of Execute alone), runs Execute --warmup
 // times untimed and then --repeat times, each to completion (Execute returns when the device
 // is done). The last line is `median_ms=<float> min_ms=<float> runs=<n>` (DESIGN.md's tool
 // contract); the lines before it say what ran: device, compile time, kernels per execution.
@@ -27,6 +27,7 @@
 #include <random>
 #include <vector>
 
+#include "frontend/bytecode/program.h"
 #include "ir/element_type.h"
 #include "ir/literal.h"
 #include "runtime/runtime_internal.h"
@@ -148,15 +149,22 @@ Status Run(const Settings& settings) {
   VKHLO_ASSIGN_OR_RETURN(std::unique_ptr<Client> created, Client::Create());
   const Client& client = *created;
   VKHLO_ASSIGN_OR_RETURN(std::string text, ReadSourceFile(settings.path));
-  std::vector<ParsedChunk> chunks = ParseSource(text, settings.path == "-" ? "<stdin>" : settings.path, false);
-  if (chunks.empty()) return InvalidArgumentError(fmt::format("{}: no module", settings.path));
-  VKHLO_ASSIGN_OR_RETURN(std::unique_ptr<ir::Module> module, std::move(chunks.front().module));
-  VKHLO_RETURN_IF_ERROR(verify::VerifyModule(*module));
-
-  CompileOptions options;
-  options.entry = settings.entry;
+  // A compiled plan (.vkx) is loaded, not compiled: the "compile" time is then the load's.
+  const bool plan = frontend::IsCompiledPlan(text);
   const Clock::time_point compile_start = Clock::now();
-  VKHLO_ASSIGN_OR_RETURN(Executable executable, runtime::CompileModule(client, std::move(module), options));
+  Executable executable;
+  if (plan) {
+    VKHLO_ASSIGN_OR_RETURN(executable, client.LoadExecutable(std::span<const uint8_t>(
+                                           reinterpret_cast<const uint8_t*>(text.data()), text.size())));
+  } else {
+    std::vector<ParsedChunk> chunks = ParseSource(text, settings.path == "-" ? "<stdin>" : settings.path, false);
+    if (chunks.empty()) return InvalidArgumentError(fmt::format("{}: no module", settings.path));
+    VKHLO_ASSIGN_OR_RETURN(std::unique_ptr<ir::Module> module, std::move(chunks.front().module));
+    VKHLO_RETURN_IF_ERROR(verify::VerifyModule(*module));
+    CompileOptions options;
+    options.entry = settings.entry;
+    VKHLO_ASSIGN_OR_RETURN(executable, runtime::CompileModule(client, std::move(module), options));
+  }
   const double compile_ms = MsSince(compile_start);
   const bool polymorphic = executable.is_polymorphic();
   std::vector<TensorType> types = executable.parameter_types();
@@ -200,10 +208,14 @@ Status Run(const Settings& settings) {
     stats_of = specialized;  // the runs below go through the polymorphic executable, as a server's would
   }
   const CompileStats& cs = stats_of.compile_stats();
-  std::printf("compile: %.2f ms (%llu kernels; SPIR-V %.2f ms, %llu compiled, %llu cached; pipelines %.2f ms)\n",
+  if (plan) {
+    std::printf("load: %.2f ms (a compiled plan: pipelines made of its SPIR-V, constants uploaded)\n", compile_ms);
+  } else {
+    std::printf("compile: %.2f ms (%llu kernels; SPIR-V %.2f ms, %llu compiled, %llu cached; pipelines %.2f ms)\n",
               compile_ms, static_cast<unsigned long long>(cs.kernels), cs.spirv_ms,
               static_cast<unsigned long long>(cs.spirv_compiles), static_cast<unsigned long long>(cs.spirv_cache_hits),
               cs.pipeline_ms);
+  }
   std::printf("inputs: %zu (%llu bytes, random, on the device)\n", arguments.size(),
               static_cast<unsigned long long>(input_bytes));
 
@@ -260,7 +272,10 @@ Status Run(const Settings& settings) {
 int main(int argc, char** argv) {
   CLI::App app{"vkhlo-bench: time a StableHLO program on the Vulkan device"};
   vkhlo::tools::Settings settings;
-  app.add_option("file", settings.path, "the .mlir program ('-' for standard input)")->required();
+  app.add_option("file", settings.path,
+                 "the program (.mlir, a portable artifact, or a compiled plan .vkx, loaded instead of compiled); '-' "
+                 "for standard input")
+      ->required();
   app.add_option("--repeat", settings.repeat, "timed executions (default 20)")->check(CLI::Range(1, 1000000));
   app.add_option("--warmup", settings.warmup, "untimed executions first (default 3)")->check(CLI::Range(0, 1000000));
   app.add_option("--entry", settings.entry, "the function to run (default: main)");
