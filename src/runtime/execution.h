@@ -1,7 +1,8 @@
 // One execution of an executable's plan (execute.cc): the values of the plan's step lists, the
 // command list being recorded, buffers kept alive until their work is done, and — in a process
 // grid — the process it runs as (collectives.cc, process_ops.cc). It reads the loaded plan
-// (loaded_plan.h) only, never the IR.
+// (loaded_plan.h), never a module or an op; values' types are still ir::Type (and host
+// callbacks convert through ir::Literal), the one part of the IR the runtime links.
 //
 // An Execution belongs to one thread; several Executions of one executable run at once (the
 // executable is read-only while it runs, each Execution records its own command lists).
