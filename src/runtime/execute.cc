@@ -81,11 +81,8 @@ StatusOr<std::vector<RtValue>> Execution::RunList(uint32_t index, std::vector<Rt
   run.index = index;
   run.list = &list;
   run.slots.resize(list.slots.size());
-  // Slots in the order their lives end: retired after their last step.
-  std::vector<uint32_t> ending(list.slots.size());
-  for (uint32_t k = 0; k < ending.size(); ++k) ending[k] = k;
-  std::sort(ending.begin(), ending.end(),
-            [&](uint32_t a, uint32_t b) { return list.slots[a].last_step < list.slots[b].last_step; });
+  // Slots in the order their lives end (made when the plan was loaded): retired after their last step.
+  const std::vector<uint32_t>& ending = loaded_.slots_by_end[index];
   size_t next_end = 0;
   uint32_t step_index = 0;
   for (const plan::Segment& segment : list.segments) {

@@ -10,14 +10,12 @@
 #include "runtime/fft_step.h"
 
 namespace vkhlo::runtime {
-namespace {
 
 using device::fft::FftDescriptor;
 using device::fft::FftKind;
 using device::fft::FftPrecision;
 
-// The plan's step, field by field.
-FftDescriptor DescriptorOf(const plan::FftStep& step) {
+FftDescriptor FftDescriptorOf(const plan::FftStep& step) {
   FftDescriptor d;
   switch (step.type) {
     case plan::FftStep::Type::kFft: d.kind = FftKind::kFft; break;
@@ -31,11 +29,9 @@ FftDescriptor DescriptorOf(const plan::FftStep& step) {
   return d;
 }
 
-}  // namespace
-
 Status RecordFft(ClientState& client, device::CommandList& list, const plan::FftStep& step,
                  const device::Buffer& operand, const device::Buffer& result, uint64_t* split_launches) {
-  const FftDescriptor d = DescriptorOf(step);
+  const FftDescriptor d = FftDescriptorOf(step);
   if (d.empty()) return OkStatus();
   VKHLO_RETURN_IF_ERROR(d.Validate());  // a plan read from a file may say anything
   device::fft::FftPlanCache* plans = nullptr;

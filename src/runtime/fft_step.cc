@@ -2,8 +2,7 @@
 
 #include <fmt/format.h>
 
-
-#include "codegen/library/fft_lowering.h"
+#include "runtime/plan_lowering_ops.h"
 #include "device/fft/fft_split.h"
 
 namespace vkhlo::runtime {
@@ -13,33 +12,17 @@ using device::fft::FftDescriptor;
 using device::fft::FftKind;
 using device::fft::FftPrecision;
 
-// fft_lowering.h's fields, one by one (same names).
-FftDescriptor DescriptorOf(const codegen::FftLowering& l) {
-  FftDescriptor d;
-  switch (l.type) {
-    case codegen::FftType::kFft: d.kind = FftKind::kFft; break;
-    case codegen::FftType::kIfft: d.kind = FftKind::kIfft; break;
-    case codegen::FftType::kRfft: d.kind = FftKind::kRfft; break;
-    case codegen::FftType::kIrfft: d.kind = FftKind::kIrfft; break;
-  }
-  d.precision = l.double_precision ? FftPrecision::kF64 : FftPrecision::kF32;
-  d.lengths = l.lengths;
-  d.batch = l.batch;
-  return d;
-}
-
 }  // namespace
 
 Status CheckFft(const ir::Operation& op, const codegen::TargetInfo& target, const std::string& where) {
-  auto lowering = codegen::LowerFft(op);
-  if (!lowering.ok()) return lowering.status();
-  if (lowering->double_precision && !target.shader_float64) {
+  VKHLO_ASSIGN_OR_RETURN(const plan::FftStep step, FftStepOf(op));  // what the plan will say
+  if (step.double_precision && !target.shader_float64) {
     const ir::Value* complex = ir::IsComplex(op.operand(0)->type().element_type()) ? op.operand(0) : op.result(0);
     return UnimplementedError(fmt::format("{}: error: '{}' on {} needs shaderFloat64, which {} lacks (profile {})",
                                           where, op.name(), complex->type().ToString(), target.device_name,
                                           target.profile));
   }
-  const FftDescriptor d = DescriptorOf(*lowering);
+  const FftDescriptor d = FftDescriptorOf(step);
   VKHLO_RETURN_IF_ERROR(d.Validate());
   // Beyond maxStorageBufferRange the plan splits the batch between launches (device/fft/
   // fft_split.h): one transform must fit in the range (less the slack windows are aligned by),

@@ -12,6 +12,7 @@
 #include "codegen/target.h"
 #include "device/buffer.h"
 #include "device/command_list.h"
+#include "device/fft/fft.h"
 #include "ir/module.h"
 #include "plan/step.h"
 #include "runtime/state.h"
@@ -22,6 +23,10 @@ namespace vkhlo::runtime {
 // Whether the fft can run on this target (its attributes per the spec, complex<f64> needing
 // shaderFloat64): the compile-time error names `where` ("file:line:col").
 Status CheckFft(const ir::Operation& op, const codegen::TargetInfo& target, const std::string& where);
+
+// The transform `step` describes, for VkFFT (device/fft/fft.h). Defined with RecordFft
+// (fft_record.cc); the compile checks the same descriptor (CheckFft).
+device::fft::FftDescriptor FftDescriptorOf(const plan::FftStep& step);
 
 // Records the transform `step` of `operand` into `result` (a new tensor of the step's result
 // type). Adds to `split_launches` (if given) the launches of a transform split beyond

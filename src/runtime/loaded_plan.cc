@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <variant>
 
 #include "device/transfer.h"
@@ -130,6 +131,7 @@ StatusOr<std::shared_ptr<const LoadedPlan>> LoadPlan(const std::shared_ptr<Clien
     out.value_types[v] = std::move(*type);
   }
   out.list_values.resize(p.lists.size());
+  out.slots_by_end.resize(p.lists.size());
   for (size_t l = 0; l < p.lists.size(); ++l) {
     const plan::StepList& list = p.lists[l];
     auto make = [&](uint32_t v) {
@@ -137,6 +139,10 @@ StatusOr<std::shared_ptr<const LoadedPlan>> LoadPlan(const std::shared_ptr<Clien
       out.list_values[l].push_back(v);
     };
     for (uint32_t v : list.arguments) make(v);
+    std::vector<uint32_t>& ending = out.slots_by_end[l];
+    for (uint32_t k = 0; k < list.slots.size(); ++k) ending.push_back(k);
+    std::stable_sort(ending.begin(), ending.end(),
+                     [&](uint32_t a, uint32_t b) { return list.slots[a].last_step < list.slots[b].last_step; });
     for (const plan::Segment& segment : list.segments) {
       for (const plan::Step& step : segment.steps) {
         for (uint32_t v : MadeBy(step)) make(v);

@@ -34,6 +34,7 @@ struct LoadedPlan {
   std::vector<ir::Type> value_types;  // per value: tensors' types (tokens and tuples: empty)
   std::vector<int32_t> value_list;    // per value: the list whose argument or step makes it (-1: a constant)
   std::vector<std::vector<uint32_t>> list_values;  // per list: the values it makes (dropped when it ends)
+  std::vector<std::vector<uint32_t>> slots_by_end;  // per list: its slots in the order their lives end
   std::vector<KernelProfile> profiles;             // per plan profile
   // The entry's tensor parameters (tokens left out are marked by `parameter_is_token`).
   std::vector<ir::Type> parameter_types;

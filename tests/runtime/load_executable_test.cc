@@ -185,19 +185,27 @@ TEST(LoadExecutable, DamagedFilesAreDataLossAndNeverRun) {
   EXPECT_TRUE(loaded.ok()) << loaded.status().ToString();
 }
 
+// kControlFlow compiled, serialized and read back: a plan to damage and write again.
+plan::Plan ControlFlowPlan(const Client& client) {
+  auto compiled = client.Compile(ProgramSource(kControlFlow));
+  EXPECT_TRUE(compiled.ok()) << compiled.status().ToString();
+  if (!compiled.ok()) return {};
+  auto bytes = compiled->Serialize();
+  EXPECT_TRUE(bytes.ok()) << bytes.status().ToString();
+  if (!bytes.ok()) return {};
+  auto plan = plan::ReadPlan(*bytes);
+  EXPECT_TRUE(plan.ok()) << plan.status().ToString();
+  return plan.ok() ? std::move(*plan) : plan::Plan{};
+}
+
 // A file whose CRCs are right but whose kernel is no valid SPIR-V (written on purpose): refused
 // before the driver sees it.
 TEST(LoadExecutable, KernelsThatAreNotValidSpirvNeverReachTheDriver) {
   const Client& client = SharedClient();
-  auto compiled = client.Compile(ProgramSource(kControlFlow));
-  ASSERT_TRUE(compiled.ok()) << compiled.status().ToString();
-  auto bytes = compiled->Serialize();
-  ASSERT_TRUE(bytes.ok());
-  auto plan = plan::ReadPlan(*bytes);
-  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
-  ASSERT_FALSE(plan->kernels.empty());
+  const plan::Plan plan = ControlFlowPlan(client);
+  ASSERT_FALSE(plan.kernels.empty());
   for (int damage = 0; damage < 2; ++damage) {
-    plan::Plan bad = *plan;
+    plan::Plan bad = plan;
     std::vector<uint32_t>& words = bad.kernels[0].spirv;
     if (damage == 0) {
       words.resize(words.size() - 3);  // the last instruction cut short
@@ -214,14 +222,10 @@ TEST(LoadExecutable, KernelsThatAreNotValidSpirvNeverReachTheDriver) {
 
 TEST(LoadExecutable, ADeviceLackingWhatThePlanNeedsIsToldWhat) {
   const Client& client = SharedClient();
-  auto compiled = client.Compile(ProgramSource(kControlFlow));
-  ASSERT_TRUE(compiled.ok()) << compiled.status().ToString();
-  auto bytes = compiled->Serialize();
-  ASSERT_TRUE(bytes.ok());
-  auto plan = plan::ReadPlan(*bytes);
-  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
-  plan->header.requirements.shared_memory_bytes = 1u << 30;  // no device has a GiB of shared memory
-  const std::vector<uint8_t> rewritten = plan::WritePlan(*plan);
+  plan::Plan plan = ControlFlowPlan(client);
+  ASSERT_FALSE(plan.kernels.empty());
+  plan.header.requirements.shared_memory_bytes = 1u << 30;  // no device has a GiB of shared memory
+  const std::vector<uint8_t> rewritten = plan::WritePlan(plan);
   auto loaded = client.LoadExecutable(rewritten);
   ASSERT_FALSE(loaded.ok());
   EXPECT_EQ(loaded.status().code(), StatusCode::kFailedPrecondition) << loaded.status().ToString();
