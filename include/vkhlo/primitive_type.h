@@ -61,6 +61,13 @@ std::string_view LowercasePrimitiveTypeName(PrimitiveType type);
 // The inverse of LowercasePrimitiveTypeName; PRIMITIVE_TYPE_INVALID when unknown.
 PrimitiveType StringToPrimitiveType(std::string_view name);
 
+// The StableHLO (MLIR) spelling that TensorType uses: "i1" for PRED, "i32", "ui8", "bf16",
+// "f8E4M3FN", "complex<f32>" for C64; "" for TUPLE, TOKEN and anything else.
+std::string_view StableHloElementTypeName(PrimitiveType type);
+// The inverse of StableHloElementTypeName (also taking "si32" for "i32");
+// PRIMITIVE_TYPE_INVALID when unknown.
+PrimitiveType PrimitiveTypeFromStableHloName(std::string_view name);
+
 bool IsValidPrimitiveType(PrimitiveType type);  // one of the enumerators above, not INVALID
 bool IsArrayType(PrimitiveType type);           // an element type (not TUPLE/TOKEN/INVALID)
 bool IsPredType(PrimitiveType type);

@@ -1,7 +1,5 @@
-// The process groups of the spec's collective strategies ("Collective ops" in the StableHLO
-// spec), shared by the reference interpreter (src/interp) and the Vulkan runtime (src/runtime):
-// from rows of ids (replica_groups without padding) and the grid's size to groups of
-// (replica, partition) processes.
+// Reading a collective op's process groups and strategy (the StableHLO spec, "Collective ops");
+// their expansion for a grid is support/process_groups.h, which the runtime uses without the IR.
 #pragma once
 
 #include <cstdint>
@@ -9,25 +7,16 @@
 #include <vector>
 
 #include "ir/module.h"
+#include "support/process_groups.h"
 #include "vkhlo/status.h"
 
 namespace vkhlo::ir {
 
-enum class CollectiveStrategy { kCrossReplica, kCrossPartition, kCrossReplicaAndPartition, kFlattenedIds };
-
-struct GridProcess {
-  int64_t replica = 0;
-  int64_t partition = 0;
-};
-
-// How many ids the groups of `strategy` range over in a replicas x partitions grid.
-int64_t CollectiveIdCount(int64_t replicas, int64_t partitions, CollectiveStrategy strategy);
-
-// The process groups of `strategy` over `id_groups`. Errors (an id out of range, an id named
-// twice) are messages without the op's location; callers add it.
-StatusOr<std::vector<std::vector<GridProcess>>> ExpandProcessGroups(const std::vector<std::vector<int64_t>>& id_groups,
-                                                                    int64_t replicas, int64_t partitions,
-                                                                    CollectiveStrategy strategy);
+// The expansion itself (support/process_groups.h), by the names the IR's users know.
+using vkhlo::CollectiveIdCount;
+using vkhlo::CollectiveStrategy;
+using vkhlo::ExpandProcessGroups;
+using vkhlo::GridProcess;
 
 // --- reading a collective op's attributes ---
 

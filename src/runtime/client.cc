@@ -5,8 +5,7 @@
 
 #include "device/allocator.h"
 #include "device/transfer.h"
-#include "ir/tensor_bytes.h"
-#include "runtime/runtime_internal.h"
+#include "runtime/client_internal.h"
 #include "runtime/state.h"
 #include "runtime/target_from_device.h"
 #include "support/env.h"
@@ -28,42 +27,12 @@ std::string TensorType::ToString() const {
 }
 
 namespace runtime {
-namespace {
 
-// Storage bytes of `n` elements (codegen's StorageByteSize, without linking codegen).
-uint64_t ElementBytes(ir::ElementType type, int64_t n) {
-  return static_cast<uint64_t>(ir::StorageBytes(type)) * static_cast<uint64_t>(n);
-}
-
-}  // namespace
-
-uint64_t BufferBytes(const ir::Type& type) {
-  const uint64_t bytes = ElementBytes(type.element_type(), type.num_elements());
-  return (bytes + 3) / 4 * 4;
-}
-
-TensorType ToTensorType(const ir::Type& type) {
-  return TensorType{std::string(ir::ElementTypeName(type.element_type())), type.dims()};
-}
-
-StatusOr<ir::Type> FromTensorType(const TensorType& type) {
-  std::optional<ir::ElementType> element = ir::ParseElementTypeName(type.element_type);
-  if (!element) return InvalidArgumentError("unknown element type '" + type.element_type + "'");
-  for (int64_t d : type.dims) {
-    if (d < 0) return InvalidArgumentError("negative dimension in " + type.ToString());
-  }
-  ir::Type t = ir::Type::Tensor(*element, type.dims);
-  if (t.num_elements() < 0 || !ir::TensorStorageBytes(t)) {
-    return InvalidArgumentError("too many elements in " + type.ToString() + " (its size overflows int64)");
-  }
-  return t;
-}
-
-StatusOr<std::shared_ptr<BufferState>> AllocateTensor(const std::shared_ptr<ClientState>& client, const ir::Type& type) {
+StatusOr<std::shared_ptr<BufferState>> AllocateTensor(const std::shared_ptr<ClientState>& client, const TensorDesc& type) {
   auto state = std::make_shared<BufferState>();
   state->client = client;
   state->type = type;
-  state->public_type = ToTensorType(type);
+  state->public_type = type.ToTensorType();
   VKHLO_ASSIGN_OR_RETURN(state->buffer, client->device->allocator().Allocate(BufferBytes(type)));
   return state;
 }
@@ -78,22 +47,8 @@ StatusOr<std::shared_ptr<BufferState>> CopyThroughHost(const BufferState& tensor
   return copy;
 }
 
-StatusOr<Buffer> BufferFromLiteral(const Client& client, const ir::Literal& literal) {
-  ir::Literal expanded = literal;
-  VKHLO_RETURN_IF_ERROR(expanded.Expand());
-  std::span<const uint8_t> raw = expanded.raw();
-  return client.BufferFromHost(ToTensorType(literal.type()), raw);
-}
-
 bool SameClient(const Buffer& buffer, const Client& client) {
   return buffer && buffer.state()->client == client.state();
-}
-
-StatusOr<ir::Literal> BufferToLiteral(const Buffer& buffer) {
-  if (!buffer) return InvalidArgumentError("an empty Buffer");
-  VKHLO_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, buffer.ToHost());
-  if (buffer.state()->type.num_elements() == 0) return ir::Literal::Create(buffer.state()->type);
-  return ir::Literal::FromBytes(buffer.state()->type, std::move(bytes));
 }
 
 }  // namespace runtime
@@ -105,7 +60,7 @@ const TensorType& Buffer::type() const {
 
 uint64_t Buffer::byte_size() const {
   if (!state_) return 0;
-  return runtime::ElementBytes(state_->type.element_type(), state_->type.num_elements());
+  return state_->type.storage_bytes();
 }
 
 StatusOr<std::vector<uint8_t>> Buffer::ToHost() const {
@@ -156,12 +111,12 @@ std::string Client::device_description() const {
 }
 
 StatusOr<Buffer> Client::BufferFromHost(const TensorType& type, std::span<const uint8_t> bytes) const {
-  VKHLO_ASSIGN_OR_RETURN(ir::Type ir_type, runtime::FromTensorType(type));
-  const uint64_t expected = runtime::ElementBytes(ir_type.element_type(), ir_type.num_elements());
+  VKHLO_ASSIGN_OR_RETURN(runtime::TensorDesc desc, runtime::DescOf(type));
+  const uint64_t expected = desc.storage_bytes();
   if (bytes.size() != expected) {
     return InvalidArgumentError(fmt::format("{} takes {} bytes, given {}", type.ToString(), expected, bytes.size()));
   }
-  VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<runtime::BufferState> state, runtime::AllocateTensor(state_, ir_type));
+  VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<runtime::BufferState> state, runtime::AllocateTensor(state_, desc));
   if (!bytes.empty()) {
     VKHLO_RETURN_IF_ERROR(state_->device->transfers().Upload(state->buffer, 0, std::as_bytes(bytes)));
   }

@@ -5,12 +5,10 @@
 
 #include <mutex>
 
-#include "builder/literal_conversion.h"
-#include "builder/type_conversion.h"
 #include "device/device.h"
 #include "device/profile.h"
 #include "runtime/executable_cache.h"
-#include "runtime/runtime_internal.h"
+#include "runtime/client_internal.h"
 #include "runtime/state.h"
 #include "support/env.h"
 #include "vkhlo/process_grid.h"
@@ -58,22 +56,20 @@ StatusOr<Buffer> Client::TransferToDevice(const Literal& literal) const {
     return InvalidArgumentError("TransferToDevice: " + literal.shape().ToString() +
                                 " is not an array (transfer tuple elements one by one)");
   }
-  // The IR literal is row-major whatever the public literal's layout (Literal keeps its
-  // elements in logical order; the layout only orders its physical views).
-  VKHLO_ASSIGN_OR_RETURN(ir::Literal value, internal::ToIrLiteral(literal));
-  return runtime::BufferFromLiteral(*this, value);
+  // Row-major whatever the literal's layout (Literal keeps its elements in logical order; the
+  // layout only orders its physical views).
+  VKHLO_ASSIGN_OR_RETURN(runtime::TensorDesc type, runtime::DescOf(literal.shape()));
+  return BufferFromHost(type.ToTensorType(), runtime::LiteralBytes(literal));
 }
 
 StatusOr<Literal> Buffer::ToLiteral() const {
-  VKHLO_ASSIGN_OR_RETURN(ir::Literal value, runtime::BufferToLiteral(*this));
-  return internal::FromIrLiteral(value);
+  VKHLO_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, ToHost());
+  return runtime::LiteralFromBytes(state_->type, bytes);
 }
 
 Shape Buffer::shape() const {
   if (!state_) return ShapeUtil::MakeTupleShape({});
-  StatusOr<Shape> shape = internal::FromIrType(state_->type);
-  // A quantized tensor has no PrimitiveType (only StableHLO text makes one).
-  return shape.ok() ? *shape : ShapeUtil::MakeTupleShape({});
+  return runtime::ShapeOf(state_->type);
 }
 
 StatusOr<std::vector<Buffer>> Executable::Execute(std::vector<const Buffer*> arguments) const {
@@ -109,10 +105,9 @@ Status Client::TransferToInfeed(const Literal& literal) const {
       return InvalidArgumentError("TransferToInfeed: " + literal.shape().ToString() +
                                   " is not an array or a tuple of arrays");
     }
-    VKHLO_ASSIGN_OR_RETURN(ir::Literal value, internal::ToIrLiteral(*tensor));
-    VKHLO_RETURN_IF_ERROR(value.Expand());
-    std::span<const uint8_t> raw = value.raw();
-    entry.push_back(HostTensor{runtime::ToTensorType(value.type()), std::vector<uint8_t>(raw.begin(), raw.end())});
+    VKHLO_ASSIGN_OR_RETURN(runtime::TensorDesc type, runtime::DescOf(tensor->shape()));
+    std::span<const uint8_t> raw = runtime::LiteralBytes(*tensor);
+    entry.push_back(HostTensor{type.ToTensorType(), std::vector<uint8_t>(raw.begin(), raw.end())});
   }
   state_->infeed->Push(std::move(entry));
   return OkStatus();
@@ -128,11 +123,8 @@ StatusOr<Literal> Client::TransferFromOutfeed(const Shape& shape) const {
   }
   std::vector<Literal> literals;
   for (size_t i = 0; i < shapes.size(); ++i) {
-    VKHLO_ASSIGN_OR_RETURN(ir::Type type, runtime::FromTensorType((*entry)[i].type));
-    VKHLO_ASSIGN_OR_RETURN(ir::Literal value, type.num_elements() == 0
-                                                  ? ir::Literal::Create(type)
-                                                  : ir::Literal::FromBytes(type, std::move((*entry)[i].bytes)));
-    VKHLO_ASSIGN_OR_RETURN(Literal literal, internal::FromIrLiteral(value));
+    VKHLO_ASSIGN_OR_RETURN(runtime::TensorDesc type, runtime::DescOf((*entry)[i].type));
+    VKHLO_ASSIGN_OR_RETURN(Literal literal, runtime::LiteralFromBytes(type, (*entry)[i].bytes));
     if (!ShapeUtil::Compatible(literal.shape(), shapes[i])) {
       return InvalidArgumentError(fmt::format("TransferFromOutfeed: the outfeed holds {}, expected {}",
                                               literal.shape().ToString(), shapes[i].ToString()));

@@ -86,11 +86,11 @@ StatusOr<Literal> Client::ExecuteAndTransfer(const XlaComputation& computation,
     auto& entries = cache_->entries;
     entries.set_capacity(state_->executable_cache_entries);
     runtime::ExecutableCache::Entry* entry = entries.Find(key.get());
-    if (entry != nullptr && entry->module.lock() == key) {
+    if (entry != nullptr && entry->module.lock() == std::static_pointer_cast<const void>(key)) {
       executable = entry->executable;
     } else {
       // Computations that are gone free their executables now.
-      entries.EraseIf([](const ir::Module*, const runtime::ExecutableCache::Entry& e) { return e.module.expired(); });
+      entries.EraseIf([](const void*, const runtime::ExecutableCache::Entry& e) { return e.module.expired(); });
       VKHLO_ASSIGN_OR_RETURN(std::unique_ptr<Executable> compiled, Compile(computation));
       executable = std::move(compiled);
       entries.Insert(key.get(), {key, executable});

@@ -7,7 +7,7 @@
 namespace vkhlo::runtime::coll {
 
 int64_t IdCount(const Grid& grid, Strategy strategy) {
-  return ir::CollectiveIdCount(grid.num_replicas, grid.num_partitions, strategy);
+  return CollectiveIdCount(grid.num_replicas, grid.num_partitions, strategy);
 }
 
 namespace {
@@ -15,11 +15,11 @@ namespace {
 StatusOr<std::vector<std::vector<ProcessId>>> Expand(const std::vector<std::vector<int64_t>>& groups, const Grid& grid,
                                                      Strategy strategy) {
   VKHLO_ASSIGN_OR_RETURN(auto expanded,
-                         ir::ExpandProcessGroups(groups, grid.num_replicas, grid.num_partitions, strategy));
+                         ExpandProcessGroups(groups, grid.num_replicas, grid.num_partitions, strategy));
   std::vector<std::vector<ProcessId>> out;
   for (const auto& group : expanded) {
     std::vector<ProcessId> pg;
-    for (const ir::GridProcess& p : group) pg.push_back({p.replica, p.partition});
+    for (const GridProcess& p : group) pg.push_back({p.replica, p.partition});
     out.push_back(std::move(pg));
   }
   return out;

@@ -1,6 +1,6 @@
 // The process groups of the spec's collective strategies ("Collective ops" in the StableHLO
 // spec), for the Vulkan runtime: the same rules as the reference interpreter
-// (src/interp/collective_groups.h), computed from the grid size and the op's attributes.
+// (src/interp/collective_groups.h), computed from the grid size and a plan step's groups.
 #pragma once
 
 #include <cstdint>
@@ -8,27 +8,17 @@
 #include <string>
 #include <vector>
 
-#include "ir/module.h"
-#include "ir/op_attributes.h"
-#include "ir/process_groups.h"
 #include "runtime/collective_transport.h"
+#include "support/process_groups.h"
 
 namespace vkhlo::runtime::coll {
 
-using Strategy = ir::CollectiveStrategy;  // ir/process_groups.h, shared with the interpreter
+using Strategy = CollectiveStrategy;  // support/process_groups.h, shared with the interpreter
 
 struct Grid {
   int64_t num_replicas = 1;
   int64_t num_partitions = 1;
 };
-
-// The attribute readers and strategies the interpreter uses too (ir/op_attributes.h,
-// ir/process_groups.h).
-using ir::AttrBool;
-using ir::AttrInt;
-using ir::GatherReduceStrategy;
-using ir::ReplicaOrPartitionStrategy;
-inline int64_t ChannelId(const ir::Operation& op) { return ir::CollectiveChannelId(op); }
 
 // How many ids the groups of `strategy` range over.
 int64_t IdCount(const Grid& grid, Strategy strategy);

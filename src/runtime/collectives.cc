@@ -71,7 +71,7 @@ Status Execution::StepError(std::string_view op, const std::string& location, st
   return Status(code, fmt::format("{}: error: '{}' {}", location.empty() ? "<input>" : location, op, what));
 }
 
-StatusOr<std::shared_ptr<BufferState>> Execution::NewTensor(const ir::Type& type) {
+StatusOr<std::shared_ptr<BufferState>> Execution::NewTensor(const TensorDesc& type) {
   VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> tensor, AllocateTensor(client_, type));
   Retire(tensor);  // written by work recorded next: alive until it is done
   return tensor;
@@ -84,7 +84,7 @@ Status Execution::Copy(const BufferState& from, uint64_t from_offset, const Buff
   return list->CopyBuffer(from.buffer.view(from_offset, bytes), to.buffer.view(to_offset, bytes));
 }
 
-StatusOr<std::shared_ptr<BufferState>> Execution::Zeros(const ir::Type& type) {
+StatusOr<std::shared_ptr<BufferState>> Execution::Zeros(const TensorDesc& type) {
   VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> zeros, NewTensor(type));
   const uint64_t bytes = BufferBytes(type);
   if (bytes != 0) {
@@ -216,7 +216,7 @@ StatusOr<std::vector<RtValue>> Execution::RunCollective(const plan::CollectiveSt
   auto error = [&](std::string_view what, StatusCode code = StatusCode::kInvalidArgument) {
     return StepError(name, step.location, what, code);
   };
-  auto result_type = [&](size_t i) -> const ir::Type& { return TypeOf(step.results[i]); };
+  auto result_type = [&](size_t i) -> const TensorDesc& { return TypeOf(step.results[i]); };
   for (size_t i = 0; i < operands.size(); ++i) {
     if (operands[i].kind != RtValue::Kind::kTensor) return error(fmt::format("operand {} is not a tensor", i));
   }
@@ -237,10 +237,10 @@ StatusOr<std::vector<RtValue>> Execution::RunCollective(const plan::CollectiveSt
   Contribution mine;
   for (const RtValue& v : operands) mine.push_back(v.storage);
   auto copy_box = [&](const BufferState& from, const BufferState& to, BoxCopy box) -> Status {
-    box.element_bytes = static_cast<uint64_t>(ir::StorageBytes(from.type.element_type()));
+    box.element_bytes = from.type.element_bytes();
     return CopyBoxes(box, [&](uint64_t src, uint64_t dst, uint64_t bytes) { return Copy(from, src, to, dst, bytes); });
   };
-  auto zeros = [&](const ir::Type& type) -> StatusOr<RtValue> {
+  auto zeros = [&](const TensorDesc& type) -> StatusOr<RtValue> {
     VKHLO_ASSIGN_OR_RETURN(auto z, Zeros(type));
     return RtValue::Tensor(std::move(z), type);
   };
@@ -253,10 +253,10 @@ StatusOr<std::vector<RtValue>> Execution::RunCollective(const plan::CollectiveSt
       VKHLO_ASSIGN_OR_RETURN(auto group, own_group(strategy));
       VKHLO_ASSIGN_OR_RETURN(auto all, Exchange(step, group, mine));
       for (size_t i = 0; i < operands.size(); ++i) {
-        const ir::Type& type_i = result_type(i);
-        const std::vector<int64_t>& dims = operands[i].type.dims();
+        const TensorDesc& type_i = result_type(i);
+        const std::vector<int64_t>& dims = operands[i].type.dims;
         if (*dim < 0 || *dim >= static_cast<int64_t>(dims.size()) ||
-            type_i.dims().size() != dims.size() ||
+            type_i.dims.size() != dims.size() ||
             type_i.dim(*dim) != dims[static_cast<size_t>(*dim)] * static_cast<int64_t>(group.size())) {
           return error(fmt::format("result {} has type {}, but gathering {} gives another", i, type_i.ToString(),
                                    operands[i].type.ToString()));
@@ -264,7 +264,7 @@ StatusOr<std::vector<RtValue>> Execution::RunCollective(const plan::CollectiveSt
         VKHLO_ASSIGN_OR_RETURN(auto out, NewTensor(type_i));
         for (size_t k = 0; k < all.size(); ++k) {
           if (all[k][i]->type != operands[i].type) return error("got operands of different types from the processes of a group");
-          BoxCopy box{dims, std::vector<int64_t>(dims.size(), 0), type_i.dims(),
+          BoxCopy box{dims, std::vector<int64_t>(dims.size(), 0), type_i.dims,
                       std::vector<int64_t>(dims.size(), 0), dims};
           box.dst_start[static_cast<size_t>(*dim)] = static_cast<int64_t>(k) * dims[static_cast<size_t>(*dim)];
           VKHLO_RETURN_IF_ERROR(copy_box(*all[k][i], *out, box));
@@ -303,14 +303,14 @@ StatusOr<std::vector<RtValue>> Execution::RunCollective(const plan::CollectiveSt
       const int64_t parts = static_cast<int64_t>(group.size());
       const int64_t index = coll::IndexIn(group, self);
       for (size_t i = 0; i < reduced.size(); ++i) {
-        const std::vector<int64_t>& dims = reduced[i].type.dims();
+        const std::vector<int64_t>& dims = reduced[i].type.dims;
         if (*dim < 0 || *dim >= static_cast<int64_t>(dims.size()) || dims[static_cast<size_t>(*dim)] % parts != 0) {
           return error("has a scatter_dimension out of range or not divisible by the group size");
         }
         const int64_t size = dims[static_cast<size_t>(*dim)] / parts;
         std::vector<int64_t> piece = dims;
         piece[static_cast<size_t>(*dim)] = size;
-        const ir::Type type = reduced[i].type.WithDims(piece);
+        const TensorDesc type = reduced[i].type.WithDims(piece);
         VKHLO_ASSIGN_OR_RETURN(auto out, NewTensor(type));
         BoxCopy box{dims, std::vector<int64_t>(dims.size(), 0), piece, std::vector<int64_t>(dims.size(), 0), piece};
         box.src_start[static_cast<size_t>(*dim)] = index * size;
@@ -340,12 +340,12 @@ StatusOr<std::vector<RtValue>> Execution::RunCollective(const plan::CollectiveSt
       const int64_t index = coll::IndexIn(group, self);
       const size_t sd = static_cast<size_t>(*split_dim), cd = static_cast<size_t>(*concat_dim);
       for (size_t i = 0; i < operands.size(); ++i) {
-        const std::vector<int64_t>& dims = operands[i].type.dims();
+        const std::vector<int64_t>& dims = operands[i].type.dims;
         std::vector<int64_t> piece = dims;
         piece[sd] = dims[sd] / *split_count;
         std::vector<int64_t> out_dims = piece;
         out_dims[cd] = piece[cd] * *split_count;
-        const ir::Type type = operands[i].type.WithDims(out_dims);
+        const TensorDesc type = operands[i].type.WithDims(out_dims);
         if (type != result_type(i)) {
           return error(fmt::format("result {} has type {}, but the exchange gives {}", i, result_type(i).ToString(),
                                    type.ToString()));
@@ -383,7 +383,7 @@ StatusOr<std::vector<RtValue>> Execution::RunCollective(const plan::CollectiveSt
           received = all[0][0];
         }
       }
-      const ir::Type& type = result_type(0);
+      const TensorDesc& type = result_type(0);
       if (!received) {
         VKHLO_ASSIGN_OR_RETURN(RtValue z, zeros(type));
         return std::vector<RtValue>{std::move(z)};
@@ -405,12 +405,14 @@ StatusOr<std::vector<RtValue>> Execution::RunCollective(const plan::CollectiveSt
         if (count <= 0) return error("has an empty root operand");
         VKHLO_RETURN_IF_ERROR(Flush());
         stats_.predicate_readbacks++;
-        const int bytes = ir::StorageBytes(root.type.element_type());
-        std::vector<uint8_t> raw(static_cast<size_t>(count * bytes));
+        const size_t bytes = root.type.element_bytes();
+        std::vector<uint8_t> raw(static_cast<size_t>(count) * bytes);
         VKHLO_RETURN_IF_ERROR(client_->device->transfers().Download(root.storage->buffer, 0,
                                                                     std::as_writable_bytes(std::span<uint8_t>(raw))));
-        VKHLO_ASSIGN_OR_RETURN(ir::Literal literal, ir::Literal::FromBytes(root.type, std::move(raw)));
-        for (size_t i = 0; i < roots.size(); ++i) roots[i] = literal.GetInt(std::min<int64_t>(static_cast<int64_t>(i), count - 1));
+        for (size_t i = 0; i < roots.size(); ++i) {
+          const size_t at = static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(i), count - 1));
+          roots[i] = IntegerFromBytes(std::span(raw).subspan(at * bytes, bytes), root.type.element);
+        }
       }
       VKHLO_ASSIGN_OR_RETURN(auto groups, groups_of(strategy));
       auto group = coll::OwnGroup(groups, self);
@@ -430,7 +432,7 @@ StatusOr<std::vector<RtValue>> Execution::RunCollective(const plan::CollectiveSt
       VKHLO_ASSIGN_OR_RETURN(auto all, Exchange(step, *group, data));
       for (size_t i = 0; i < data_count; ++i) {
         const auto& from = all[static_cast<size_t>(roots[i])][i];
-        const ir::Type& type = result_type(i);
+        const TensorDesc& type = result_type(i);
         if (from->type != type) return error("received a tensor of another type");
         VKHLO_ASSIGN_OR_RETURN(auto out, NewTensor(type));
         VKHLO_RETURN_IF_ERROR(Copy(*from, 0, *out, 0, BufferBytes(type)));

@@ -27,11 +27,14 @@
 #include "passes/pass_registry.h"
 #include "passes/pipeline.h"
 #include "passes/shapes/refine.h"
+#include "runtime/compiled_module.h"
 #include "runtime/custom_call.h"
 #include "runtime/loaded_plan.h"
 #include "runtime/plan_lowering.h"
 #include "runtime/fft_step.h"
 #include "runtime/polymorphic.h"
+#include "runtime/ir_tensor_desc.h"
+#include "runtime/profile_describe.h"
 #include "runtime/profiler.h"
 #include "runtime/runtime_internal.h"
 #include "runtime/state.h"
@@ -71,7 +74,8 @@ Status NotSupported(const ir::Module& module, const ir::Operation& op, std::stri
 
 class Compiler {
  public:
-  Compiler(ExecutableState& exe, const CompileOptions& options) : exe_(exe), options_(options) {}
+  Compiler(ExecutableState& exe, const CompileOptions& options)
+      : exe_(exe), mod_(*exe.compiled), options_(options) {}
 
   Status Run() {
     auto start = Clock::now();
@@ -82,19 +86,19 @@ class Compiler {
     // Values of elemental ops may be fused and never stored (an iota of 2^33 elements summed):
     // those within kMaxFusedElements are checked once fusion has decided (CheckIndexSpace).
     VKHLO_RETURN_IF_ERROR(ir::CheckTensorsFit(
-        *exe_.module, device.allocator().MemoryLimit(), MemoryName(),
+        *mod_.module, device.allocator().MemoryLimit(), MemoryName(),
         [](const ir::Operation& op, const ir::Type& type) {
           return codegen::IsElementalOp(op) && type.is_tensor() && type.is_static() && MayStayFused(type);
         }));
     VKHLO_RETURN_IF_ERROR(RunPasses());
-    const ir::Function* entry = exe_.module->FindFunction(options_.entry);
+    const ir::Function* entry = mod_.module->FindFunction(options_.entry);
     if (entry == nullptr || entry->body().empty()) {
-      return NotFoundError(fmt::format("{}: no function @{} to run", exe_.module->source_name(), options_.entry));
+      return NotFoundError(fmt::format("{}: no function @{} to run", mod_.module->source_name(), options_.entry));
     }
-    exe_.entry = entry;
+    mod_.entry = entry;
     const codegen::GlslCompilerStats before = exe_.client->compiler->stats();
     const device::PipelineCacheStats pipelines_before = exe_.client->device->pipelines().stats();
-    VKHLO_ASSIGN_OR_RETURN(exe_.program, CompileBlock(entry->body().front()));
+    VKHLO_ASSIGN_OR_RETURN(mod_.program, CompileBlock(entry->body().front()));
     const codegen::GlslCompilerStats after = exe_.client->compiler->stats();
     const device::PipelineCacheStats pipelines_after = exe_.client->device->pipelines().stats();
     CompileStats& s = exe_.compile_stats;
@@ -111,7 +115,7 @@ class Compiler {
     StatusOr<passes::PassPipeline> pipeline =
         options_.passes.empty() ? passes::DefaultPipeline() : passes::PassPipeline::Parse(options_.passes);
     if (!pipeline.ok()) return pipeline.status().WithContext("CompileOptions::passes");
-    return pipeline->Run(*exe_.module).status();
+    return pipeline->Run(*mod_.module).status();
   }
 
   StatusOr<std::unique_ptr<BlockProgram>> CompileBlock(const ir::Block& block) {
@@ -122,7 +126,7 @@ class Compiler {
     fusion_options.in_place = options_.in_place_updates;
     fusion_options.first_index = static_cast<int>(kernels_);
     auto plan = codegen::PlanBlock(block, exe_.client->target, fusion_options);
-    if (!plan.ok()) return plan.status().WithContext(exe_.module->source_name());
+    if (!plan.ok()) return plan.status().WithContext(mod_.module->source_name());
     program->plan = std::move(*plan);
     kernels_ += program->plan.fusions.size();
 
@@ -154,7 +158,7 @@ class Compiler {
                                   source.vector_inputs + source.vector_outputs > 0 ? ", uvec4" : "");
       }
       kernel.profile = std::make_shared<const KernelProfile>(
-          DescribeKernel(*exe_.module, fusion, std::move(loop_config), kernel.device ? kernel.device->summary : ""));
+          DescribeKernel(*mod_.module, fusion, std::move(loop_config), kernel.device ? kernel.device->summary : ""));
       program->kernels.push_back(std::move(kernel));
     }
     AssignSlots(*program);
@@ -163,45 +167,45 @@ class Compiler {
 
   Status CheckRuntimeOp(const ir::Operation& op, BlockProgram& program) {
     if (op.code() == OpCode::kFft) {
-      VKHLO_RETURN_IF_ERROR(CheckFft(op, exe_.client->target, Where(*exe_.module, op)));
+      VKHLO_RETURN_IF_ERROR(CheckFft(op, exe_.client->target, Where(*mod_.module, op)));
       return CheckNotSplit(op, "VkFFT binds each buffer as one range");
     }
     if (op.code() == OpCode::kCustomCall) {
-      VKHLO_ASSIGN_OR_RETURN(exe_.custom_calls[&op], CompileCustomCall(*exe_.client, op, Where(*exe_.module, op)));
+      VKHLO_ASSIGN_OR_RETURN(mod_.custom_calls[&op], CompileCustomCall(*exe_.client, op, Where(*mod_.module, op)));
       return OkStatus();
     }
     if (op.info().runs != ir::OpRuns::kHost) {
       if (op.info().runs == ir::OpRuns::kInterpreter) {
         return InvalidArgumentError(fmt::format(
-            "{}: error: {} is a test op; `vkhlo-run --check` evaluates it on the host", Where(*exe_.module, op), op.name()));
+            "{}: error: {} is a test op; `vkhlo-run --check` evaluates it on the host", Where(*mod_.module, op), op.name()));
       }
       for (const ir::Value* v : op.operands()) {
         if (v->type().is_quantized()) {
-          return NotSupported(*exe_.module, op, "quantized types: the quantized-decompose pass lowers them");
+          return NotSupported(*mod_.module, op, "quantized types: the quantized-decompose pass lowers them");
         }
       }
-      return NotSupported(*exe_.module, op);
+      return NotSupported(*mod_.module, op);
     }
     if (op.code() == OpCode::kCall) {
       const ir::Attribute* callee = op.attribute("callee");
       const ir::SymbolRef* symbol = callee ? callee->as<ir::SymbolRef>() : nullptr;
-      const ir::Function* function = symbol ? exe_.module->FindFunction(symbol->name) : nullptr;
+      const ir::Function* function = symbol ? mod_.module->FindFunction(symbol->name) : nullptr;
       if (function == nullptr || function->body().empty()) {
-        return InvalidArgumentError(fmt::format("{}: error: call of an unknown function", Where(*exe_.module, op)));
+        return InvalidArgumentError(fmt::format("{}: error: call of an unknown function", Where(*mod_.module, op)));
       }
-      if (exe_.functions.count(symbol->name)) return OkStatus();
+      if (mod_.functions.count(symbol->name)) return OkStatus();
       if (!compiling_.insert(symbol->name).second) {
-        return NotSupported(*exe_.module, op, "recursive calls");
+        return NotSupported(*mod_.module, op, "recursive calls");
       }
-      exe_.functions[symbol->name] = nullptr;  // placeholder while compiling
-      VKHLO_ASSIGN_OR_RETURN(exe_.functions[symbol->name], CompileBlock(function->body().front()));
+      mod_.functions[symbol->name] = nullptr;  // placeholder while compiling
+      VKHLO_ASSIGN_OR_RETURN(mod_.functions[symbol->name], CompileBlock(function->body().front()));
       compiling_.erase(symbol->name);
       return OkStatus();
     }
     if (IsReducingCollective(op.code())) return CompileReducer(op);
     for (size_t r = 0; r < op.num_regions(); ++r) {
       if (op.region(r).blocks().size() != 1) {
-        return NotSupported(*exe_.module, op, "regions with several blocks");
+        return NotSupported(*mod_.module, op, "regions with several blocks");
       }
       VKHLO_ASSIGN_OR_RETURN(auto region_program, CompileBlock(op.region(r).front()));
       program.regions[&op].push_back(std::move(region_program));
@@ -261,9 +265,9 @@ class Compiler {
   // r_j = map(acc..., x...) with the region returning its j-th result. The runtime folds the
   // group's contributions in group order through it (Execution::Reduce).
   Status CompileReducer(const ir::Operation& op) {
-    if (exe_.reducers.count(&op)) return OkStatus();
+    if (mod_.reducers.count(&op)) return OkStatus();
     if (op.num_regions() != 1 || op.region(0).blocks().size() != 1) {
-      return InvalidArgumentError(fmt::format("{}: error: {} has no reduction region", Where(*exe_.module, op), op.name()));
+      return InvalidArgumentError(fmt::format("{}: error: {} has no reduction region", Where(*mod_.module, op), op.name()));
     }
     const ir::Block& region = op.region(0).front();
     const size_t n = op.num_operands();
@@ -271,7 +275,7 @@ class Compiler {
     if (n == 0 || (!joint && region.num_arguments() != 2) || region.back() == nullptr ||
         region.back()->num_operands() != (joint ? n : 1)) {
       return InvalidArgumentError(fmt::format("{}: error: {} has a reduction region with the wrong number of "
-                                              "arguments or results", Where(*exe_.module, op), op.name()));
+                                              "arguments or results", Where(*mod_.module, op), op.name()));
     }
     ir::FunctionType type;
     for (int pass = 0; pass < 2; ++pass) {
@@ -279,9 +283,9 @@ class Compiler {
     }
     for (size_t i = 0; i < n; ++i) {
       const ir::Type& t = op.operand(i)->type();
-      if (!t.is_tensor()) return NotSupported(*exe_.module, op, "operands that are not tensors");
+      if (!t.is_tensor()) return NotSupported(*mod_.module, op, "operands that are not tensors");
       if (joint && t.dims() != op.operand(0)->type().dims()) {
-        return NotSupported(*exe_.module, op, "a joint reduction of operands of different shapes");
+        return NotSupported(*mod_.module, op, "a joint reduction of operands of different shapes");
       }
       const ir::Type& element = region.back()->operand(joint ? i : 0)->type();
       type.results.push_back(ir::Type::Tensor(element.element_type(), t.dims()));
@@ -289,7 +293,7 @@ class Compiler {
     std::string name;
     do {
       name = fmt::format("__vkhlo_reducer_{}", reducer_count_++);
-    } while (exe_.module->FindFunction(name) != nullptr);
+    } while (mod_.module->FindFunction(name) != nullptr);
     auto function = std::make_unique<ir::Function>(name, type);
     function->set_visibility("private");
     ir::Block& body = function->body().AddBlock();
@@ -314,13 +318,13 @@ class Compiler {
         ret->set_operands({ret->operand(j)});
       }
       Status valid = verify::VerifyOperation(*map);
-      if (!valid.ok()) return valid.WithContext(fmt::format("{}: the reduction of {}", Where(*exe_.module, op), op.name()));
+      if (!valid.ok()) return valid.WithContext(fmt::format("{}: the reduction of {}", Where(*mod_.module, op), op.name()));
       results.push_back(body.Append(std::move(map))->result(0));
     }
     std::vector<ir::Type> result_types = type.results;
     body.Append(ir::Operation::Create(OpCode::kFuncReturn, results, {}, {}, 0, op.location()));
-    ir::Function* added = exe_.module->AddFunction(std::move(function));
-    VKHLO_ASSIGN_OR_RETURN(exe_.reducers[&op], CompileBlock(added->body().front()));
+    ir::Function* added = mod_.module->AddFunction(std::move(function));
+    VKHLO_ASSIGN_OR_RETURN(mod_.reducers[&op], CompileBlock(added->body().front()));
     return OkStatus();
   }
 
@@ -338,8 +342,8 @@ class Compiler {
   StatusOr<EmittedKernel> EmitKernel(const codegen::Fusion& fusion) {
     VKHLO_RETURN_IF_ERROR(CheckStoredTensors(fusion));
     codegen::KernelOptions kernel_options;
-    kernel_options.source_name = exe_.module->source_name();
-    kernel_options.function = exe_.entry ? exe_.entry->name() : "";
+    kernel_options.source_name = mod_.module->source_name();
+    kernel_options.function = mod_.entry ? mod_.entry->name() : "";
     kernel_options.elements_per_invocation = options_.elements_per_invocation;
     if (fusion.device_op != nullptr) return EmitDeviceKernel(fusion, kernel_options);
     VKHLO_ASSIGN_OR_RETURN(codegen::KernelSource source,
@@ -364,13 +368,13 @@ class Compiler {
   StatusOr<EmittedKernel> EmitDeviceKernel(const codegen::Fusion& fusion, const codegen::KernelOptions& kernel_options) {
     const ir::Operation& op = *fusion.device_op;
     const codegen::DeviceKernelEmitter* emitter = codegen::FindDeviceKernelEmitter(op);
-    if (emitter == nullptr) return NotSupported(*exe_.module, op);
+    if (emitter == nullptr) return NotSupported(*mod_.module, op);
     auto emitted = emitter->emit(fusion, exe_.client->target, kernel_options);
     if (!emitted.ok()) {
       // Errors from the elemental emitter (a region's op) already name their location.
-      const std::string where = Where(*exe_.module, op);
+      const std::string where = Where(*mod_.module, op);
       const std::string& message = emitted.status().message();
-      if (message.find(exe_.module->source_name() + ":") != std::string::npos) return emitted.status();
+      if (message.find(mod_.module->source_name() + ":") != std::string::npos) return emitted.status();
       // Every compile error reads "file:line:col: error: ...".
       return Status(emitted.status().code(),
                     fmt::format("{}: {}{}", where, message.rfind("error: ", 0) == 0 ? "" : "error: ", message));
@@ -510,7 +514,7 @@ class Compiler {
       kernel.device_pipelines.push_back(std::move(pipeline));
     }
     for (const std::vector<uint32_t>& words : kernel.device->constant_words) {
-      const ir::Type type = ir::Type::Tensor(ir::ElementType::kU32, {static_cast<int64_t>(words.size())});
+      const TensorDesc type{U32, {static_cast<int64_t>(words.size())}};
       VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> table, AllocateTensor(exe_.client, type));
       if (!words.empty()) {
         VKHLO_RETURN_IF_ERROR(exe_.client->device->transfers().Upload(table->buffer, 0,
@@ -543,14 +547,14 @@ class Compiler {
           return UnimplementedError(fmt::format(
               "{}: error: {} on {} ({} elements): {} kernels index at most 4294967295 elements (loop fusions and "
               "reductions go beyond, through per-dimension coordinates)",
-              Where(*exe_.module, *op), op->name(), v->type().ToString(), v->type().num_elements(),
+              Where(*mod_.module, *op), op->name(), v->type().ToString(), v->type().num_elements(),
               fusion.device_op->name()));
         }
         if (!MayStayFused(v->type())) {
           return UnimplementedError(fmt::format(
               "{}: error: {} on {} ({} elements): kernels reach values beyond 4294967295 elements through int "
               "coordinates, so every dimension must be below 2^31 and the count at most {}",
-              Where(*exe_.module, *op), op->name(), v->type().ToString(), v->type().num_elements(),
+              Where(*mod_.module, *op), op->name(), v->type().ToString(), v->type().num_elements(),
               kMaxFusedElements));
         }
       }
@@ -570,7 +574,7 @@ class Compiler {
       if (!v->type().is_tensor()) continue;
       const uint64_t bytes = BufferBytes(v->type());
       const ir::Operation* def = v->defining_op();
-      const std::string where = def ? Where(*exe_.module, *def) : exe_.module->source_name();
+      const std::string where = def ? Where(*mod_.module, *def) : mod_.module->source_name();
       const std::string what = def ? fmt::format("'{}' result", def->name()) : std::string("a kernel operand");
       if (bytes > memory) {
         return ResourceExhaustedError(fmt::format("{}: error: {} of type {} needs {} bytes, more than the {} bytes of {}",
@@ -599,7 +603,7 @@ class Compiler {
       if (!v->type().is_tensor() || BufferBytes(v->type()) <= piece) continue;
       return UnimplementedError(fmt::format(
           "{}: error: '{}' on {} ({} bytes): tensors beyond {} bytes may be split across allocations (the device's "
-          "maxMemoryAllocationSize), and {}", Where(*exe_.module, op), op.name(), v->type().ToString(),
+          "maxMemoryAllocationSize), and {}", Where(*mod_.module, op), op.name(), v->type().ToString(),
           BufferBytes(v->type()), piece, why));
     }
     return OkStatus();
@@ -704,7 +708,7 @@ class Compiler {
     std::error_code ec;
     std::filesystem::create_directories(options_.dump_kernels_dir, ec);
     // Files are named after the function too: every executable numbers its fusions from 0.
-    const std::string base = options_.dump_kernels_dir + "/" + (exe_.entry ? exe_.entry->name() + "." : "") + source.name;
+    const std::string base = options_.dump_kernels_dir + "/" + (mod_.entry ? mod_.entry->name() + "." : "") + source.name;
     std::ofstream glsl(base + ".comp");
     glsl << source.glsl;
     std::ofstream assembly(base + ".spvasm");
@@ -718,18 +722,19 @@ class Compiler {
 
   Status UploadConstant(const ir::Operation& op) {
     const ir::Value* value = op.result(0);
-    if (exe_.constants.count(value)) return OkStatus();
+    if (mod_.constants.count(value)) return OkStatus();
     const ir::Attribute* attribute = op.attribute("value");
     const ir::Literal* literal = attribute ? attribute->AsDenseElements() : nullptr;
-    if (literal == nullptr) return InvalidArgumentError(fmt::format("{}: constant without a value", Where(*exe_.module, op)));
+    if (literal == nullptr) return InvalidArgumentError(fmt::format("{}: constant without a value", Where(*mod_.module, op)));
     ir::Literal expanded = *literal;
     VKHLO_RETURN_IF_ERROR(expanded.Expand());
-    VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> storage, AllocateTensor(exe_.client, value->type()));
+    VKHLO_ASSIGN_OR_RETURN(TensorDesc type, DescOf(value->type()));
+    VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> storage, AllocateTensor(exe_.client, type));
     if (!expanded.raw().empty()) {
       VKHLO_RETURN_IF_ERROR(exe_.client->device->transfers().Upload(storage->buffer, 0, std::as_bytes(expanded.raw())));
     }
     exe_.compile_stats.constant_bytes += expanded.raw().size();
-    exe_.constants[value] = RtValue::Tensor(std::move(storage), value->type());
+    mod_.constants[value] = RtValue::Tensor(std::move(storage), std::move(type));
     return OkStatus();
   }
 
@@ -816,6 +821,7 @@ class Compiler {
   }
 
   ExecutableState& exe_;
+  CompiledModule& mod_;  // exe_.compiled
   const CompileOptions& options_;
   uint64_t kernels_ = 0;
   int reducer_count_ = 0;
@@ -855,7 +861,6 @@ Status LoadOwnPlan(ExecutableState& exe) {
   VKHLO_ASSIGN_OR_RETURN(plan::Plan plan, LowerToPlan(exe, &extras));
   LoadOptions options;
   options.uploaded_constants = std::move(extras.constant_buffers);
-  options.value_types = std::move(extras.value_types);
   VKHLO_ASSIGN_OR_RETURN(exe.loaded, LoadPlan(exe.client, std::move(plan), std::move(options)));
   return OkStatus();
 }
@@ -890,11 +895,12 @@ StatusOr<Executable> CompileModule(const Client& client, std::unique_ptr<ir::Mod
   }
   auto exe = std::make_shared<ExecutableState>();
   exe->client = client.state();
-  exe->module = std::move(module);
+  exe->compiled = std::make_shared<CompiledModule>();
+  exe->compiled->module = std::move(module);
   exe->checks = std::move(checks);
   Compiler compiler(*exe, options);
   VKHLO_RETURN_IF_ERROR(compiler.Run());
-  SetSignature(*exe, exe->entry->type());
+  SetSignature(*exe, exe->compiled->entry->type());
   exe->lower_to_plan = &LowerForSerialize;
   VKHLO_RETURN_IF_ERROR(LoadOwnPlan(*exe));
   return Executable(std::move(exe));

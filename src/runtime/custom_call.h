@@ -13,6 +13,7 @@
 
 #include "device/pipeline.h"
 #include "ir/module.h"
+#include "runtime/custom_call_signature.h"
 #include "runtime/state.h"
 #include "vkhlo/custom_call.h"
 
@@ -34,13 +35,6 @@ struct CompiledCustomCall {
     return CustomCallContext{target->name, backend_config, api_version, has_side_effect, location};
   }
 };
-
-// Whether a call with `operands` and `results` matches `signature`; errors read
-// "<location>: error: custom_call @<target> ...". Compile checks each op with it, and a plan's
-// loader each host callback the plan names.
-Status CheckCustomCallSignature(const CustomCallSignature& signature, std::span<const TensorType> operands,
-                                std::span<const TensorType> results, const std::string& location,
-                                const std::string& target);
 
 // Resolves `op` (a stablehlo.custom_call at `location`) against `client`'s registry: checks
 // the signature, validates and loads a kernel's SPIR-V. Errors start with "<location>: error:".

@@ -6,6 +6,7 @@
 #include "codegen/glsl_compiler.h"
 #include "device/spirv_reflect.h"
 #include "runtime/custom_call.h"
+#include "runtime/ir_tensor_desc.h"
 
 namespace vkhlo::runtime {
 namespace {
@@ -84,7 +85,7 @@ Status CompileKernel(ClientState& client, const CustomCallKernel& kernel, std::s
   }
   for (const auto& types : {operands, results}) {
     for (const TensorType& t : types) {
-      VKHLO_ASSIGN_OR_RETURN(ir::Type type, FromTensorType(t));
+      VKHLO_ASSIGN_OR_RETURN(TensorDesc type, DescOf(t));
       if (BufferBytes(type) > client.target.max_storage_buffer_range) {
         // Generated kernels reach such tensors by device address (codegen/big_bindings.h); a
         // custom call's SPIR-V is the caller's and binds every tensor through a descriptor.

@@ -1,23 +1,16 @@
-// Running a custom_call (runtime/custom_call.h): a kernel target is one dispatch in the
+// Running a custom_call (plan::CustomCallStep): a kernel target is one dispatch in the
 // execution's command list; a host callback synchronizes (flush, read operands back, call,
 // upload results).
 #include <fmt/format.h>
 
-#include "builder/literal_conversion.h"
-#include "builder/type_conversion.h"
-#include "ir/tensor_bytes.h"
 #include "device/transfer.h"
-#include "runtime/custom_call.h"
 #include "runtime/execution.h"
 #include "runtime/profiler.h"
 
 namespace vkhlo::runtime {
 namespace {
 
-// The bytes of a tensor's elements in storage layout (what a Literal holds too).
-uint64_t StorageBytes(const ir::Type& type) { return ir::TensorStorageBytes(type).value_or(0); }
-
-device::BufferView TensorView(const device::Buffer& buffer, const ir::Type& type) {
+device::BufferView TensorView(const device::Buffer& buffer, const TensorDesc& type) {
   const uint64_t bytes = BufferBytes(type);
   return bytes == 0 ? buffer.view() : buffer.view(0, bytes);
 }
@@ -43,7 +36,7 @@ StatusOr<std::vector<RtValue>> Execution::RunCustomCall(const plan::CustomCallSt
       keep.push_back(v.storage);
     }
     for (uint32_t id : step.results) {
-      const ir::Type& type = TypeOf(id);
+      const TensorDesc& type = TypeOf(id);
       VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> storage, AllocateTensor(client_, type));
       bindings.push_back({TensorView(storage->buffer, type), device::Access::kWrite});
       written += BufferBytes(type);
@@ -85,23 +78,19 @@ StatusOr<std::vector<RtValue>> Execution::RunCustomCall(const plan::CustomCallSt
   uint64_t moved = 0;
   std::vector<Literal> inputs;
   for (const RtValue& v : operands) {
-    // Through the IR literal, as Buffer::ToLiteral does (it owns the storage-to-Literal rules).
-    std::vector<uint8_t> bytes(StorageBytes(v.type));
+    std::vector<uint8_t> bytes(v.type.storage_bytes());
     moved += bytes.size();
     if (!bytes.empty()) {
       VKHLO_RETURN_IF_ERROR(client_->device->transfers().Download(
           v.storage->buffer, 0, std::as_writable_bytes(std::span<uint8_t>(bytes))));
     }
-    StatusOr<ir::Literal> value =
-        bytes.empty() ? ir::Literal::Create(v.type) : ir::Literal::FromBytes(v.type, std::move(bytes));
-    if (!value.ok()) return value.status();
-    VKHLO_ASSIGN_OR_RETURN(Literal literal, internal::FromIrLiteral(*value));
+    VKHLO_ASSIGN_OR_RETURN(Literal literal, LiteralFromBytes(v.type, bytes));
     inputs.push_back(std::move(literal));
   }
   std::vector<Literal> outputs;
   std::vector<Shape> shapes;
   for (uint32_t id : step.results) {
-    VKHLO_ASSIGN_OR_RETURN(Shape shape, internal::FromIrType(TypeOf(id)));
+    Shape shape = ShapeOf(TypeOf(id));
     VKHLO_ASSIGN_OR_RETURN(Literal literal, Literal::Create(shape));
     outputs.push_back(std::move(literal));
     shapes.push_back(std::move(shape));
@@ -114,19 +103,18 @@ StatusOr<std::vector<RtValue>> Execution::RunCustomCall(const plan::CustomCallSt
                                              status.message()));
   }
   for (size_t i = 0; i < outputs.size(); ++i) {
-    const ir::Type& type = TypeOf(step.results[i]);
+    const TensorDesc& type = TypeOf(step.results[i]);
     if (!ShapeUtil::Compatible(outputs[i].shape(), shapes[i])) {
       return InvalidArgumentError(fmt::format("{}: error: custom_call @{} changed result {} to {}; it must stay {}",
                                               step.location, step.target, i, outputs[i].shape().ToString(),
                                               shapes[i].ToString()));
     }
-    VKHLO_ASSIGN_OR_RETURN(ir::Literal value, internal::ToIrLiteral(outputs[i]));
-    VKHLO_RETURN_IF_ERROR(value.Expand());
+    std::span<const uint8_t> raw = LiteralBytes(outputs[i]);
     VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> storage, AllocateTensor(client_, type));
-    if (!value.raw().empty()) {
-      VKHLO_RETURN_IF_ERROR(client_->device->transfers().Upload(storage->buffer, 0, std::as_bytes(value.raw())));
+    if (!raw.empty()) {
+      VKHLO_RETURN_IF_ERROR(client_->device->transfers().Upload(storage->buffer, 0, std::as_bytes(raw)));
     }
-    moved += value.raw().size();
+    moved += raw.size();
     results.push_back(RtValue::Tensor(std::move(storage), type));
   }
   if (profiler_ != nullptr) {

@@ -1,9 +1,9 @@
 // A custom_call's operand and result types against its target's declared signature
-// (custom_call.h CheckCustomCallSignature): the compile checks each op, a plan's loader each
+// (custom_call_signature.h): the compile checks each op, a plan's loader each
 // host callback the plan names.
 #include <fmt/format.h>
 
-#include "runtime/custom_call.h"
+#include "runtime/custom_call_signature.h"
 
 namespace vkhlo::runtime {
 namespace {

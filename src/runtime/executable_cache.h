@@ -6,7 +6,6 @@
 #include <memory>
 #include <mutex>
 
-#include "ir/module.h"
 #include "support/lru_cache.h"
 #include "vkhlo/runtime.h"
 
@@ -19,11 +18,11 @@ namespace vkhlo::runtime {
 // a newer computation is recognized as stale (its weak pointer no longer leads there).
 struct ExecutableCache {
   struct Entry {
-    std::weak_ptr<const ir::Module> module;
+    std::weak_ptr<const void> module;  // the computation's module (held as void: the runtime knows no IR)
     std::shared_ptr<Executable> executable;
   };
   std::mutex mutex;  // held while compiling too: a computation compiles once
-  LruCache<const ir::Module*, Entry> entries{0};
+  LruCache<const void*, Entry> entries{0};
   uint64_t compiled = 0;
 };
 

@@ -7,6 +7,8 @@
 // the IR.
 #include <fmt/format.h>
 
+#include <array>
+
 #include <algorithm>
 #include <cstring>
 #include <optional>
@@ -15,7 +17,7 @@
 #include "device/command_list.h"
 #include "device/transfer.h"
 #include "runtime/execution.h"
-#include "runtime/fft_step.h"
+#include "runtime/fft_record.h"
 #include "runtime/profiler.h"
 
 namespace vkhlo::runtime {
@@ -246,7 +248,7 @@ uint64_t SplitBindings(std::span<const device::Binding> bindings) {
 
 }  // namespace
 
-StatusOr<std::shared_ptr<BufferState>> Execution::AllocateHeld(const ir::Type& type) {
+StatusOr<std::shared_ptr<BufferState>> Execution::AllocateHeld(const TensorDesc& type) {
   VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> tensor, AllocateTensor(client_, type));
   allocated_since_flush_ += tensor->buffer.size();
   return tensor;
@@ -361,8 +363,7 @@ Status Execution::RunDispatchStep(ListRun& run, const plan::DispatchStep& step) 
     if (!storage && value.placement == Placement::kSlot) {
       std::shared_ptr<BufferState>& slot = run.slots[value.index];
       if (!slot) {
-        VKHLO_ASSIGN_OR_RETURN(slot, AllocateHeld(ir::Type::Tensor(ir::ElementType::kU8,
-                                                                   {int64_t(run.list->slots[value.index].bytes)})));
+        VKHLO_ASSIGN_OR_RETURN(slot, AllocateHeld(TensorDesc{U8, {int64_t(run.list->slots[value.index].bytes)}}));
       }
       storage = slot;
     } else if (!storage) {
@@ -435,7 +436,7 @@ Status Execution::RunDispatchStep(ListRun& run, const plan::DispatchStep& step) 
       if (ref.kind == plan::BufferRef::Kind::kSlot && run.slots[ref.index] == nullptr) {
         const plan::Slot& slot = run.list->slots[ref.index];
         VKHLO_ASSIGN_OR_RETURN(run.slots[ref.index],
-                               AllocateHeld(ir::Type::Tensor(ir::ElementType::kU8, {int64_t(slot.bytes)})));
+                               AllocateHeld(TensorDesc{U8, {int64_t(slot.bytes)}}));
       }
       VKHLO_ASSIGN_OR_RETURN(device::BufferView view, View(run, ref, storage_of(ref)));
       // A loop kernel (one dispatch, nothing in place) writes its outputs without reading them.
@@ -519,21 +520,15 @@ StatusOr<int64_t> Execution::ReadScalar(const plan::ScalarRead& read, const RtVa
   VKHLO_RETURN_IF_ERROR(Flush());
   stats_.predicate_readbacks++;
   const int bytes = std::min<int>(read.bytes, 8);
-  uint64_t raw = 0;
+  std::array<uint8_t, 8> raw{};
   const double start = profiler_ != nullptr ? profiler_->NowUs() : 0;
   VKHLO_RETURN_IF_ERROR(client_->device->transfers().Download(
-      value.storage->buffer, 0, std::as_writable_bytes(std::span<uint64_t>(&raw, 1)).first(static_cast<size_t>(bytes))));
+      value.storage->buffer, 0, std::as_writable_bytes(std::span(raw)).first(static_cast<size_t>(bytes))));
   if (profiler_ != nullptr) {
     profiler_->Host(fmt::format("predicate read ({})", op), "host: predicate read", fmt::format("{} at {}", op, location),
                     start, static_cast<uint64_t>(bytes));
   }
-  const int width = ir::BitWidth(value.type.element_type());
-  if (ir::IsSignedInteger(value.type.element_type()) && width < 64) {
-    const uint64_t sign = uint64_t{1} << (width - 1);
-    raw &= (uint64_t{1} << width) - 1;
-    return static_cast<int64_t>((raw ^ sign) - sign);
-  }
-  return static_cast<int64_t>(raw);
+  return IntegerFromBytes(std::span(raw).first(static_cast<size_t>(bytes)), value.type.element);
 }
 
 Status Execution::RunWhile(const plan::WhileStep& step) {
@@ -586,7 +581,7 @@ StatusOr<std::vector<RtValue>> Execution::RunBatched(const plan::WhileStep& step
   constexpr uint64_t kFlagBytes = 8;  // one slot per iteration, wide enough for any predicate
   VKHLO_ASSIGN_OR_RETURN(
       std::shared_ptr<BufferState> flags,
-      AllocateHeld(ir::Type::Tensor(ir::ElementType::kU8, {int64_t{kMostIterationsPerBatch} * int64_t{kFlagBytes}})));
+      AllocateHeld(TensorDesc{U8, {int64_t{kMostIterationsPerBatch} * int64_t{kFlagBytes}}}));
   const uint32_t most = process_.max_dispatches_per_submission > 0 ? process_.max_dispatches_per_submission
                                                                    : kDispatchesPerSubmission;
   int64_t done = 0;  // iterations whose condition held
@@ -605,7 +600,7 @@ StatusOr<std::vector<RtValue>> Execution::RunBatched(const plan::WhileStep& step
           condition[0].type.num_elements() != 1) {
         return InternalError("while condition must return one scalar tensor");
       }
-      predicate_bytes = ir::StorageBytes(condition[0].type.element_type());
+      predicate_bytes = static_cast<int>(condition[0].type.element_bytes());
       VKHLO_RETURN_IF_ERROR(Copy(*condition[0].storage, 0, *flags, static_cast<uint64_t>(recorded) * kFlagBytes,
                                  static_cast<uint64_t>(predicate_bytes)));
       Retire(condition[0].storage);
@@ -659,9 +654,9 @@ Status Execution::RunValueStep(const plan::ValueStep& step) {
 }
 
 Status Execution::RunFft(const plan::FftStep& step) {
-  // VkFFT records into the same command list as the kernels (fft_step.h).
+  // VkFFT records into the same command list as the kernels (fft_record.h).
   VKHLO_ASSIGN_OR_RETURN(RtValue operand, Lookup(step.operand));
-  const ir::Type& type = TypeOf(step.result);
+  const TensorDesc& type = TypeOf(step.result);
   VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> result, AllocateHeld(type));
   if (operand.storage->buffer.split() || result->buffer.split()) {
     // VkFFT binds whole VkBuffers by offset: a tensor in several allocations is beyond it.
@@ -711,26 +706,31 @@ StatusOr<std::vector<Buffer>> RunEntry(const ExecutableState& exe, std::span<con
   }
   if (exe.loaded == nullptr) return InternalError("runtime: the executable has no plan to run");
   const LoadedPlan& loaded = *exe.loaded;
-  const std::vector<ir::Type>& inputs = loaded.parameter_types;
+  using Kind = plan::EntryType::Kind;
+  const std::vector<Kind>& kinds = loaded.parameter_kinds;
   const std::string where = fmt::format("@{}", loaded.plan.header.entry_name);
   size_t tensors = 0;
-  for (const ir::Type& t : inputs) tensors += t.is_token() ? 0 : 1;
+  for (Kind kind : kinds) tensors += kind == Kind::kToken ? 0 : 1;
   if (arguments.size() != tensors) {
     return InvalidArgumentError(fmt::format("{} takes {} arguments, given {}", where, tensors, arguments.size()));
   }
   std::vector<RtValue> values;
   size_t next = 0;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    if (inputs[i].is_token()) {  // tokens carry no data: each token parameter gets one
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    if (kinds[i] == Kind::kToken) {  // tokens carry no data: each token parameter gets one
       values.push_back(RtValue{});
       continue;
     }
     const size_t a = next++;
     if (!arguments[a]) return InvalidArgumentError(fmt::format("{}: argument {} is an empty Buffer", where, a));
-    const ir::Type& given = arguments[a].state()->type;
-    if (!inputs[i].is_tensor() || given != inputs[i]) {
-      return InvalidArgumentError(fmt::format("{}: argument {} must be {}, given {}", where, a, inputs[i].ToString(),
-                                              given.ToString()));
+    const TensorDesc& given = arguments[a].state()->type;
+    if (kinds[i] != Kind::kTensor) {
+      return UnimplementedError(fmt::format("{}: parameter {} is a tuple; pass its tensors as parameters of their own",
+                                            where, i));
+    }
+    if (given != loaded.parameter_types[i]) {
+      return InvalidArgumentError(fmt::format("{}: argument {} must be {}, given {}", where, a,
+                                              loaded.parameter_types[i].ToString(), given.ToString()));
     }
     if (arguments[a].state()->client != exe.client) {
       return InvalidArgumentError(fmt::format("{}: argument {} lives on another client", where, a));

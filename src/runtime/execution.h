@@ -1,8 +1,7 @@
 // One execution of an executable's plan (execute.cc): the values of the plan's step lists, the
 // command list being recorded, buffers kept alive until their work is done, and — in a process
 // grid — the process it runs as (collectives.cc, process_ops.cc). It reads the loaded plan
-// (loaded_plan.h), never a module or an op; values' types are still ir::Type (and host
-// callbacks convert through ir::Literal), the one part of the IR the runtime links.
+// (loaded_plan.h) and knows values by their runtime types (tensor_desc.h): nothing of the IR.
 //
 // An Execution belongs to one thread; several Executions of one executable run at once (the
 // executable is read-only while it runs, each Execution records its own command lists).
@@ -69,7 +68,7 @@ class Execution {
   };
 
   const plan::Plan& plan() const { return loaded_.plan; }
-  const ir::Type& TypeOf(uint32_t value) const { return loaded_.value_types[value]; }
+  const TensorDesc& TypeOf(uint32_t value) const { return loaded_.value_types[value]; }
   StatusOr<RtValue> Lookup(uint32_t value) const;
   StatusOr<std::vector<RtValue>> LookupAll(const std::vector<uint32_t>& values) const;
   Status SetResults(const std::vector<uint32_t>& ids, std::vector<RtValue> values, std::string_view what);
@@ -80,7 +79,7 @@ class Execution {
   StatusOr<device::CommandList*> List();
   // A new tensor for this execution's work: AllocateTensor, counting what is held until the
   // next Flush (a counted loop's submissions are bounded by it).
-  StatusOr<std::shared_ptr<BufferState>> AllocateHeld(const ir::Type& type);
+  StatusOr<std::shared_ptr<BufferState>> AllocateHeld(const TensorDesc& type);
   // Between two iterations of a counted loop: submits once the list holds enough dispatches or
   // the execution holds enough buffers until the next Flush; else nothing. The submission is
   // left running while the next iterations are recorded (SubmitInFlight).
@@ -138,9 +137,9 @@ class Execution {
   // processes share the device, else a copy through host memory (its producer has finished).
   StatusOr<std::shared_ptr<BufferState>> Localize(std::shared_ptr<BufferState> tensor);
   // Device work on tensors, recorded in this execution's list.
-  StatusOr<std::shared_ptr<BufferState>> NewTensor(const ir::Type& type);
+  StatusOr<std::shared_ptr<BufferState>> NewTensor(const TensorDesc& type);
   Status Copy(const BufferState& from, uint64_t from_offset, const BufferState& to, uint64_t to_offset, uint64_t bytes);
-  StatusOr<std::shared_ptr<BufferState>> Zeros(const ir::Type& type);
+  StatusOr<std::shared_ptr<BufferState>> Zeros(const TensorDesc& type);
   // Folds `contributions` (in order) with the step's reducer list.
   StatusOr<std::vector<RtValue>> Reduce(const plan::CollectiveStep& step, const std::vector<Contribution>& contributions);
 

@@ -1,4 +1,4 @@
-// RecordFft (fft_step.h) through VkFFT, which generates and compiles its kernels when it makes
+// RecordFft (fft_record.h) through VkFFT, which generates and compiles its kernels when it makes
 // a plan (with glslang): part of the full library. A runtime-only build links
 // fft_record_unavailable.cc instead.
 #include <fmt/format.h>
@@ -7,7 +7,7 @@
 
 #include "device/fft/fft_plan.h"
 #include "device/fft/fft_split.h"
-#include "runtime/fft_step.h"
+#include "runtime/fft_record.h"
 
 namespace vkhlo::runtime {
 

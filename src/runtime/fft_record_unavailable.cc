@@ -1,9 +1,9 @@
-// RecordFft (fft_step.h) in the runtime-only library (vkhlo::runtime): VkFFT makes its kernels
+// RecordFft (fft_record.h) in the runtime-only library (vkhlo::runtime): VkFFT makes its kernels
 // with glslang when it plans a transform, and this build has no GLSL compiler, so a plan with
 // an FFT step is a clear error here. (The full library, vkhlo::vkhlo, runs them.)
 #include <fmt/format.h>
 
-#include "runtime/fft_step.h"
+#include "runtime/fft_record.h"
 
 namespace vkhlo::runtime {
 

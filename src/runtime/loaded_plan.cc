@@ -6,7 +6,7 @@
 #include <variant>
 
 #include "device/transfer.h"
-#include "runtime/custom_call.h"
+#include "runtime/custom_call_signature.h"
 #include "runtime/kernel_check.h"
 
 namespace vkhlo::runtime {
@@ -28,24 +28,6 @@ std::vector<uint32_t> MadeBy(const plan::Step& step) {
         }
       },
       step.op);
-}
-
-StatusOr<ir::Type> TypeOf(const plan::EntryType& type) {
-  switch (type.kind) {
-    case plan::EntryType::Kind::kToken:
-      return ir::Type::Token();
-    case plan::EntryType::Kind::kTuple: {
-      std::vector<ir::Type> elements;
-      for (const plan::EntryType& e : type.elements) {
-        VKHLO_ASSIGN_OR_RETURN(ir::Type t, TypeOf(e));
-        elements.push_back(std::move(t));
-      }
-      return ir::Type::Tuple(std::move(elements));
-    }
-    case plan::EntryType::Kind::kTensor:
-      return FromTensorType(type.tensor);
-  }
-  return InvalidArgumentError("an entry type of an unknown kind");
 }
 
 device::ComputePipelineDesc PipelineDescOf(const plan::Kernel& kernel) {
@@ -114,19 +96,12 @@ StatusOr<std::shared_ptr<const LoadedPlan>> LoadPlan(const std::shared_ptr<Clien
   const plan::Plan& p = out.plan;  // steps are found by address below: the plan stays here
 
   // Values: types, and the list that makes each.
-  if (!options.value_types.empty() && options.value_types.size() != p.values.size()) {
-    return InternalError("LoadPlan: value types given for another plan");
-  }
   out.value_types.resize(p.values.size());
   out.value_list.assign(p.values.size(), -1);
   for (size_t v = 0; v < p.values.size(); ++v) {
     const plan::Value& value = p.values[v];
     if (value.kind != plan::Value::Kind::kTensor) continue;
-    if (!options.value_types.empty()) {
-      out.value_types[v] = std::move(options.value_types[v]);
-      continue;
-    }
-    StatusOr<ir::Type> type = FromTensorType(value.type);
+    StatusOr<TensorDesc> type = DescOf(value.type);
     if (!type.ok()) return type.status().WithContext(fmt::format("plan value {} ({})", v, value.name));
     out.value_types[v] = std::move(*type);
   }
@@ -151,10 +126,14 @@ StatusOr<std::shared_ptr<const LoadedPlan>> LoadPlan(const std::shared_ptr<Clien
   }
 
   // The entry's signature.
-  for (const plan::EntryType& parameter : p.header.parameters) {
-    VKHLO_ASSIGN_OR_RETURN(ir::Type type, TypeOf(parameter));
-    out.parameter_is_token.push_back(type.is_token());
-    out.parameter_types.push_back(std::move(type));
+  for (size_t i = 0; i < p.header.parameters.size(); ++i) {
+    const plan::EntryType& parameter = p.header.parameters[i];
+    out.parameter_kinds.push_back(parameter.kind);
+    out.parameter_types.emplace_back();
+    if (parameter.kind != plan::EntryType::Kind::kTensor) continue;
+    StatusOr<TensorDesc> type = DescOf(parameter.tensor);
+    if (!type.ok()) return type.status().WithContext(fmt::format("plan parameter {}", i));
+    out.parameter_types.back() = std::move(*type);
   }
 
   // Pipelines (shared by content through the device's cache: a compile's own are found there).
@@ -173,9 +152,9 @@ StatusOr<std::shared_ptr<const LoadedPlan>> LoadPlan(const std::shared_ptr<Clien
       continue;
     }
     const plan::Constant& constant = p.constants[c];
-    StatusOr<ir::Type> type_or = FromTensorType(constant.type);
+    StatusOr<TensorDesc> type_or = DescOf(constant.type);
     if (!type_or.ok()) return type_or.status().WithContext(fmt::format("plan constant {}", c));
-    const ir::Type& type = *type_or;
+    const TensorDesc& type = *type_or;
     if (constant.bytes.size() != BufferBytes(type)) {
       return InvalidArgumentError(fmt::format("plan constant {} ({}) holds {} bytes; its type takes {}", c,
                                               constant.type.ToString(), constant.bytes.size(), BufferBytes(type)));

@@ -19,6 +19,7 @@
 #include "plan/plan.h"
 #include "runtime/profiler.h"
 #include "runtime/state.h"
+#include "runtime/tensor_desc.h"
 #include "vkhlo/custom_call.h"
 #include "vkhlo/status.h"
 
@@ -31,17 +32,17 @@ struct LoadedPlan {
   bool constant_bytes = true;
   std::vector<std::shared_ptr<const device::Pipeline>> pipelines;  // per plan kernel
   std::vector<std::shared_ptr<BufferState>> constants;             // per plan constant
-  std::vector<ir::Type> value_types;  // per value: tensors' types (tokens and tuples: empty)
+  std::vector<TensorDesc> value_types;  // per value: tensors' types (tokens and tuples: empty)
   std::vector<int32_t> value_list;    // per value: the list whose argument or step makes it (-1: a constant)
   std::vector<std::vector<uint32_t>> list_values;  // per list: the values it makes (dropped when it ends)
   std::vector<std::vector<uint32_t>> slots_by_end;  // per list: its slots in the order their lives end
   std::vector<KernelProfile> profiles;             // per plan profile
-  // The entry's tensor parameters (tokens left out are marked by `parameter_is_token`).
-  std::vector<ir::Type> parameter_types;
-  std::vector<bool> parameter_is_token;
+  // The entry's parameters: tensors' types (tokens and tuples: empty), and their kinds.
+  std::vector<TensorDesc> parameter_types;
+  std::vector<plan::EntryType::Kind> parameter_kinds;
   // Host callbacks by step: the registration each runs.
   std::unordered_map<const plan::CustomCallStep*, std::shared_ptr<const CustomCallTarget>> host_callbacks;
-  const ir::Type& type(uint32_t value) const { return value_types[value]; }
+  const TensorDesc& type(uint32_t value) const { return value_types[value]; }
 };
 
 struct LoadOptions {
@@ -52,9 +53,6 @@ struct LoadOptions {
   // Checks every kernel's SPIR-V before the driver sees it (kernel_check.h): set for plans read
   // from outside (Client::LoadExecutable); a compile's own kernels were checked when made.
   bool check_kernels = false;
-  // The values' types as the compile knew them (quantized types included); empty: read from
-  // the plan's tensor types.
-  std::vector<ir::Type> value_types;
 };
 
 // Makes `plan` ready to run on `client`: validates it, creates its pipelines (through the

@@ -7,7 +7,9 @@
 #include <variant>
 
 #include "ir/printer.h"
+#include "runtime/compiled_module.h"
 #include "runtime/custom_call.h"
+#include "runtime/ir_tensor_desc.h"
 #include "runtime/plan_lowering_kernels.h"
 #include "runtime/plan_lowering_ops.h"
 #include "runtime/plan_lowering_steps.h"
@@ -101,18 +103,14 @@ struct ListBuilder {
 
 class Lowerer {
  public:
-  Lowerer(const ExecutableState& exe, PlanLoweringExtras* extras) : exe_(exe), extras_(extras), kernels_(plan_) {}
+  Lowerer(const ExecutableState& exe, const CompiledModule& compiled, PlanLoweringExtras* extras)
+      : exe_(exe), mod_(compiled), extras_(extras), kernels_(plan_) {}
 
   StatusOr<plan::Plan> Run() {
-    if (exe_.polymorphic) {
-      return UnimplementedError(
-          "a shape-polymorphic executable has no plan: a plan has static shapes (grids, push constants, slot sizes), "
-          "and this executable specialises itself with the compiler for each argument shape when it runs");
-    }
-    if (exe_.program == nullptr || exe_.entry == nullptr || exe_.module == nullptr) {
+    if (mod_.program == nullptr || mod_.entry == nullptr || mod_.module == nullptr) {
       return InvalidArgumentError("LowerToPlan: the executable holds no compiled program");
     }
-    VKHLO_ASSIGN_OR_RETURN(plan_.entry, LowerList(*exe_.program, plan::StepList::Role::kEntry, exe_.entry->name()));
+    VKHLO_ASSIGN_OR_RETURN(plan_.entry, LowerList(*mod_.program, plan::StepList::Role::kEntry, mod_.entry->name()));
     VKHLO_RETURN_IF_ERROR(FillHeader());
     if (exe_.checks) plan_.checks = TestChecksOf(*exe_.checks);
     return std::move(plan_);
@@ -120,7 +118,7 @@ class Lowerer {
 
  private:
   std::string Where(const ir::Operation& op) const {
-    return ir::FormatLocation(exe_.module->source_name(), op.location());
+    return ir::FormatLocation(mod_.module->source_name(), op.location());
   }
 
   // --- values ---
@@ -145,7 +143,6 @@ class Lowerer {
     value.name = v->name_hint().empty() ? std::string() : "%" + v->name_hint();
     const auto id = static_cast<uint32_t>(plan_.values.size());
     plan_.values.push_back(std::move(value));
-    if (extras_ != nullptr) extras_->value_types.push_back(type.is_tensor() ? type : ir::Type());
     value_ids_.emplace(v, id);
     return id;
   }
@@ -155,7 +152,7 @@ class Lowerer {
   StatusOr<uint32_t> Read(const ir::Value* v) {
     auto known = value_ids_.find(v);
     if (known != value_ids_.end()) return known->second;
-    if (exe_.constants.count(v) == 0) {
+    if (mod_.constants.count(v) == 0) {
       return InternalError(fmt::format("plan lowering: value %{} is read before it is made", v->name_hint()));
     }
     VKHLO_ASSIGN_OR_RETURN(uint32_t constant, ConstantOf(v));
@@ -190,7 +187,7 @@ class Lowerer {
       plan::Constant constant;
       constant.type = ToTensorType(v->type());
       plan_.constants.push_back(std::move(constant));
-      extras_->constant_buffers.push_back(exe_.constants.at(v).storage);
+      extras_->constant_buffers.push_back(mod_.constants.at(v).storage);
       return static_cast<uint32_t>(plan_.constants.size() - 1);
     }
     const ir::Operation* op = v->defining_op();
@@ -446,8 +443,8 @@ class Lowerer {
       case OpCode::kCall: {
         const ir::Attribute* callee = op.attribute("callee");
         const ir::SymbolRef* symbol = callee ? callee->as<ir::SymbolRef>() : nullptr;
-        auto function = symbol ? exe_.functions.find(symbol->name) : exe_.functions.end();
-        if (function == exe_.functions.end() || function->second == nullptr) {
+        auto function = symbol ? mod_.functions.find(symbol->name) : mod_.functions.end();
+        if (function == mod_.functions.end() || function->second == nullptr) {
           return InternalError(fmt::format("{}: plan lowering: call of a function the compile did not compile", Where(op)));
         }
         plan::CallStep step;
@@ -493,8 +490,8 @@ class Lowerer {
       case OpCode::kCollectivePermute:
       case OpCode::kCollectiveBroadcast: {
         VKHLO_ASSIGN_OR_RETURN(plan::CollectiveStep step, CollectiveStepOf(op, Where(op)));
-        auto reducer = exe_.reducers.find(&op);
-        if (reducer != exe_.reducers.end()) {
+        auto reducer = mod_.reducers.find(&op);
+        if (reducer != mod_.reducers.end()) {
           VKHLO_ASSIGN_OR_RETURN(uint32_t list, LowerList(*reducer->second, plan::StepList::Role::kReducer,
                                                           fmt::format("reducer of {} at {}", op.name(), Where(op))));
           step.reducer = static_cast<int32_t>(list);
@@ -544,8 +541,8 @@ class Lowerer {
   }
 
   Status LowerCustomCall(ListBuilder& b, const ir::Operation& op) {
-    auto compiled = exe_.custom_calls.find(&op);
-    if (compiled == exe_.custom_calls.end() || compiled->second == nullptr) {
+    auto compiled = mod_.custom_calls.find(&op);
+    if (compiled == mod_.custom_calls.end() || compiled->second == nullptr) {
       return InternalError(fmt::format("{}: plan lowering: custom_call the compile did not resolve", Where(op)));
     }
     const CompiledCustomCall& call = *compiled->second;
@@ -581,11 +578,11 @@ class Lowerer {
     if (exe_.source_sha256) {
       h.source_sha256 = *exe_.source_sha256;
     } else if (extras_ == nullptr) {  // the compile's own plan is never written: no need to print the module
-      h.source_sha256 = Sha256Of(ir::PrintModule(*exe_.module));
+      h.source_sha256 = Sha256Of(ir::PrintModule(*mod_.module));
     }
-    h.entry_name = exe_.entry->name();
-    for (const ir::Type& t : exe_.entry->type().inputs) h.parameters.push_back(EntryTypeOf(t));
-    for (const ir::Type& t : exe_.entry->type().results) h.results.push_back(EntryTypeOf(t));
+    h.entry_name = mod_.entry->name();
+    for (const ir::Type& t : mod_.entry->type().inputs) h.parameters.push_back(EntryTypeOf(t));
+    for (const ir::Type& t : mod_.entry->type().results) h.results.push_back(EntryTypeOf(t));
     VKHLO_ASSIGN_OR_RETURN(h.requirements, PlanRequirements(plan_, exe_.client->target));
     // The device compiled on runs what it compiled: a plan needing more misreads its kernels.
     const Status runs_here = plan::CheckRequirements(h.requirements, DeviceOfferOf(exe_.client->device->capabilities()));
@@ -597,6 +594,7 @@ class Lowerer {
   }
 
   const ExecutableState& exe_;
+  const CompiledModule& mod_;  // exe_.compiled
   PlanLoweringExtras* extras_ = nullptr;
   plan::Plan plan_;
   PlanKernels kernels_;
@@ -610,7 +608,13 @@ class Lowerer {
 }  // namespace
 
 StatusOr<plan::Plan> LowerToPlan(const ExecutableState& exe, PlanLoweringExtras* extras) {
-  return Lowerer(exe, extras).Run();
+  if (exe.polymorphic) {
+    return UnimplementedError(
+        "a shape-polymorphic executable has no plan: a plan has static shapes (grids, push constants, slot sizes), "
+        "and this executable specialises itself with the compiler for each argument shape when it runs");
+  }
+  if (exe.compiled == nullptr) return InvalidArgumentError("LowerToPlan: the executable holds no compiled program");
+  return Lowerer(exe, *exe.compiled, extras).Run();
 }
 
 }  // namespace vkhlo::runtime

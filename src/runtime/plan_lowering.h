@@ -21,7 +21,6 @@ namespace vkhlo::runtime {
 
 // What the compile hands its own loaded plan besides the plan (loaded_plan.h LoadOptions).
 struct PlanLoweringExtras {
-  std::vector<ir::Type> value_types;  // per plan value: its IR type (tensors; others invalid)
   // Per plan constant: the buffer the compile uploaded it to. The plan's constants then keep no
   // bytes (the executable serializes by lowering again), and the header no source hash.
   std::vector<std::shared_ptr<BufferState>> constant_buffers;

@@ -5,8 +5,8 @@
 
 #include <chrono>
 
-#include "ir/literal.h"
 #include "passes/shapes/refine.h"
+#include "runtime/ir_tensor_desc.h"
 #include "runtime/runtime_internal.h"
 
 namespace vkhlo::runtime {
@@ -33,7 +33,7 @@ StatusOr<std::vector<ir::Type>> ParameterTypes(const PolymorphicProgram& program
     if (next >= arguments.size()) break;
     const Buffer& argument = arguments[next];
     if (!argument) return InvalidArgumentError(fmt::format("@{}: argument {} is an empty Buffer", program.entry, next));
-    types.push_back(argument.state()->type);
+    types.push_back(IrTypeOf(argument.state()->type));
     ++next;
   }
   if (next != arguments.size() || types.size() != program.parameters.size()) {
@@ -152,7 +152,7 @@ StatusOr<std::vector<Buffer>> RunPolymorphic(const ExecutableState& exe, std::sp
   for (size_t k = 0; k < program.shape_parameters.size(); ++k) {
     const int64_t p = program.shape_parameters[k];
     const Buffer& argument = arguments[static_cast<size_t>(argument_index[k])];
-    if (argument.state()->type != program.parameters[static_cast<size_t>(p)]) {
+    if (IrTypeOf(argument.state()->type) != program.parameters[static_cast<size_t>(p)]) {
       return InvalidArgumentError(fmt::format("@{}: argument {} must be {}, given {}", program.entry, argument_index[k],
                                               program.parameters[static_cast<size_t>(p)].ToString(),
                                               argument.state()->type.ToString()));
@@ -164,8 +164,7 @@ StatusOr<std::vector<Buffer>> RunPolymorphic(const ExecutableState& exe, std::sp
       process.profiler->Host(fmt::format("shape argument {} read", argument_index[k]), "host: shape argument read",
                              "@" + program.entry, start, bytes.size());
     }
-    VKHLO_ASSIGN_OR_RETURN(ir::Literal literal, ir::Literal::FromBytes(argument.state()->type, std::move(bytes)));
-    values[p] = literal.GetInt(0);
+    values[p] = IntegerFromBytes(bytes, argument.state()->type.element);
   }
   const double start = process.profiler != nullptr ? process.profiler->NowUs() : 0;
   VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<ExecutableState> specialized, Specialization(exe, types, values));
@@ -212,9 +211,9 @@ StatusOr<Executable> Executable::Specialize(const std::vector<TensorType>& argum
       continue;
     }
     if (next >= argument_types.size()) break;
-    StatusOr<ir::Type> type = runtime::FromTensorType(argument_types[next]);
+    StatusOr<runtime::TensorDesc> type = runtime::DescOf(argument_types[next]);
     if (!type.ok()) return type.status().WithContext(fmt::format("Specialize: argument {}", next));
-    types.push_back(*type);
+    types.push_back(runtime::IrTypeOf(*type));
     auto value = argument_values.find(static_cast<int64_t>(next));
     if (value != argument_values.end()) values[static_cast<int64_t>(p)] = value->second;
     ++next;

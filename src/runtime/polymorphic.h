@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/module.h"
 #include "runtime/execution.h"
 #include "runtime/state.h"
 #include "support/lru_cache.h"

@@ -10,7 +10,7 @@
 #include "device/instance.h"
 #include "device/transfer.h"
 #include "runtime/execution.h"
-#include "runtime/runtime_internal.h"
+#include "runtime/client_internal.h"
 
 namespace vkhlo {
 

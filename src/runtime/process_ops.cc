@@ -29,9 +29,9 @@ StatusOr<std::vector<RtValue>> Execution::RunProcessOp(const plan::ProcessStep& 
     return StepError(name, step.location, what, code);
   };
   const std::string described = fmt::format("{} at {}", name, step.location);
-  auto result_type = [&](size_t i) -> const ir::Type& { return TypeOf(step.results[i]); };
+  auto result_type = [&](size_t i) -> const TensorDesc& { return TypeOf(step.results[i]); };
   // The payload types an op receives: every result but the trailing token.
-  auto check_received = [&](const std::vector<ir::Type>& types) -> Status {
+  auto check_received = [&](const std::vector<TensorDesc>& types) -> Status {
     if (types.size() + 1 != step.results.size()) {
       return error(fmt::format("received {} value(s) for {} result(s) before its token", types.size(),
                                      step.results.size() - 1));
@@ -52,8 +52,7 @@ StatusOr<std::vector<RtValue>> Execution::RunProcessOp(const plan::ProcessStep& 
     std::vector<HostTensor> entry;
     for (const RtValue& v : payload) {
       if (v.kind != RtValue::Kind::kTensor) return error("writes a value that is not a tensor");
-      HostTensor t{ToTensorType(v.type), std::vector<uint8_t>(ir::StorageBytes(v.type.element_type()) *
-                                                             static_cast<size_t>(v.type.num_elements()))};
+      HostTensor t{v.type.ToTensorType(), std::vector<uint8_t>(v.type.storage_bytes())};
       if (!t.bytes.empty()) {
         VKHLO_RETURN_IF_ERROR(client_->device->transfers().Download(
             v.storage->buffer, 0, std::as_writable_bytes(std::span<uint8_t>(t.bytes))));
@@ -69,9 +68,9 @@ StatusOr<std::vector<RtValue>> Execution::RunProcessOp(const plan::ProcessStep& 
     if (process_.infeed == nullptr) return error("has no infeed to read from");
     std::optional<std::vector<HostTensor>> entry = process_.infeed->Pop();
     if (!entry) return error("reads from an empty infeed");
-    std::vector<ir::Type> types;
+    std::vector<TensorDesc> types;
     for (const HostTensor& t : *entry) {
-      VKHLO_ASSIGN_OR_RETURN(ir::Type type, FromTensorType(t.type));
+      VKHLO_ASSIGN_OR_RETURN(TensorDesc type, DescOf(t.type));
       types.push_back(type);
     }
     VKHLO_RETURN_IF_ERROR(check_received(types));
@@ -81,7 +80,7 @@ StatusOr<std::vector<RtValue>> Execution::RunProcessOp(const plan::ProcessStep& 
     for (size_t i = 0; i < types.size(); ++i) {
       const HostTensor& t = (*entry)[i];
       moved += t.bytes.size();
-      if (t.bytes.size() != ir::StorageBytes(types[i].element_type()) * static_cast<size_t>(types[i].num_elements())) {
+      if (t.bytes.size() != types[i].storage_bytes()) {
         return error(fmt::format("received {} bytes for {}", t.bytes.size(), types[i].ToString()));
       }
       VKHLO_ASSIGN_OR_RETURN(auto storage, AllocateTensor(client_, types[i]));
@@ -98,17 +97,16 @@ StatusOr<std::vector<RtValue>> Execution::RunProcessOp(const plan::ProcessStep& 
   switch (step.kind) {
     case Kind::kReplicaId:
     case Kind::kPartitionId: {
-      const ir::Type& type = result_type(0);
-      if (!type.is_tensor() || type.num_elements() != 1) return error("returns a scalar");
+      const TensorDesc& type = result_type(0);
+      if (type.element == PRIMITIVE_TYPE_INVALID || type.num_elements() != 1) return error("returns a scalar");
       const std::string key = fmt::format("{} {}", name, type.ToString());
       auto it = ids_.find(key);
       if (it == ids_.end()) {
         const int64_t id = step.kind == Kind::kReplicaId ? process_.id.replica : process_.id.partition;
-        VKHLO_ASSIGN_OR_RETURN(ir::Literal value, ir::Literal::Create(type));
-        value.SetInt(0, id);
-        VKHLO_RETURN_IF_ERROR(value.Expand());
+        StatusOr<std::vector<uint8_t>> value = IntegerToBytes(id, type.element);
+        if (!value.ok()) return error(value.status().message());
         VKHLO_ASSIGN_OR_RETURN(auto storage, AllocateTensor(client_, type));
-        VKHLO_RETURN_IF_ERROR(client_->device->transfers().Upload(storage->buffer, 0, std::as_bytes(value.raw())));
+        VKHLO_RETURN_IF_ERROR(client_->device->transfers().Upload(storage->buffer, 0, std::as_bytes(std::span(*value))));
         it = ids_.emplace(key, RtValue::Tensor(std::move(storage), type)).first;
       }
       return std::vector<RtValue>{it->second};
@@ -141,7 +139,7 @@ StatusOr<std::vector<RtValue>> Execution::RunProcessOp(const plan::ProcessStep& 
       }
       auto received = process_.transport->Recv(name, step.channel_id);
       if (!received.ok()) return error("did not complete: " + received.status().message(), received.status().code());
-      std::vector<ir::Type> types;
+      std::vector<TensorDesc> types;
       for (const auto& b : *received) types.push_back(b->type);
       VKHLO_RETURN_IF_ERROR(check_received(types));
       std::vector<RtValue> results;

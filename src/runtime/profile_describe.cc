@@ -1,8 +1,8 @@
-// What profiles say about compiled kernels and ops (profiler.h), made by the compiler from the
-// IR: the runtime reads it from the plan (plan::KernelProfile) and never sees the IR.
+// What profiles say about compiled kernels and ops (profile_describe.h), made by the compiler
+// from the IR: the runtime reads it from the plan (plan::KernelProfile) and never sees the IR.
 #include <fmt/format.h>
 
-#include "runtime/profiler.h"
+#include "runtime/profile_describe.h"
 
 namespace vkhlo::runtime {
 

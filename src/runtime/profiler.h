@@ -14,10 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "codegen/fusion.h"
 #include "device/command_list.h"
 #include "device/device.h"
-#include "ir/module.h"
 #include "vkhlo/profile.h"
 
 namespace vkhlo::runtime {
@@ -31,16 +29,6 @@ struct KernelProfile {
   std::vector<std::string> fused_ops;  // "stablehlo.add at file:3:8"
   std::string detail;  // device kernels: the emitter's summary
 };
-
-// "stablehlo.add at file:3:8" (the file alone when the op has no location).
-std::string DescribeOp(const ir::Module& module, const ir::Operation& op);
-
-// The class of a kernel built around `device_op` (nullptr: a loop fusion).
-std::string KernelClass(const ir::Operation* device_op);
-
-// `fusion`'s description; `loop_config` for loop kernels ("" for device kernels).
-KernelProfile DescribeKernel(const ir::Module& module, const codegen::Fusion& fusion, std::string loop_config,
-                             std::string detail);
 
 // The event of one dispatch of `kernel` (null: a step with no compiled kernel); `config`
 // overrides the kernel's where not empty.

@@ -11,7 +11,7 @@ StatusOr<std::vector<uint8_t>> Executable::Serialize() const {
   if (!state_) return FailedPreconditionError("Serialize: an empty Executable");
   // Loaded from a file: the plan as read. Compiled: lowered again, with the constants' bytes
   // and the source hash the plan Execute runs leaves out.
-  if (state_->module == nullptr && state_->loaded != nullptr && state_->loaded->constant_bytes) {
+  if (state_->compiled == nullptr && state_->loaded != nullptr && state_->loaded->constant_bytes) {
     return plan::WritePlan(state_->loaded->plan);
   }
   if (state_->lower_to_plan == nullptr) {

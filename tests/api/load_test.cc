@@ -10,6 +10,7 @@
 #include <fstream>
 #include <thread>
 
+#include "codegen/glsl_compiler.h"
 #include "device/allocator.h"
 #include "device/descriptor_cache.h"
 #include "device/pipeline.h"

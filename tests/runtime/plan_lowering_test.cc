@@ -20,6 +20,8 @@
 #include "device/transfer.h"
 #include "plan/plan_reader.h"
 #include "plan/plan_writer.h"
+#include "runtime/compiled_module.h"
+#include "runtime/ir_tensor_desc.h"
 #include "runtime/plan_lowering.h"
 #include "runtime/plan_lowering_steps.h"
 #include "runtime/state.h"
@@ -136,9 +138,9 @@ uint64_t ExpectedInvariantReuses(const plan::Plan& plan) {
 std::vector<Buffer> ZeroArguments(const Client& client, const Executable& executable) {
   std::vector<Buffer> arguments;
   for (const TensorType& type : executable.parameter_types()) {
-    auto ir_type = FromTensorType(type);
-    EXPECT_TRUE(ir_type.ok()) << ir_type.status().ToString();
-    const uint64_t bytes = codegen::StorageByteSize(ir_type->element_type(), ir_type->num_elements());
+    auto desc = DescOf(type);
+    EXPECT_TRUE(desc.ok()) << desc.status().ToString();
+    const uint64_t bytes = desc->storage_bytes();
     auto buffer = client.BufferFromHost(type, std::vector<uint8_t>(bytes, 0));
     EXPECT_TRUE(buffer.ok()) << buffer.status().ToString();
     arguments.push_back(std::move(*buffer));
@@ -166,7 +168,7 @@ plan::Plan CheckedPlan(const Client& client, const Executable& executable, const
 
   EXPECT_EQ(Flatten(plan.header.parameters), executable.parameter_types());
   EXPECT_EQ(Flatten(plan.header.results), executable.result_types());
-  EXPECT_EQ(plan.header.entry_name, exe.entry->name());
+  EXPECT_EQ(plan.header.entry_name, exe.compiled->entry->name());
   EXPECT_FALSE(plan.header.requirements.profile.empty());
   EXPECT_TRUE((plan.header.source_sha256 != std::array<uint8_t, 32>{}));
 
@@ -174,7 +176,7 @@ plan::Plan CheckedPlan(const Client& client, const Executable& executable, const
   // kernels' tables are their own constants): their storage bytes (what pads them to whole
   // words is undefined on the device).
   std::multiset<std::string> on_device, in_plan;  // bytes as strings: GCC 12 misjudges vector<uint8_t>'s <=>
-  for (const auto& [value, constant] : exe.constants) {
+  for (const auto& [value, constant] : exe.compiled->constants) {
     if (constant.kind != RtValue::Kind::kTensor) continue;
     std::vector<uint8_t> bytes(codegen::StorageByteSize(value->type().element_type(), value->type().num_elements()));
     if (!bytes.empty()) {
@@ -187,10 +189,10 @@ plan::Plan CheckedPlan(const Client& client, const Executable& executable, const
   for (const plan::Value& value : plan.values) {
     if (value.placement != plan::Value::Placement::kConstant) continue;
     const std::vector<uint8_t>& bytes = plan.constants[value.index].bytes;
-    auto type = FromTensorType(value.type);
+    auto type = DescOf(value.type);
     EXPECT_TRUE(type.ok()) << type.status().ToString();
     if (!type.ok()) continue;
-    const uint64_t storage = codegen::StorageByteSize(type->element_type(), type->num_elements());
+    const uint64_t storage = type->storage_bytes();
     EXPECT_LE(storage, value.bytes);
     EXPECT_EQ(value.bytes, plan.constants[value.index].bytes.size());
     in_plan.insert(std::string(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(storage)));

@@ -167,7 +167,7 @@ StatusOr<MpiTransport::Outgoing> MpiTransport::Pack(Header header, const Contrib
   Outgoing out;
   uint64_t total = 0;
   for (const auto& b : values) {
-    WireTensor t{ToTensorType(b->type), total, header.has_payload ? BufferBytes(b->type) : 0};
+    WireTensor t{b->type.ToTensorType(), total, header.has_payload ? BufferBytes(b->type) : 0};
     total += t.bytes;
     header.tensors.push_back(std::move(t));
   }
@@ -188,7 +188,7 @@ StatusOr<MpiTransport::Outgoing> MpiTransport::Pack(Header header, const Contrib
 StatusOr<Contribution> MpiTransport::Unpack(const Arrived& arrived) const {
   Contribution values;
   for (const WireTensor& t : arrived.header.tensors) {
-    auto type = FromTensorType(t.type);
+    auto type = DescOf(t.type);
     if (!type.ok()) return type.status().WithContext(fmt::format("a tensor from {}", map_.Describe(arrived.source)));
     if (t.bytes != BufferBytes(*type)) {
       return DataLossError(fmt::format("{} sent {} bytes for a {}", map_.Describe(arrived.source), t.bytes,

@@ -44,11 +44,11 @@ MPI_Op ToMpi(ExactReduction op) {
 // The MPI type an element is reduced as. Sums and products wrap: on the unsigned type of the
 // width they give the two's-complement bits of the signed ones without signed overflow. Min
 // and max compare as the element's own signedness; booleans are bytes holding 0 or 1.
-std::optional<MPI_Datatype> ToMpi(ir::ElementType element, ExactReduction op) {
+std::optional<MPI_Datatype> ToMpi(PrimitiveType element, ExactReduction op) {
   const bool compare = op == ExactReduction::kMin || op == ExactReduction::kMax;
-  const bool is_signed = compare && ir::IsSignedInteger(element);
-  if (ir::IsBoolean(element)) return MPI_UINT8_T;
-  switch (ir::BitWidth(element)) {
+  const bool is_signed = compare && primitive_util::IsSignedIntegralType(element);
+  if (primitive_util::IsPredType(element)) return MPI_UINT8_T;
+  switch (primitive_util::BitWidth(element)) {
     case 8: return is_signed ? MPI_INT8_T : MPI_UINT8_T;
     case 16: return is_signed ? MPI_INT16_T : MPI_UINT16_T;
     case 32: return is_signed ? MPI_INT32_T : MPI_UINT32_T;
@@ -66,7 +66,7 @@ StatusOr<std::optional<Contribution>> MpiTransport::ExactReduce(const Rendezvous
   if (ops.size() != mine.size()) return InternalError("a reduction op per tensor");
   std::vector<MPI_Datatype> types;
   for (size_t i = 0; i < mine.size(); ++i) {
-    auto type = ToMpi(mine[i]->type.element_type(), ops[i]);
+    auto type = ToMpi(mine[i]->type.element, ops[i]);
     if (!type) return std::optional<Contribution>();  // left to the fold on the device
     types.push_back(*type);
   }
@@ -91,7 +91,7 @@ StatusOr<std::optional<Contribution>> MpiTransport::ExactReduce(const Rendezvous
     if (host[i]->size() == 0) continue;
     VKHLO_RETURN_IF_ERROR(b.client->device->transfers().Download(
         b.buffer, 0, std::as_writable_bytes(std::span(host[i]->data(), host[i]->size()))));
-    const int element_bytes = std::max(1, ir::BitWidth(b.type.element_type()) / 8);
+    const int element_bytes = std::max(1, primitive_util::BitWidth(b.type.element) / 8);
     const int64_t count = b.type.num_elements();
     for (int64_t start = 0; start < count; start += INT_MAX) {
       const int n = static_cast<int>(std::min<int64_t>(INT_MAX, count - start));
