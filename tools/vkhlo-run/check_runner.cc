@@ -3,15 +3,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <map>
-#include <chrono>
 #include <set>
 
 #include "interp/checks.h"
 #include "interp/interpreter.h"
 #include "ir/walk.h"
 #include "passes/pipeline.h"
+#include "passes/stage_grid_test.h"
 #include "runtime/runtime_internal.h"
 #include "tools/vkhlo-run/grid_runner.h"
 #include "vkhlo/checks.h"
@@ -78,7 +79,7 @@ StatusOr<ir::Literal> ToLiteral(HostTensor tensor) {
 
 // The mismatch of `actual` against `check`'s expectation (its constant, or `computed`), or
 // nullopt when they match.
-std::optional<std::string> Compare(const CompiledCheck& check, const StatusOr<ir::Literal>& actual,
+std::optional<std::string> CompareWith(const CompiledCheck& check, const StatusOr<ir::Literal>& actual,
                                    const std::optional<ir::Literal>& computed) {
   if (!actual.ok()) return actual.status().message();
   std::optional<ir::Literal> constant;
@@ -117,7 +118,7 @@ StatusOr<std::vector<Buffer>> RunForChecks(const Executable& executable, const C
 // The compiled executable serialized to a plan (Executable::Serialize; a shape-polymorphic one
 // specialised first: a test function takes no arguments) and loaded back
 // (Client::LoadExecutable).
-StatusOr<Executable> ThroughPlan(const Executable& compiled, const Client& client) {
+StatusOr<Executable> LoadThroughPlan(const Executable& compiled, const Client& client) {
   Executable static_executable = compiled;
   if (compiled.is_polymorphic()) {
     VKHLO_ASSIGN_OR_RETURN(static_executable, compiled.Specialize({}));
@@ -188,7 +189,7 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
     // outfeed must be the compiled executable's, byte for byte, and are what the checks read.
     auto plan_outfeed = std::make_shared<OutfeedQueue>();
     StatusOr<std::vector<Buffer>> plan_results = InternalError("not run");
-    StatusOr<Executable> loaded = ThroughPlan(*executable, *options.client);
+    StatusOr<Executable> loaded = LoadThroughPlan(*executable, *options.client);
     if (loaded.ok()) plan_results = RunForChecks(*loaded, checks, plan_outfeed);
     if (!plan_results.ok()) {
       outcome.message = "through its plan: " + plan_results.status().message();
@@ -221,7 +222,7 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
     if (check.expected_result >= 0) {
       if (auto e = result(check.expected_result); e.ok()) computed = std::move(*e);
     }
-    if (std::optional<std::string> mismatch = Compare(check, result(check.actual_result), computed)) {
+    if (std::optional<std::string> mismatch = CompareWith(check, result(check.actual_result), computed)) {
       fail(fmt::format("{}: {}", check.location, *mismatch));
     }
   }
@@ -241,7 +242,7 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
       }
       const bool read = actual.ok() && (check.expected || computed);
       const std::optional<std::string> mismatch =
-          read ? Compare(check, actual, computed) : std::optional<std::string>("the checked values could not be read back");
+          read ? CompareWith(check, actual, computed) : std::optional<std::string>("the checked values could not be read back");
       const int64_t iteration = iterations[index]++;
       if (mismatch) fail(fmt::format("{}: evaluation {}: {}", check.location, iteration, *mismatch));
       continue;
@@ -270,6 +271,15 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
 
 }  // namespace
 
+std::optional<std::string> CompareCheck(const CompiledCheck& check, const StatusOr<ir::Literal>& actual,
+                                        const std::optional<ir::Literal>& computed) {
+  return CompareWith(check, actual, computed);
+}
+
+StatusOr<Executable> ThroughPlan(const Executable& compiled, const Client& client) {
+  return LoadThroughPlan(compiled, client);
+}
+
 Status PrepareForReference(ir::Module& module) {
   VKHLO_ASSIGN_OR_RETURN(passes::PassPipeline pipeline, passes::PassPipeline::Parse("chlo-decompose"));
   return pipeline.Run(module).status();
@@ -285,7 +295,7 @@ std::vector<TestOutcome> RunTestFunctions(ir::Module& module, const CheckOptions
     if (!f->type().inputs.empty() || referenced.count(f->name()) || f->body().empty()) continue;
     if (!prepared.ok()) {
       outcomes.push_back(TestOutcome{f->name(), false, prepared.message()});
-    } else if (vulkan && StartsProcessGrid(*f)) {
+    } else if (vulkan && passes::StartsProcessGrid(*f)) {
       outcomes.push_back(RunGridTestOnVulkan(module, *f, options));
     } else if (vulkan) {
       outcomes.push_back(RunOnVulkan(module, *f, options));

@@ -18,9 +18,13 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
+#include "ir/literal.h"
 #include "ir/module.h"
-#include "vkhlo/mpi.h"
 #include "ir/walk.h"
+#include "vkhlo/checks.h"
+#include "vkhlo/mpi.h"
 #include "vkhlo/process_grid.h"
 #include "vkhlo/runtime.h"
 
@@ -50,13 +54,23 @@ struct CheckOptions {
   // kVulkan: when set, grids run over MPI, this rank running one process of each
   // (mpi_grid_runner.h); every rank runs the same tests and gets every process's results.
   MpiSession* mpi = nullptr;
-  // kVulkan: each test function (but a process-grid one) also runs through its plan —
-  // Executable::Serialize, Client::LoadExecutable, run — whose results and outfeed must be the
-  // compiled executable's byte for byte; the checks then read the loaded plan's.
+  // kVulkan: each test function also runs through its plan — Executable::Serialize,
+  // Client::LoadExecutable, run — whose results and outfeed must be the compiled executable's
+  // byte for byte; the checks then read the loaded plan's. In a test that starts a process grid,
+  // every stage and program runs as a loaded plan (grid_runner.h).
   bool through_plan = false;
 };
 
 // A deep copy of a module: ir::CloneModule (ir/walk.h), found by argument-dependent lookup.
+
+// The mismatch of `actual` against `check`'s expectation (its constant, or `computed`, the
+// value the device computed for it), or nullopt when they match.
+std::optional<std::string> CompareCheck(const CompiledCheck& check, const StatusOr<ir::Literal>& actual,
+                                        const std::optional<ir::Literal>& computed);
+
+// `compiled` serialized to a plan (Executable::Serialize; a shape-polymorphic one specialised
+// first: test functions take no arguments) and loaded back on `client` (Client::LoadExecutable).
+StatusOr<Executable> ThroughPlan(const Executable& compiled, const Client& client);
 
 // Rewrites `module` into what the reference interpreter runs: the chlo-decompose pass (the
 // interpreter evaluates StableHLO only), verified afterwards.
