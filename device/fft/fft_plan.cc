@@ -6,6 +6,7 @@
 
 #include "device/allocator.h"
 #include "device/device.h"
+#include "device/fft/fft_staged.h"
 #include "device/fft/vkfft_app.h"
 #include "device/queue.h"
 #include "device/vk_status.h"
@@ -416,6 +417,7 @@ FftPlanCache::~FftPlanCache() {
   device_.Drain();  // also when lost: transforms recorded before the loss may still run
   if (listener_id_ != 0) device_.allocator().RemoveBlockDestroyedListener(listener_id_);
   plans_.clear();
+  staged_.clear();
   if (fence_ != VK_NULL_HANDLE) vkDestroyFence(device_.handle(), fence_, nullptr);
   if (command_pool_ != VK_NULL_HANDLE) vkDestroyCommandPool(device_.handle(), command_pool_, nullptr);
 }
@@ -437,7 +439,7 @@ void FftPlanCache::ForgetDestroyedBuffersLocked() {
   }
 }
 
-StatusOr<FftPlan*> FftPlanCache::GetOrCreate(const FftDescriptor& descriptor) {
+Status FftPlanCache::CheckPrecision(const FftDescriptor& descriptor) const {
   VKHLO_RETURN_IF_ERROR(descriptor.Validate());
   if (descriptor.precision == FftPrecision::kF64 &&
       !device_.capabilities().features.shader_float64) {
@@ -446,6 +448,11 @@ StatusOr<FftPlan*> FftPlanCache::GetOrCreate(const FftDescriptor& descriptor) {
         "{}: complex<f64> needs shaderFloat64, which device '{}' (profile {}) does not have",
         descriptor.ToString(), caps.name, caps.profile));
   }
+  return OkStatus();
+}
+
+StatusOr<FftPlan*> FftPlanCache::GetOrCreate(const FftDescriptor& descriptor) {
+  VKHLO_RETURN_IF_ERROR(CheckPrecision(descriptor));
   std::lock_guard<std::mutex> lock(mutex_);
   auto key = std::make_tuple(descriptor.kind, descriptor.precision, descriptor.lengths,
                              descriptor.batch);

@@ -44,6 +44,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <tuple>
 #include <vector>
 
@@ -51,6 +52,7 @@
 #include "device/command_list.h"
 #include "device/fft/fft.h"
 #include "device/fft/fft_split.h"
+#include "device/fft/fft_staged.h"
 #include "device/pipeline.h"
 #include "vkhlo/status.h"
 
@@ -165,10 +167,19 @@ class FftPlanCache {
   Status Record(CommandList& list, const FftDescriptor& descriptor, const FftTensor& input,
                 const FftTensor& output, uint64_t* split_launches = nullptr);
 
+  // The staged form (fft_staged.h), for plans that carry VkFFT's kernels: the kernels VkFFT
+  // compiles for `descriptor` on `target` (needs glslang: the full library), and a transform
+  // recorded with kernels so made (either library; checked before VkFFT loads them).
+  StatusOr<std::vector<uint32_t>> StagedKernels(const FftDescriptor& descriptor, const VkfftTarget& target);
+  Status RecordStaged(CommandList& list, const FftDescriptor& descriptor, const VkfftTarget& target,
+                      std::span<const uint32_t> kernels, const BufferView& input, const BufferView& output);
+
   FftCacheStats stats() const;
 
  private:
   friend class FftPlan;
+  // FAILED_PRECONDITION for complex<f64> without shaderFloat64.
+  Status CheckPrecision(const FftDescriptor& descriptor) const;
   explicit FftPlanCache(Device& device) : device_(device) {}
   // Applies the block destructions the allocator reported since the last call. Caller holds
   // mutex_.
@@ -185,6 +196,10 @@ class FftPlanCache {
            std::unique_ptr<FftPlan>>
       plans_;
   FftCacheStats stats_;
+  // Staged transforms by descriptor, target and kernels.
+  std::map<std::tuple<FftKind, FftPrecision, std::vector<uint64_t>, uint64_t, std::vector<uint32_t>, uint64_t, uint64_t>,
+           std::unique_ptr<StagedFft>>
+      staged_;
 
   // Filled by the allocator's callback (under the allocator's lock, so not under mutex_).
   std::mutex destroyed_mutex_;

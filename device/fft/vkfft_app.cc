@@ -18,15 +18,27 @@
 namespace vkhlo::device::fft {
 namespace {
 
-// The masked limits for the VkFFT call in progress on this thread (set around initializeVkFFT).
+// The masked limits (or the target) for the VkFFT call in progress on this thread (set around
+// initializeVkFFT).
 thread_local const DeviceLimits* tls_masked_limits = nullptr;
+thread_local const VkfftTarget* tls_target = nullptr;
 
 void MaskedPhysicalDeviceProperties(VkPhysicalDevice physical_device,
                                     VkPhysicalDeviceProperties* properties) {
   vkGetPhysicalDeviceProperties(physical_device, properties);
+  VkPhysicalDeviceLimits& out = properties->limits;
+  if (const VkfftTarget* t = tls_target) {
+    properties->vendorID = t->vendor_id;
+    out.maxComputeWorkGroupInvocations = t->max_workgroup_invocations;
+    out.maxComputeSharedMemorySize = t->max_shared_memory_bytes;
+    for (int i = 0; i < 3; ++i) {
+      out.maxComputeWorkGroupCount[i] = t->max_workgroup_count[i];
+      out.maxComputeWorkGroupSize[i] = t->max_workgroup_size[i];
+    }
+    return;
+  }
   const DeviceLimits* l = tls_masked_limits;
   if (l == nullptr) return;
-  VkPhysicalDeviceLimits& out = properties->limits;
   out.maxComputeWorkGroupInvocations = l->max_workgroup_invocations;
   out.maxComputeSharedMemorySize = l->max_shared_memory_bytes;
   for (int i = 0; i < 3; ++i) {
@@ -219,6 +231,13 @@ StatusOr<std::unique_ptr<VkfftApp>> VkfftApp::Create(const VkfftContext& context
                                                      const VkfftLayout& layout,
                                                      const VkfftBindings& bindings,
                                                      const std::vector<uint32_t>* binary) {
+#ifdef VKHLO_VKFFT_WITHOUT_GLSLANG
+  if (binary == nullptr) {
+    return UnimplementedError(
+        "VkFFT compiles its kernels with glslang, which the runtime-only library does not link: it runs FFTs with "
+        "the kernels a compiled plan carries");
+  }
+#endif
   auto impl = std::make_unique<Impl>();
   Impl& m = *impl;
   m.physical_device = context.physical_device;
@@ -311,8 +330,10 @@ StatusOr<std::unique_ptr<VkfftApp>> VkfftApp::Create(const VkfftContext& context
   }
 
   tls_masked_limits = context.limits;
+  tls_target = context.target;
   VkFFTResult result = initializeVkFFT(&m.app, c);
   tls_masked_limits = nullptr;
+  tls_target = nullptr;
   // initializeVkFFT cleans up after itself when it fails.
   if (result != VKFFT_SUCCESS) return VkfftError(result, "initializeVkFFT");
   m.initialized = true;
@@ -324,6 +345,12 @@ StatusOr<std::unique_ptr<VkfftApp>> VkfftApp::Create(const VkfftContext& context
     std::memcpy(app->binary_.data(), raw.saveApplicationString, raw.applicationStringSize);
   }
   return app;
+}
+
+uint32_t VkfftVersion() { return static_cast<uint32_t>(VkFFTGetVersion()); }
+
+uint64_t VkfftApp::WordsLoaded() const {
+  return impl_->app.configuration.loadApplicationFromString ? impl_->app.currentApplicationStringPos : 0;
 }
 
 std::vector<VkfftBinding> VkfftApp::InternalWrittenBuffers() const {

@@ -45,6 +45,18 @@ struct VkfftBindings {
   VkfftBinding input, output, scratch;
 };
 
+// What VkFFT plans a transform for: it reads nothing else of the device (vkGetPhysicalDevice-
+// Properties' vendor and compute limits). Kernels made for one target load wherever VkFFT is
+// shown the same target (VkfftContext::target) and the device offers at least its limits.
+struct VkfftTarget {
+  uint32_t vendor_id = 0;  // 0: no vendor's tuning (VkFFT's generic settings)
+  uint32_t max_workgroup_invocations = 0;
+  uint32_t max_shared_memory_bytes = 0;
+  uint32_t max_workgroup_size[3] = {0, 0, 0};
+  uint32_t max_workgroup_count[3] = {0, 0, 0};
+  bool operator==(const VkfftTarget&) const = default;
+};
+
 // Where VkFFT runs and what it may assume. `queue` and `command_pool` are used only while an app
 // is created (VkFFT uploads tables and waits on `fence`); the caller holds the queue exclusively
 // meanwhile. `limits` are the masked limits (the capability profile) VkFFT's kernels must fit.
@@ -55,12 +67,19 @@ struct VkfftContext {
   VkCommandPool command_pool = VK_NULL_HANDLE;
   VkFence fence = VK_NULL_HANDLE;
   const DeviceLimits* limits = nullptr;
+  // When set, what VkFFT is shown instead of the device's vendor and `limits`.
+  const VkfftTarget* target = nullptr;
 };
+
+// VkFFT's version (VkFFTGetVersion: 10226 for 1.2.26): kernels saved by one version load only in
+// the same one.
+uint32_t VkfftVersion();
 
 class VkfftApp {
  public:
   // Compiles the kernels with glslang when `binary` is null; otherwise loads them from `binary`
-  // (an earlier app's Binary() for the same layout and binding sizes).
+  // (an earlier app's Binary() for the same layout, binding sizes and target). A build without
+  // glslang (the runtime-only library) only loads.
   static StatusOr<std::unique_ptr<VkfftApp>> Create(const VkfftContext& context,
                                                     const VkfftLayout& layout,
                                                     const VkfftBindings& bindings,
@@ -71,6 +90,8 @@ class VkfftApp {
 
   // The compiled kernels (empty for an app loaded from a binary).
   const std::vector<uint32_t>& Binary() const { return binary_; }
+  // Words of the binary VkFFT read while loading (0 for a compiled app).
+  uint64_t WordsLoaded() const;
 
   // Buffers VkFFT allocated for itself and writes while it runs (its four-step temp buffer), as
   // (VkBuffer, bytes); the caller tracks hazards on them.

@@ -19,9 +19,28 @@
 //     so the converted input lives as long as the shader.
 // Every other glslang call VkFFT makes (program link, SPIR-V generation) is unchanged.
 //
+// Built with VKHLO_VKFFT_WITHOUT_GLSLANG (the runtime-only library, which loads VkFFT's kernels
+// from a plan and never compiles any), every other glslang function VkFFT names is renamed too,
+// to a stub that fails (vkfft_glslang_absent.cc): the objects then refer to no glslang symbol.
+//
 // Include this header only immediately before <vkFFT.h>; undo it with
 // vkfft_glslang_compat_end.h afterwards.
 #pragma once
+
+#ifdef VKHLO_VKFFT_WITHOUT_GLSLANG
+#define glslang_initialize_process vkhlo_vkfft_absent_initialize_process
+#define glslang_finalize_process vkhlo_vkfft_absent_finalize_process
+#define glslang_shader_get_info_log vkhlo_vkfft_absent_shader_get_info_log
+#define glslang_program_create vkhlo_vkfft_absent_program_create
+#define glslang_program_delete vkhlo_vkfft_absent_program_delete
+#define glslang_program_add_shader vkhlo_vkfft_absent_program_add_shader
+#define glslang_program_link vkhlo_vkfft_absent_program_link
+#define glslang_program_SPIRV_generate vkhlo_vkfft_absent_program_SPIRV_generate
+#define glslang_program_SPIRV_get_size vkhlo_vkfft_absent_program_SPIRV_get_size
+#define glslang_program_SPIRV_get_ptr vkhlo_vkfft_absent_program_SPIRV_get_ptr
+#define glslang_program_SPIRV_get_messages vkhlo_vkfft_absent_program_SPIRV_get_messages
+#define glslang_program_get_info_log vkhlo_vkfft_absent_program_get_info_log
+#endif
 
 #include <glslang/Include/glslang_c_interface.h>
 

@@ -37,6 +37,7 @@ inline constexpr uint32_t kValues = Tag('V', 'A', 'L', 'U');
 inline constexpr uint32_t kLists = Tag('L', 'I', 'S', 'T');
 inline constexpr uint32_t kEntry = Tag('E', 'N', 'T', 'R');
 inline constexpr uint32_t kChecks = Tag('c', 'h', 'c', 'k');  // optional: a test program's checks
+inline constexpr uint32_t kFftKernels = Tag('f', 'f', 't', 'k');  // optional: VkFFT's kernels
 inline constexpr bool IsOptional(uint32_t tag) {
   const char first = static_cast<char>(tag & 0xff);
   return first >= 'a' && first <= 'z';

@@ -16,7 +16,7 @@ namespace vkhlo::plan {
 // The plan format's version (docs/plan_format.md "Versioning"): a reader reads every minor
 // version of its major version (unknown optional sections skipped) and refuses other majors.
 inline constexpr uint16_t kFormatMajor = 1;
-inline constexpr uint16_t kFormatMinor = 0;
+inline constexpr uint16_t kFormatMinor = 1;  // 1.1: the optional FFT kernels section ("fftk")
 
 // A parameter or result of the entry: a tensor, a token (takes no argument, returns nothing),
 // or a tuple of them (results only: how the flattened result buffers nest).

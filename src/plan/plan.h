@@ -9,6 +9,7 @@
 //    |- values[]              every value steps read or make, by number (buffers.h)
 //    |- lists[]               step lists: the entry, regions, functions, reducers
 //    |- checks                a test program's comparisons, if any       (checks.h)
+//    |- fft_kernels[]         VkFFT's kernels for the FFT steps, if made (below)
 //         |- arguments, results (value numbers), slots (buffer assignment)
 //         |- segments[]       command buffers: steps with their barriers (step.h)
 //
@@ -52,6 +53,26 @@ struct StepList {
   bool operator==(const StepList&) const = default;
 };
 
+// VkFFT's kernels for one transform, made ahead of time in the staged form (device/fft/
+// fft_staged.h: bindings of the transform's own sizes, for a target VkFFT is shown): what lets
+// the runtime-only library, which cannot compile them, run the FFT steps of that descriptor.
+// Optional (section "fftk"): without them a plan's FFTs need the full library.
+struct FftKernels {
+  FftStep::Type type = FftStep::Type::kFft;  // the descriptor, as the FftStep says it
+  bool double_precision = false;
+  std::vector<uint64_t> lengths;
+  uint64_t batch = 1;
+  uint32_t vkfft_version = 0;  // VkFFT's version that made them: another one's loader refuses them
+  // The target VkFFT planned for: vendor (0: none's tuning) and compute limits.
+  uint32_t vendor_id = 0;
+  uint32_t max_workgroup_invocations = 0;
+  uint32_t max_shared_memory_bytes = 0;
+  std::vector<uint32_t> max_workgroup_size;   // 3 entries
+  std::vector<uint32_t> max_workgroup_count;  // 3 entries
+  std::vector<uint32_t> words;  // as VkFFT saves them: per module, its byte count then its words
+  bool operator==(const FftKernels&) const = default;
+};
+
 struct Plan {
   PlanHeader header;
   std::vector<Kernel> kernels;
@@ -61,6 +82,7 @@ struct Plan {
   std::vector<StepList> lists;
   uint32_t entry = 0;  // the list of the entry's body
   std::optional<TestChecks> checks;  // a test program compiled with CompileOptions::checks
+  std::vector<FftKernels> fft_kernels;
   bool operator==(const Plan&) const = default;
 };
 

@@ -195,6 +195,21 @@ Status Of(C& c, FftStep& s) {
 }
 
 template <class C>
+Status Of(C& c, FftKernels& k) {
+  VKHLO_RETURN_IF_ERROR(c.Enum("fft type", k.type, FftStep::Type::kIrfft));
+  VKHLO_RETURN_IF_ERROR(c.Bool("double precision", k.double_precision));
+  VKHLO_RETURN_IF_ERROR(U64s(c, "fft lengths", k.lengths));
+  VKHLO_RETURN_IF_ERROR(c.U64("fft batch", k.batch));
+  VKHLO_RETURN_IF_ERROR(c.U32("VkFFT version", k.vkfft_version));
+  VKHLO_RETURN_IF_ERROR(c.U32("vendor id", k.vendor_id));
+  VKHLO_RETURN_IF_ERROR(c.U32("workgroup invocations", k.max_workgroup_invocations));
+  VKHLO_RETURN_IF_ERROR(c.U32("shared memory bytes", k.max_shared_memory_bytes));
+  VKHLO_RETURN_IF_ERROR(U32s(c, "workgroup size", k.max_workgroup_size));
+  VKHLO_RETURN_IF_ERROR(U32s(c, "workgroup count", k.max_workgroup_count));
+  return U32s(c, "VkFFT kernels", k.words);
+}
+
+template <class C>
 Status Of(C& c, CollectiveStep& s) {
   VKHLO_RETURN_IF_ERROR(c.Enum("collective kind", s.kind, CollectiveStep::Kind::kCollectiveBroadcast));
   VKHLO_RETURN_IF_ERROR(c.Enum("group strategy", s.groups, CollectiveStep::Groups::kFlattenedIds));

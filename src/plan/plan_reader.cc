@@ -214,6 +214,7 @@ Status ReadBody(std::span<const uint8_t> body, uint64_t base, Plan& plan) {
       {format::kLists, [&](ByteReader& in) { return ReadTable(in, "step lists", plan.lists); }},
       {format::kEntry, [&](ByteReader& in) { return ReadEntry(in, plan.entry); }},
       {format::kChecks, [&](ByteReader& in) { return ReadChecks(in, plan.checks); }},
+      {format::kFftKernels, [&](ByteReader& in) { return ReadTable(in, "FFT kernels", plan.fft_kernels); }},
   };
   ByteReader in(body, base);
   while (!in.done()) {

@@ -72,6 +72,14 @@ class Validator {
       }
     }
     VKHLO_RETURN_IF_ERROR(CheckTestChecks());
+    for (size_t i = 0; i < plan_.fft_kernels.size(); ++i) {
+      const FftKernels& k = plan_.fft_kernels[i];
+      const std::string what = "FFT kernels " + std::to_string(i);
+      if (k.lengths.empty() || k.lengths.size() > 3) return Error(what + ": a transform of " + std::to_string(k.lengths.size()) + " dimensions");
+      if (k.max_workgroup_size.size() != 3 || k.max_workgroup_count.size() != 3) {
+        return Error(what + ": workgroup size and count limits need 3 entries each");
+      }
+    }
     return CheckAcyclic();
   }
 

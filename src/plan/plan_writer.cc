@@ -93,6 +93,7 @@ std::vector<uint8_t> WritePlan(const Plan& const_plan) {
     fields::Of(e, *plan.checks).IgnoreError();
     body.PatchU64(length_at, body.size() - start);
   }
+  if (!plan.fft_kernels.empty()) Section(body, format::kFftKernels, plan.fft_kernels);
 
   ByteWriter file;
   file.Raw(format::kMagic);

@@ -31,6 +31,7 @@
 #include "runtime/custom_call.h"
 #include "runtime/loaded_plan.h"
 #include "runtime/plan_lowering.h"
+#include "runtime/fft_kernels.h"
 #include "runtime/fft_step.h"
 #include "runtime/polymorphic.h"
 #include "runtime/ir_tensor_desc.h"
@@ -843,7 +844,12 @@ void AppendTensorTypes(const ir::Type& t, std::vector<TensorType>& out) {
 
 }  // namespace
 
-StatusOr<plan::Plan> LowerForSerialize(const ExecutableState& exe) { return LowerToPlan(exe); }
+StatusOr<plan::Plan> LowerForSerialize(const ExecutableState& exe) {
+  VKHLO_ASSIGN_OR_RETURN(plan::Plan plan, LowerToPlan(exe));
+  // The runtime-only library runs FFT steps with the kernels the plan carries.
+  VKHLO_RETURN_IF_ERROR(AddFftKernels(*exe.client, plan));
+  return plan;
+}
 
 void SetSignature(ExecutableState& exe, const ir::FunctionType& entry) {
   exe.parameter_types.clear();

@@ -201,7 +201,7 @@ TEST(PlanRequirements, MetAndMissing) {
 
 TEST(PlanDescribe, Header) {
   const std::string text = DescribeHeader(EveryStepPlan().header);
-  EXPECT_NE(text.find("format 1.0, written by vkhlo 0.1.0\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("format 1.1, written by vkhlo 0.1.0\n"), std::string::npos) << text;
   EXPECT_NE(text.find("source sha256 01080f16"), std::string::npos) << text;
   EXPECT_NE(text.find("entry @main(tensor<4xf32>, !stablehlo.token) -> (tuple<tuple<tensor<4xf32>, tensor<i32>>, "
                       "tensor<2x2xf32>>, !stablehlo.token)\n"),

@@ -16,6 +16,7 @@
 #include "codegen/library/fft_lowering.h"
 #include "device/allocator.h"
 #include "device/fft/fft_plan.h"
+#include "device/fft/fft_staged.h"
 #include "device/transfer.h"
 #include "frontend/parser.h"
 #include "interp/interpreter.h"
@@ -405,6 +406,39 @@ TEST_F(FftPlacementTest, OffsetsWithinBuffersAndInPlace) {
   EXPECT_EQ(Get(big, b_in), b);
   // One VkBuffer: one application per direction out of place, one in place.
   EXPECT_EQ(cache_->stats().applications, 3u);
+}
+
+// The staged form (fft_staged.h): kernels compiled for the generic target, then loaded from those
+// words, give the direct path's results bit for bit, in one list with other work; cut kernels
+// are refused.
+TEST_F(FftPlacementTest, StagedKernelsMatchTheDirectPath) {
+  const VkfftTarget target = GenericTargetOf(dev());
+  ASSERT_OK_AND_ASSIGN(std::vector<uint32_t> kernels, cache_->StagedKernels(kForward, target));
+  ASSERT_FALSE(kernels.empty());
+  ASSERT_OK_AND_ASSIGN(Buffer big, dev().allocator().Allocate(3 * kBytes + 64));
+  const std::vector<C> a = RandomComplex(kCount, 11);
+  Put(big, 8, a);
+  ASSERT_OK_AND_ASSIGN(CommandList list, CommandList::Begin(dev()));
+  ASSERT_OK(cache_->Record(list, kForward, big.view(8, kBytes), big.view(kBytes + 16, kBytes)));
+  ASSERT_OK(cache_->RecordStaged(list, kForward, target, kernels, big.view(8, kBytes), big.view(2 * kBytes + 24, kBytes)));
+  ASSERT_OK_AND_ASSIGN(Submission done, list.Submit());
+  ASSERT_OK(done.Wait());
+  EXPECT_EQ(Get(big, 2 * kBytes + 24), Get(big, kBytes + 16));
+  EXPECT_LE(MaxError(Get(big, kBytes + 16), Dft(a, kN, false)), 1e-4);
+
+  // Fewer words than VkFFT reads: refused, and nothing recorded.
+  std::vector<uint32_t> cut(kernels.begin(), kernels.begin() + 1 + kernels[0] / 4);
+  if (cut.size() < kernels.size()) {
+    ASSERT_OK_AND_ASSIGN(CommandList other, CommandList::Begin(dev()));
+    const Status refused = cache_->RecordStaged(other, kInverse, target, cut, big.view(8, kBytes), big.view(kBytes + 16, kBytes));
+    EXPECT_EQ(refused.code(), StatusCode::kInvalidArgument) << refused.ToString();
+  }
+  // Limits beyond the device's: refused before VkFFT sees them.
+  VkfftTarget greedy = target;
+  greedy.max_shared_memory_bytes += 1;
+  ASSERT_OK_AND_ASSIGN(CommandList third, CommandList::Begin(dev()));
+  EXPECT_EQ(cache_->RecordStaged(third, kForward, greedy, kernels, big.view(8, kBytes), big.view(kBytes + 16, kBytes)).code(),
+            StatusCode::kFailedPrecondition);
 }
 
 TEST_F(FftPlacementTest, ChainsInOneListAndListsInFlight) {

@@ -1,0 +1,85 @@
+// FFTs with VkFFT kernels made ahead of time: how a compiled plan carries stablehlo.fft to the
+// runtime-only library, which links no glslang for VkFFT to compile with (issue 22).
+//
+// VkFFT bakes the bound size of each buffer into its kernels (fft_plan.h), and the size of the
+// VkBuffer a tensor lives in is the allocator's choice. Kernels made ahead of time need bindings
+// whose sizes the transform alone decides, so the staged form binds buffers of its own — input,
+// output and (IRFFT) scratch, each exactly as large as that side of the transform — and records
+// a copy of the operand in and of the result out around VkFFT. Two copies the direct path does
+// not make; in exchange the kernels depend only on the descriptor and on the target VkFFT plans
+// for (vendor and compute limits, VkfftTarget), so a plan can carry them. Plans are made for
+// the generic target (no vendor's tuning) with the device's masked limits.
+//
+//   compile (full library):  kernels = cache.StagedKernels(descriptor, target)
+//   run (either library):    cache.RecordStaged(list, descriptor, target, kernels, input, output)
+//
+// Transforms over length-1 axes drop them (as the direct path does); all lengths 1 is a copy
+// and needs no kernels. A real innermost length of 1 and transforms beyond
+// maxStorageBufferRange have no staged form (UNIMPLEMENTED / FAILED_PRECONDITION).
+//
+// Kernels read from a file are checked before VkFFT sees them: each is a whole SPIR-V module
+// within the words given, and VkFFT must read exactly those words (a VkFFT that asks for more
+// reads inert modules appended after them, not past the end, and the kernels are refused).
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "device/buffer.h"
+#include "device/command_list.h"
+#include "device/fft/fft.h"
+#include "device/fft/vkfft_app.h"
+#include "vkhlo/status.h"
+
+namespace vkhlo::device {
+class Device;
+}
+
+namespace vkhlo::device::fft {
+
+// The target plans are made for on `device`: no vendor's tuning, the masked compute limits.
+VkfftTarget GenericTargetOf(const Device& device);
+
+// The transform VkFFT computes for `d`: its length-1 axes dropped (but a real innermost one).
+FftDescriptor WithoutUnitAxes(const FftDescriptor& d);
+
+// One staged transform on one device: its own buffers and the VkFFT application on them.
+class StagedFft {
+ public:
+  // Compiles (binary null) or loads the kernels of `descriptor` for `target`.
+  static StatusOr<std::unique_ptr<StagedFft>> Create(Device& device, const VkfftContext& context,
+                                                     const FftDescriptor& descriptor,
+                                                     std::span<const uint32_t> kernels, bool compile);
+  ~StagedFft();
+  StagedFft(const StagedFft&) = delete;
+  StagedFft& operator=(const StagedFft&) = delete;
+
+  // The kernels VkFFT compiled (empty when loaded, or when the transform needs none).
+  const std::vector<uint32_t>& Kernels() const { return kernels_; }
+
+  // Records input -> output (`input`/`output` hold the transform's input_bytes / output_bytes).
+  Status Record(CommandList& list, const BufferView& input, const BufferView& output);
+
+ private:
+  struct OwnBuffer {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    uint64_t bytes = 0;
+  };
+  StagedFft(Device& device, FftDescriptor descriptor) : device_(device), descriptor_(std::move(descriptor)) {}
+  StatusOr<OwnBuffer> MakeBuffer(uint64_t bytes);
+
+  Device& device_;
+  FftDescriptor descriptor_;
+  FftDescriptor vkfft_;  // descriptor_ without unit axes; no lengths: a copy
+  OwnBuffer input_, output_, scratch_;
+  std::unique_ptr<VkfftApp> app_;
+  std::vector<BufferView> internal_writes_;
+  std::vector<uint32_t> kernels_;
+};
+
+}  // namespace vkhlo::device::fft
