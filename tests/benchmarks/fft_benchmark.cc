@@ -6,6 +6,8 @@
 //                   a raw command buffer, submitted with a fence, as VkFFT's samples do
 //   BM_Fftw         FFTW (fftwf, FFTW_MEASURE) on the CPU, one thread, out of place
 //   BM_PlanOverDirect  the two alternating in one loop: their ratio, robust to machine load
+//   BM_StagedOverDirect  the staged form (fft_staged.h: the runtime-only library's, with kernels
+//                   a plan carries, copies in and out) and the plan path alternating: their ratio
 //   BM_FftAboveOverBelowRange  a batched FFT just below and just above maxStorageBufferRange
 //                   alternating in one loop: their bandwidths and ratio (fft_split.h)
 // Shapes: 2^20 points (1-D) and 1024x1024 (2-D). Each iteration is one transform, submitted and
@@ -30,6 +32,7 @@
 #include "device/command_list.h"
 #include "device/device.h"
 #include "device/fft/fft_plan.h"
+#include "device/fft/fft_staged.h"
 #include "device/queue.h"
 #include "device/transfer.h"
 #include "device/vk_status.h"
@@ -112,12 +115,24 @@ class PlanRunner {
   }
   Status Run() {
     VKHLO_ASSIGN_OR_RETURN(CommandList list, CommandList::Begin(SharedDevice()));
-    VKHLO_RETURN_IF_ERROR(SharedCache().Record(list, d_, in_, out_));
+    if (staged_kernels_.empty()) {
+      VKHLO_RETURN_IF_ERROR(SharedCache().Record(list, d_, in_, out_));
+    } else {
+      VKHLO_RETURN_IF_ERROR(SharedCache().RecordStaged(list, d_, target_, staged_kernels_, in_.view, out_.view));
+    }
     VKHLO_ASSIGN_OR_RETURN(Submission done, list.Submit());
     return done.Wait();
   }
+  // Runs the staged form from here on, with kernels compiled for the generic target.
+  Status Stage() {
+    target_ = GenericTargetOf(SharedDevice());
+    VKHLO_ASSIGN_OR_RETURN(staged_kernels_, SharedCache().StagedKernels(d_, target_));
+    return Run();  // loads them outside the timing
+  }
 
  private:
+  VkfftTarget target_;
+  std::vector<uint32_t> staged_kernels_;
   FftDescriptor d_;
   Buffer input_, output_;
   FftTensor in_, out_;
@@ -259,6 +274,32 @@ void BM_PlanOverDirect(benchmark::State& state) {
   state.SetLabel(state.range(0) == 1 ? "2^20" : "1024x1024");
 }
 
+// The staged form's cost (the runtime-only library's FFT: copies in and out around VkFFT on
+// buffers of its own) against the plan path, alternating within each iteration, out of place.
+void BM_StagedOverDirect(benchmark::State& state) {
+  const FftDescriptor d{FftKind::kFft, FftPrecision::kF32, Lengths(state), 1};
+  PlanRunner plan, staged;
+  SKIP_IF_ERROR(plan.Init(d, false));
+  SKIP_IF_ERROR(staged.Init(d, false));
+  SKIP_IF_ERROR(staged.Stage());
+  double plan_s = 0, staged_s = 0;
+  using Clock = std::chrono::steady_clock;
+  for (auto _ : state) {
+    auto t0 = Clock::now();
+    SKIP_IF_ERROR(plan.Run());
+    auto t1 = Clock::now();
+    SKIP_IF_ERROR(staged.Run());
+    auto t2 = Clock::now();
+    plan_s += std::chrono::duration<double>(t1 - t0).count();
+    staged_s += std::chrono::duration<double>(t2 - t1).count();
+  }
+  const double runs = double(state.iterations());
+  state.counters["plan_ms"] = plan_s / runs * 1e3;
+  state.counters["staged_ms"] = staged_s / runs * 1e3;
+  state.counters["staged/plan"] = staged_s / plan_s;
+  state.SetLabel(state.range(0) == 1 ? "2^20" : "1024x1024");
+}
+
 // Tensors beyond maxStorageBufferRange (fft_split.h), robust to a loaded machine: a batched
 // complex<f32> FFT of length 2048 just below the range (8191 rows, one launch) and just above it
 // (8193 rows, 128 MiB + 16 KiB: split into launches over windows) alternate within each
@@ -329,6 +370,7 @@ BENCHMARK(BM_FftPlan)->ArgNames({"shape", "in_place"})->Args({1, 0})->Args({1, 1
 BENCHMARK(BM_VkfftDirect)->ArgName("shape")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Fftw)->ArgName("shape")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PlanOverDirect)->ArgName("shape")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_StagedOverDirect)->ArgName("shape")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FftAboveOverBelowRange)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
