@@ -68,6 +68,18 @@ TEST(PlanValidate, ChecksReadResultsThatExist) {
   EXPECT_TRUE(Validate(plan).ok());
 }
 
+TEST(PlanValidate, FftKernelsDescribeATransformAndATarget) {
+  Plan plan = EveryStepPlan();
+  ASSERT_EQ(plan.fft_kernels.size(), 1u);
+  EXPECT_TRUE(Validate(plan).ok());
+  plan.fft_kernels[0].lengths = {2, 2, 2, 2};
+  EXPECT_NE(Problem(plan).find("FFT kernels 0: a transform of 4 dimensions"), std::string::npos) << Problem(plan);
+  plan = EveryStepPlan();
+  plan.fft_kernels[0].max_workgroup_count = {65535};
+  EXPECT_NE(Problem(plan).find("FFT kernels 0: workgroup size and count limits need 3 entries each"), std::string::npos)
+      << Problem(plan);
+}
+
 TEST(PlanValidate, IndicesOutOfRangeNameWhere) {
   Plan plan = EveryStepPlan();
   FirstStep<DispatchStep>(plan, 0).dispatches[0].kernel = 99;

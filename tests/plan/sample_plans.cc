@@ -321,6 +321,19 @@ Plan EveryStepPlan() {
   checks.nested = {nested};
   checks.probe_ids = {"probe0"};
   checks.serialized = {SerializedTestCheck{"probe0#1", 0, "model.mlir:52:3"}};
+  // VkFFT's kernels for the RFFT step (the optional section "fftk"): one tiny module.
+  FftKernels fft;
+  fft.type = FftStep::Type::kRfft;
+  fft.double_precision = true;
+  fft.lengths = {4};
+  fft.batch = 1;
+  fft.vkfft_version = 10226;
+  fft.max_workgroup_invocations = 256;
+  fft.max_shared_memory_bytes = 32768;
+  fft.max_workgroup_size = {256, 256, 64};
+  fft.max_workgroup_count = {65535, 65535, 65535};
+  fft.words = {20, 0x07230203u, 0x00010300u, 0, 8, 0};
+  plan.fft_kernels = {fft};
   return plan;
 }
 
