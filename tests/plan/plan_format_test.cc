@@ -213,6 +213,7 @@ TEST(PlanFormat, EachKnownSectionExactlyOnce) {
 // a plan without checks, and a plan without checks writes none.
 TEST(PlanFormat, ChecksAreAnOptionalSection) {
   Plan plan = EveryStepPlan();
+  plan.fft_kernels.clear();  // the checks are then the last section
   ASSERT_TRUE(plan.checks.has_value());
   const std::vector<uint8_t> file = WritePlan(plan);
   const size_t checks = SectionOffset(file, format::kChecks);
@@ -224,6 +225,23 @@ TEST(PlanFormat, ChecksAreAnOptionalSection) {
   read->checks = plan.checks;
   EXPECT_TRUE(*read == plan);
   plan.checks.reset();
+  EXPECT_EQ(WritePlan(plan), without);
+}
+
+TEST(PlanFormat, FftKernelsAreAnOptionalSectionAfterTheChecks) {
+  Plan plan = EveryStepPlan();
+  ASSERT_EQ(plan.fft_kernels.size(), 1u);
+  const std::vector<uint8_t> file = WritePlan(plan);
+  const size_t fft = SectionOffset(file, format::kFftKernels);
+  EXPECT_GT(fft, SectionOffset(file, format::kChecks));
+  std::vector<uint8_t> without = file;
+  ResizeBody(without, {}, file.size() - fft);
+  auto read = ReadPlan(without);
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_TRUE(read->fft_kernels.empty());
+  read->fft_kernels = plan.fft_kernels;
+  EXPECT_TRUE(*read == plan);
+  plan.fft_kernels.clear();
   EXPECT_EQ(WritePlan(plan), without);
 }
 
