@@ -7,9 +7,8 @@
 // the IR.
 #include <fmt/format.h>
 
-#include <array>
-
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <optional>
 
