@@ -57,7 +57,7 @@ struct CheckOptions {
   // kVulkan: each test function also runs through its plan — Executable::Serialize,
   // Client::LoadExecutable, run — whose results and outfeed must be the compiled executable's
   // byte for byte; the checks then read the loaded plan's. In a test that starts a process grid,
-  // every stage and program runs as a loaded plan (grid_runner.h).
+  // every stage and grid runs both ways (grid_runner.h).
   bool through_plan = false;
 };
 

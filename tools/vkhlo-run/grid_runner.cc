@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <variant>
 
 #include "interp/value.h"
@@ -53,22 +54,44 @@ class GridTest {
     return OkStatus();
   }
 
-  // Function `function` of the staged module compiled for `client` (once), through its plan
-  // when the options ask for it.
-  StatusOr<Executable> ExecutableFor(const std::string& function, const Client* client = nullptr) {
+  // Function `function` of the staged module compiled for `client` (once), and — when the
+  // options ask for it — the same through its plan (serialized, loaded back).
+  struct Compiled {
+    Executable executable;
+    std::optional<Executable> through_plan;
+  };
+  StatusOr<Compiled> ExecutableFor(const std::string& function, const Client* client = nullptr) {
     if (client == nullptr) client = options_.client;
     const auto key = std::make_pair(function, client);
     if (auto it = executables_.find(key); it != executables_.end()) return it->second;
     CompileOptions compile = options_.compile;
     compile.entry = function;
     VKHLO_ASSIGN_OR_RETURN(Executable exe, runtime::CompileModule(*client, CloneModule(*staged_), compile));
+    Compiled compiled{exe, std::nullopt};
     if (options_.through_plan) {
       StatusOr<Executable> loaded = ThroughPlan(exe, *client);
       if (!loaded.ok()) return loaded.status().WithContext("@" + function + " through its plan");
-      exe = std::move(*loaded);
+      compiled.through_plan = std::move(*loaded);
     }
-    executables_.emplace(key, exe);
-    return exe;
+    executables_.emplace(key, compiled);
+    return compiled;
+  }
+
+  // Where the loaded plan's results differ from the compiled executable's, byte for byte.
+  static Status SameResults(const std::vector<Buffer>& compiled, const std::vector<Buffer>& loaded,
+                            const std::string& what) {
+    if (compiled.size() != loaded.size()) {
+      return InternalError(fmt::format("{} through its plan: {} results, the compiled executable's {}", what,
+                                       loaded.size(), compiled.size()));
+    }
+    for (size_t i = 0; i < compiled.size(); ++i) {
+      VKHLO_ASSIGN_OR_RETURN(std::vector<uint8_t> a, compiled[i].ToHost());
+      VKHLO_ASSIGN_OR_RETURN(std::vector<uint8_t> b, loaded[i].ToHost());
+      if (compiled[i].type() != loaded[i].type() || a != b) {
+        return InternalError(fmt::format("{} through its plan: result {} differs from the compiled executable's", what, i));
+      }
+    }
+    return OkStatus();
   }
 
   // The client process `p` of a grid of `count` runs on (options_.grid_placement).
@@ -111,14 +134,19 @@ class GridTest {
   }
 
   Status RunStage(const Schedule::Stage& stage) {
-    VKHLO_ASSIGN_OR_RETURN(Executable exe, ExecutableFor(stage.function));
+    VKHLO_ASSIGN_OR_RETURN(Compiled exe, ExecutableFor(stage.function));
     std::vector<Buffer> args;
     for (int64_t n : stage.inputs) {
       VKHLO_ASSIGN_OR_RETURN(Buffer b, Tensor(n));
       args.push_back(std::move(b));
     }
-    VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> results, exe.Execute(args));
-    AddStats(exe);
+    VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> results, exe.executable.Execute(args));
+    AddStats(exe.executable);
+    if (exe.through_plan) {
+      VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> loaded, exe.through_plan->Execute(args));
+      VKHLO_RETURN_IF_ERROR(SameResults(results, loaded, "@" + stage.function));
+      results = std::move(loaded);  // what the later steps and checks read
+    }
     if (results.size() != stage.outputs.size()) return InternalError("a stage returned another number of results");
     for (size_t i = 0; i < results.size(); ++i) tensors_[static_cast<size_t>(stage.outputs[i])] = results[i];
     return OkStatus();
@@ -129,10 +157,10 @@ class GridTest {
     options.timeout = options_.grid_timeout;
     options.num_replicas = grid.num_replicas;
     options.num_partitions = grid.num_partitions;
-    auto infeed = std::make_shared<FeedQueue>();
-    auto outfeed = std::make_shared<FeedQueue>();
+    std::vector<std::vector<HostTensor>> infeed_entries;
     for (const Schedule::Program& program : grid.infeeds) {
-      VKHLO_ASSIGN_OR_RETURN(Executable exe, ExecutableFor(program.function));
+      VKHLO_ASSIGN_OR_RETURN(Compiled compiled, ExecutableFor(program.function));
+      const Executable& exe = compiled.through_plan ? *compiled.through_plan : compiled.executable;
       VKHLO_ASSIGN_OR_RETURN(std::vector<Buffer> values, exe.Execute({}));
       VKHLO_RETURN_IF_ERROR(Print(values, program.prints));
       values.resize(values.size() - static_cast<size_t>(program.prints));
@@ -141,27 +169,40 @@ class GridTest {
         VKHLO_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, b.ToHost());
         entry.push_back(HostTensor{b.type(), std::move(bytes)});
       }
-      infeed->Push(std::move(entry));
+      infeed_entries.push_back(std::move(entry));
     }
-    std::vector<ProcessRun> runs;
-    for (size_t p = 0; p < grid.processes.size(); ++p) {
-      ProcessRun run;
-      VKHLO_ASSIGN_OR_RETURN(const Client* client, ProcessClient(p, grid.processes.size()));
-      VKHLO_ASSIGN_OR_RETURN(run.executable, ExecutableFor(grid.processes[p].function, client));
-      for (int64_t n : grid.arguments[p]) {
-        VKHLO_ASSIGN_OR_RETURN(Buffer b, Tensor(n));
-        run.arguments.push_back(std::move(b));
+    // The grid's processes, run as compiled (`through_plan` false) or as loaded plans.
+    auto run_grid = [&](bool through_plan) -> StatusOr<std::vector<std::vector<Buffer>>> {
+      auto infeed = std::make_shared<FeedQueue>();
+      auto outfeed = std::make_shared<FeedQueue>();
+      for (const std::vector<HostTensor>& entry : infeed_entries) infeed->Push(entry);
+      std::vector<ProcessRun> runs;
+      for (size_t p = 0; p < grid.processes.size(); ++p) {
+        ProcessRun run;
+        VKHLO_ASSIGN_OR_RETURN(const Client* client, ProcessClient(p, grid.processes.size()));
+        VKHLO_ASSIGN_OR_RETURN(Compiled compiled, ExecutableFor(grid.processes[p].function, client));
+        run.executable = through_plan ? *compiled.through_plan : compiled.executable;
+        for (int64_t n : grid.arguments[p]) {
+          VKHLO_ASSIGN_OR_RETURN(Buffer b, Tensor(n));
+          run.arguments.push_back(std::move(b));
+        }
+        run.infeed = infeed;
+        run.outfeed = outfeed;
+        runs.push_back(std::move(run));
       }
-      run.infeed = infeed;
-      run.outfeed = outfeed;
-      runs.push_back(std::move(run));
-    }
-    std::vector<std::vector<Buffer>> results;
-    if (options_.mpi) {
-      const std::string label = fmt::format("{}@{}", grid.location, function_.name());
-      VKHLO_ASSIGN_OR_RETURN(results, RunGridOverMpi(*options_.mpi, options, runs, label, *options_.client));
-    } else {
-      VKHLO_ASSIGN_OR_RETURN(results, RunProcessGrid(options, runs));
+      if (options_.mpi) {
+        const std::string label = fmt::format("{}@{}", grid.location, function_.name());
+        return RunGridOverMpi(*options_.mpi, options, runs, label, *options_.client);
+      }
+      return RunProcessGrid(options, runs);
+    };
+    VKHLO_ASSIGN_OR_RETURN(std::vector<std::vector<Buffer>> results, run_grid(false));
+    if (options_.through_plan) {
+      VKHLO_ASSIGN_OR_RETURN(std::vector<std::vector<Buffer>> loaded, run_grid(true));
+      for (size_t p = 0; p < results.size() && p < loaded.size(); ++p) {
+        VKHLO_RETURN_IF_ERROR(SameResults(results[p], loaded[p], fmt::format("{}: process {}", grid.location, p)));
+      }
+      results = std::move(loaded);
     }
     for (size_t p = 0; p < grid.processes.size(); ++p) {
       const auto prints = static_cast<size_t>(grid.processes[p].prints);
@@ -215,7 +256,7 @@ class GridTest {
   const CheckOptions& options_;
   std::unique_ptr<ir::Module> staged_;  // the module with the schedule's functions
   std::vector<Buffer> tensors_;         // by the schedule's numbers
-  std::map<std::pair<std::string, const Client*>, Executable> executables_;
+  std::map<std::pair<std::string, const Client*>, Compiled> executables_;
   std::vector<std::shared_ptr<Client>> process_clients_;  // placements other than kShared
   int failures_ = 0;
   std::string first_failure_;

@@ -8,7 +8,8 @@
 // RunProcessGrid (include/vkhlo/process_grid.h; over MPI with --grid=mpi), one executable per
 // distinct program and client, with one infeed queue shared by the grid (filled by the `infeed`
 // functions, run first); checks read the downloaded values. With CheckOptions::through_plan every
-// stage and program runs as a plan loaded back from its file. Results of tuple type are not
+// stage and grid also runs as plans loaded back from their files, whose results must be the
+// compiled executables' byte for byte (the checks then read theirs). Results of tuple type are not
 // supported here.
 #pragma once
 
