@@ -25,6 +25,10 @@ Status RecordFft(ClientState& client, device::CommandList& list, const plan::Pla
     return plans->RecordStaged(list, d, device::fft::GenericTargetOf(*client.device), {},
                                operand.view(0, d.input_bytes()), result.view(0, d.output_bytes()));
   }
+  if (d.real() && d.lengths.back() == 1) {
+    return UnimplementedError(where + ": a real transform whose innermost length is 1 has no form the runtime-only "
+                                      "library can run with kernels made ahead of time (link vkhlo::vkhlo)");
+  }
   auto kernels = std::find_if(plan.fft_kernels.begin(), plan.fft_kernels.end(), [&](const plan::FftKernels& k) {
     return k.type == step.type && k.double_precision == step.double_precision && k.lengths == step.lengths &&
            k.batch == step.batch;
@@ -32,8 +36,8 @@ Status RecordFft(ClientState& client, device::CommandList& list, const plan::Pla
   if (kernels == plan.fft_kernels.end()) {
     return UnimplementedError(fmt::format(
         "{}: the plan carries no VkFFT kernels for this transform, and the runtime-only library cannot compile them "
-        "(it links no glslang): serialize the plan with the full library (vkhlo-compile), which adds them, or link "
-        "vkhlo::vkhlo", where));
+        "(it links no glslang). Plans the full library serializes (vkhlo-compile) carry them for every transform "
+        "whose sides fit in maxStorageBufferRange; for others, link vkhlo::vkhlo", where));
   }
   if (kernels->vkfft_version != device::fft::VkfftVersion()) {
     return FailedPreconditionError(fmt::format("{}: the plan's VkFFT kernels were made by VkFFT {}; this library has "
