@@ -21,19 +21,6 @@ struct FftPlan::Application {
 
 namespace {
 
-// VkFFT's description of `d`: lengths innermost first.
-VkfftLayout LayoutOf(const FftDescriptor& d, bool in_place) {
-  VkfftLayout layout;
-  layout.dims = static_cast<uint32_t>(d.lengths.size());
-  for (size_t i = 0; i < d.lengths.size(); ++i) layout.size[i] = d.lengths[d.lengths.size() - 1 - i];
-  layout.batch = d.batch;
-  layout.double_precision = d.precision == FftPrecision::kF64;
-  layout.r2c = d.real();
-  layout.inverse = d.inverse();
-  layout.in_place = in_place;
-  return layout;
-}
-
 // Invocations per workgroup of fft/real_complex (within every device's limits, mobile's too).
 constexpr uint32_t kConversionWorkgroup = 64;
 
@@ -67,12 +54,7 @@ FftPlan::~FftPlan() = default;
 Status FftPlan::Init() {
   const FftDescriptor& d = descriptor_;
   if (d.empty()) return OkStatus();
-  vkfft_ = d;
-  vkfft_.lengths.clear();
-  for (size_t i = 0; i < d.lengths.size(); ++i) {
-    const bool innermost_real = d.real() && i + 1 == d.lengths.size();
-    if (d.lengths[i] != 1 || innermost_real) vkfft_.lengths.push_back(d.lengths[i]);
-  }
+  vkfft_ = WithoutUnitAxes(d);
   const bool real_length_one = d.real() && d.lengths.back() == 1;
   if (real_length_one) {
     // The remaining axes are a complex transform of the widened input (RFFT) or one whose real
@@ -127,13 +109,8 @@ StatusOr<FftPlan::Application*> FftPlan::GetApplication(const VkfftBindings& bin
   auto binary_it = binaries_.find(binary_key);
   const std::vector<uint32_t>* binary = binary_it == binaries_.end() ? nullptr : &binary_it->second;
 
-  VkfftContext context;
-  context.physical_device = device.physical_device();
-  context.device = device.handle();
-  context.command_pool = cache_.command_pool_;
-  context.fence = cache_.fence_;
-  context.limits = &device.capabilities().limits;
-  VkfftLayout layout = LayoutOf(vkfft_, in_place);
+  VkfftContext context = cache_.ContextFor(nullptr);
+  VkfftLayout layout = VkfftLayoutOf(vkfft_, in_place);
   layout.batch = batch;
   std::unique_ptr<VkfftApp> app;
   Status status = device.queue().WithExclusiveQueue([&](VkQueue queue) -> Status {
@@ -437,6 +414,17 @@ void FftPlanCache::ForgetDestroyedBuffersLocked() {
     }
     windows_.Destroy(windows);
   }
+}
+
+VkfftContext FftPlanCache::ContextFor(const VkfftTarget* target) const {
+  VkfftContext context;
+  context.physical_device = device_.physical_device();
+  context.device = device_.handle();
+  context.command_pool = command_pool_;
+  context.fence = fence_;
+  context.limits = &device_.capabilities().limits;
+  context.target = target;
+  return context;
 }
 
 Status FftPlanCache::CheckPrecision(const FftDescriptor& descriptor) const {

@@ -171,8 +171,10 @@ class FftPlanCache {
   // compiles for `descriptor` on `target` (needs glslang: the full library), and a transform
   // recorded with kernels so made (either library; checked before VkFFT loads them).
   StatusOr<std::vector<uint32_t>> StagedKernels(const FftDescriptor& descriptor, const VkfftTarget& target);
+  // `kernels_id` is KernelsId(kernels) (fft_staged.h), computed once by whoever holds them.
   Status RecordStaged(CommandList& list, const FftDescriptor& descriptor, const VkfftTarget& target,
-                      std::span<const uint32_t> kernels, const BufferView& input, const BufferView& output);
+                      std::span<const uint32_t> kernels, uint64_t kernels_id, const BufferView& input,
+                      const BufferView& output);
 
   FftCacheStats stats() const;
 
@@ -180,6 +182,9 @@ class FftPlanCache {
   friend class FftPlan;
   // FAILED_PRECONDITION for complex<f64> without shaderFloat64.
   Status CheckPrecision(const FftDescriptor& descriptor) const;
+  // Where VkFFT plans: this device, the cache's pool and fence (the queue is set while creating),
+  // shown `target` when given, else the device's masked limits.
+  VkfftContext ContextFor(const VkfftTarget* target) const;
   explicit FftPlanCache(Device& device) : device_(device) {}
   // Applies the block destructions the allocator reported since the last call. Caller holds
   // mutex_.

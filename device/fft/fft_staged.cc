@@ -18,18 +18,6 @@ constexpr uint32_t kSpirvMagic = 0x07230203;
 // application (three axes, each with its R2C and Bluestein kernels, both directions).
 constexpr int kSentinels = 64;
 
-VkfftLayout LayoutOf(const FftDescriptor& d) {
-  VkfftLayout layout;
-  layout.dims = static_cast<uint32_t>(d.lengths.size());
-  for (size_t i = 0; i < d.lengths.size(); ++i) layout.size[i] = d.lengths[d.lengths.size() - 1 - i];
-  layout.batch = d.batch;
-  layout.double_precision = d.precision == FftPrecision::kF64;
-  layout.r2c = d.real();
-  layout.inverse = d.inverse();
-  layout.in_place = false;
-  return layout;
-}
-
 // `kernels` as VkFFT saves them: modules one after another, each its byte count then its words.
 Status CheckKernels(std::span<const uint32_t> kernels, const std::string& what) {
   size_t at = 0;
@@ -66,6 +54,24 @@ VkfftTarget GenericTargetOf(const Device& device) {
     t.max_workgroup_count[i] = l.max_workgroup_count[i];
   }
   return t;
+}
+
+VkfftLayout VkfftLayoutOf(const FftDescriptor& d, bool in_place) {
+  VkfftLayout layout;
+  layout.dims = static_cast<uint32_t>(d.lengths.size());
+  for (size_t i = 0; i < d.lengths.size(); ++i) layout.size[i] = d.lengths[d.lengths.size() - 1 - i];
+  layout.batch = d.batch;
+  layout.double_precision = d.precision == FftPrecision::kF64;
+  layout.r2c = d.real();
+  layout.inverse = d.inverse();
+  layout.in_place = in_place;
+  return layout;
+}
+
+uint64_t KernelsId(std::span<const uint32_t> kernels) {
+  uint64_t hash = 1469598103934665603ull;  // FNV-1a over the words, then their count
+  for (uint32_t w : kernels) hash = (hash ^ w) * 1099511628211ull;
+  return (hash ^ kernels.size()) * 1099511628211ull;
 }
 
 FftDescriptor WithoutUnitAxes(const FftDescriptor& d) {
@@ -179,7 +185,7 @@ StatusOr<std::unique_ptr<StagedFft>> StagedFft::Create(Device& device, const Vkf
   Status created = device.queue().WithExclusiveQueue([&](VkQueue queue) -> Status {
     VkfftContext c = context;
     c.queue = queue;
-    VKHLO_ASSIGN_OR_RETURN(staged->app_, VkfftApp::Create(c, LayoutOf(d), bindings, compile ? nullptr : &loaded));
+    VKHLO_ASSIGN_OR_RETURN(staged->app_, VkfftApp::Create(c, VkfftLayoutOf(d, false), bindings, compile ? nullptr : &loaded));
     return OkStatus();
   });
   VKHLO_RETURN_IF_ERROR(created.WithContext(what));
@@ -216,20 +222,15 @@ Status StagedFft::Record(CommandList& list, const BufferView& input, const Buffe
 StatusOr<std::vector<uint32_t>> FftPlanCache::StagedKernels(const FftDescriptor& descriptor,
                                                              const VkfftTarget& target) {
   VKHLO_RETURN_IF_ERROR(CheckPrecision(descriptor));
-  VkfftContext context;
-  context.physical_device = device_.physical_device();
-  context.device = device_.handle();
-  context.command_pool = command_pool_;
-  context.fence = fence_;
-  context.target = &target;
   std::lock_guard<std::mutex> lock(mutex_);
-  VKHLO_ASSIGN_OR_RETURN(std::unique_ptr<StagedFft> staged, StagedFft::Create(device_, context, descriptor, {}, true));
+  VKHLO_ASSIGN_OR_RETURN(std::unique_ptr<StagedFft> staged,
+                         StagedFft::Create(device_, ContextFor(&target), descriptor, {}, true));
   stats_.compiles++;
   return staged->Kernels();
 }
 
 Status FftPlanCache::RecordStaged(CommandList& list, const FftDescriptor& descriptor, const VkfftTarget& target,
-                                  std::span<const uint32_t> kernels, const BufferView& input,
+                                  std::span<const uint32_t> kernels, uint64_t kernels_id, const BufferView& input,
                                   const BufferView& output) {
   VKHLO_RETURN_IF_ERROR(CheckPrecision(descriptor));
   // The target must fit the device: VkFFT's kernels may use all it names.
@@ -248,26 +249,18 @@ Status FftPlanCache::RecordStaged(CommandList& list, const FftDescriptor& descri
         target.max_shared_memory_bytes, caps.name, caps.profile, offered.max_workgroup_invocations,
         offered.max_shared_memory_bytes));
   }
-  uint64_t hash = 1469598103934665603ull;  // FNV-1a over the kernels: plans may differ
-  for (uint32_t w : kernels) hash = (hash ^ w) * 1099511628211ull;
   auto key = std::make_tuple(descriptor.kind, descriptor.precision, descriptor.lengths, descriptor.batch,
                              std::vector<uint32_t>{target.vendor_id, target.max_workgroup_invocations,
                                                    target.max_shared_memory_bytes, target.max_workgroup_size[0],
                                                    target.max_workgroup_size[1], target.max_workgroup_size[2],
                                                    target.max_workgroup_count[0], target.max_workgroup_count[1],
                                                    target.max_workgroup_count[2]},
-                             hash, static_cast<uint64_t>(kernels.size()));
+                             kernels_id, static_cast<uint64_t>(kernels.size()));
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = staged_.find(key);
   if (it == staged_.end()) {
-    VkfftContext context;
-    context.physical_device = device_.physical_device();
-    context.device = device_.handle();
-    context.command_pool = command_pool_;
-    context.fence = fence_;
-    context.target = &target;
     VKHLO_ASSIGN_OR_RETURN(std::unique_ptr<StagedFft> staged,
-                           StagedFft::Create(device_, context, descriptor, kernels, false));
+                           StagedFft::Create(device_, ContextFor(&target), descriptor, kernels, false));
     stats_.applications++;
     it = staged_.emplace(key, std::move(staged)).first;
   }

@@ -47,6 +47,13 @@ VkfftTarget GenericTargetOf(const Device& device);
 // The transform VkFFT computes for `d`: its length-1 axes dropped (but a real innermost one).
 FftDescriptor WithoutUnitAxes(const FftDescriptor& d);
 
+// `d` in VkFFT's terms (lengths innermost first).
+VkfftLayout VkfftLayoutOf(const FftDescriptor& d, bool in_place);
+
+// An id of `kernels` (a 64-bit hash of their words) that FftPlanCache::RecordStaged keys its
+// staged transforms by: computed once where kernels are loaded, not on every record.
+uint64_t KernelsId(std::span<const uint32_t> kernels);
+
 // One staged transform on one device: its own buffers and the VkFFT application on them.
 class StagedFft {
  public:

@@ -183,12 +183,19 @@ Status Of(C& c, FillStep& s) {
   return c.U32("fill word", s.word);
 }
 
+// A transform, as an FftStep and the FftKernels made for it both name it.
+template <class C>
+Status FftTransform(C& c, FftStep::Type& type, bool& double_precision, std::vector<uint64_t>& lengths,
+                    uint64_t& batch) {
+  VKHLO_RETURN_IF_ERROR(c.Enum("fft type", type, FftStep::Type::kIrfft));
+  VKHLO_RETURN_IF_ERROR(c.Bool("double precision", double_precision));
+  VKHLO_RETURN_IF_ERROR(U64s(c, "fft lengths", lengths));
+  return c.U64("fft batch", batch);
+}
+
 template <class C>
 Status Of(C& c, FftStep& s) {
-  VKHLO_RETURN_IF_ERROR(c.Enum("fft type", s.type, FftStep::Type::kIrfft));
-  VKHLO_RETURN_IF_ERROR(c.Bool("double precision", s.double_precision));
-  VKHLO_RETURN_IF_ERROR(U64s(c, "fft lengths", s.lengths));
-  VKHLO_RETURN_IF_ERROR(c.U64("fft batch", s.batch));
+  VKHLO_RETURN_IF_ERROR(FftTransform(c, s.type, s.double_precision, s.lengths, s.batch));
   VKHLO_RETURN_IF_ERROR(c.U32("fft operand", s.operand));
   VKHLO_RETURN_IF_ERROR(c.U32("fft result", s.result));
   return c.String("location", s.location);
@@ -196,10 +203,7 @@ Status Of(C& c, FftStep& s) {
 
 template <class C>
 Status Of(C& c, FftKernels& k) {
-  VKHLO_RETURN_IF_ERROR(c.Enum("fft type", k.type, FftStep::Type::kIrfft));
-  VKHLO_RETURN_IF_ERROR(c.Bool("double precision", k.double_precision));
-  VKHLO_RETURN_IF_ERROR(U64s(c, "fft lengths", k.lengths));
-  VKHLO_RETURN_IF_ERROR(c.U64("fft batch", k.batch));
+  VKHLO_RETURN_IF_ERROR(FftTransform(c, k.type, k.double_precision, k.lengths, k.batch));
   VKHLO_RETURN_IF_ERROR(c.U32("VkFFT version", k.vkfft_version));
   VKHLO_RETURN_IF_ERROR(c.U32("vendor id", k.vendor_id));
   VKHLO_RETURN_IF_ERROR(c.U32("workgroup invocations", k.max_workgroup_invocations));

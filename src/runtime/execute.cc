@@ -665,7 +665,7 @@ Status Execution::RunFft(const plan::FftStep& step) {
   }
   VKHLO_ASSIGN_OR_RETURN(device::CommandList * list, List());
   VKHLO_RETURN_IF_ERROR(
-      RecordFft(*client_, *list, loaded_.plan, step, operand.storage->buffer, result->buffer, &stats_.fft_split_launches));
+      RecordFft(*client_, *list, loaded_, step, operand.storage->buffer, result->buffer, &stats_.fft_split_launches));
   stats_.kernels_dispatched++;
   const uint64_t bytes = BufferBytes(operand.type) + BufferBytes(type);
   stats_.bytes_read += BufferBytes(operand.type);

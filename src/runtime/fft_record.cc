@@ -11,7 +11,7 @@ namespace vkhlo::runtime {
 
 using device::fft::FftDescriptor;
 
-Status RecordFft(ClientState& client, device::CommandList& list, const plan::Plan&, const plan::FftStep& step,
+Status RecordFft(ClientState& client, device::CommandList& list, const LoadedPlan&, const plan::FftStep& step,
                  const device::Buffer& operand, const device::Buffer& result, uint64_t* split_launches) {
   const FftDescriptor d = FftDescriptorOf(step);
   if (d.empty()) return OkStatus();

@@ -11,7 +11,6 @@
 #include "device/command_list.h"
 #include "device/fft/fft.h"
 #include "device/fft/fft_plan.h"
-#include "plan/plan.h"
 #include "plan/step.h"
 #include "runtime/state.h"
 #include "vkhlo/status.h"
@@ -25,10 +24,12 @@ device::fft::FftDescriptor FftDescriptorOf(const plan::FftStep& step);
 // The client's VkFFT plans, made on first use.
 StatusOr<device::fft::FftPlanCache*> FftPlansOf(ClientState& client);
 
-// Records the transform `step` (of `plan`) of `operand` into `result` (a new tensor of the
-// step's result type). Adds to `split_launches` (if given) the launches of a transform split
+struct LoadedPlan;  // loaded_plan.h
+
+// Records the transform `step` (of `loaded`'s plan) of `operand` into `result` (a new tensor of
+// the step's result type). Adds to `split_launches` (if given) the launches of a transform split
 // beyond maxStorageBufferRange.
-Status RecordFft(ClientState& client, device::CommandList& list, const plan::Plan& plan, const plan::FftStep& step,
+Status RecordFft(ClientState& client, device::CommandList& list, const LoadedPlan& loaded, const plan::FftStep& step,
                  const device::Buffer& operand, const device::Buffer& result, uint64_t* split_launches = nullptr);
 
 }  // namespace vkhlo::runtime

@@ -9,12 +9,13 @@
 #include "device/fft/fft_staged.h"
 #include "device/fft/vkfft_app.h"
 #include "runtime/fft_record.h"
+#include "runtime/loaded_plan.h"
 
 namespace vkhlo::runtime {
 
 using device::fft::FftDescriptor;
 
-Status RecordFft(ClientState& client, device::CommandList& list, const plan::Plan& plan, const plan::FftStep& step,
+Status RecordFft(ClientState& client, device::CommandList& list, const LoadedPlan& loaded, const plan::FftStep& step,
                  const device::Buffer& operand, const device::Buffer& result, uint64_t*) {
   const FftDescriptor d = FftDescriptorOf(step);
   if (d.empty()) return OkStatus();
@@ -22,18 +23,19 @@ Status RecordFft(ClientState& client, device::CommandList& list, const plan::Pla
   const std::string where = fmt::format("{}: error: 'stablehlo.fft' {}", step.location, d.ToString());
   if (device::fft::WithoutUnitAxes(d).lengths.empty()) {  // every length 1: a copy, no kernels
     VKHLO_ASSIGN_OR_RETURN(device::fft::FftPlanCache * plans, FftPlansOf(client));
-    return plans->RecordStaged(list, d, device::fft::GenericTargetOf(*client.device), {},
+    return plans->RecordStaged(list, d, device::fft::GenericTargetOf(*client.device), {}, 0,
                                operand.view(0, d.input_bytes()), result.view(0, d.output_bytes()));
   }
   if (d.real() && d.lengths.back() == 1) {
     return UnimplementedError(where + ": a real transform whose innermost length is 1 has no form the runtime-only "
                                       "library can run with kernels made ahead of time (link vkhlo::vkhlo)");
   }
-  auto kernels = std::find_if(plan.fft_kernels.begin(), plan.fft_kernels.end(), [&](const plan::FftKernels& k) {
+  const std::vector<plan::FftKernels>& all = loaded.plan.fft_kernels;
+  auto kernels = std::find_if(all.begin(), all.end(), [&](const plan::FftKernels& k) {
     return k.type == step.type && k.double_precision == step.double_precision && k.lengths == step.lengths &&
            k.batch == step.batch;
   });
-  if (kernels == plan.fft_kernels.end()) {
+  if (kernels == all.end()) {
     return UnimplementedError(fmt::format(
         "{}: the plan carries no VkFFT kernels for this transform, and the runtime-only library cannot compile them "
         "(it links no glslang). Plans the full library serializes (vkhlo-compile) carry them for every transform "
@@ -55,8 +57,9 @@ Status RecordFft(ClientState& client, device::CommandList& list, const plan::Pla
     return UnimplementedError(where + ": the staged form copies whole tensors, not ones split across allocations");
   }
   VKHLO_ASSIGN_OR_RETURN(device::fft::FftPlanCache * plans, FftPlansOf(client));
-  Status recorded = plans->RecordStaged(list, d, target, kernels->words, operand.view(0, d.input_bytes()),
-                                        result.view(0, d.output_bytes()));
+  Status recorded = plans->RecordStaged(list, d, target, kernels->words,
+                                        loaded.fft_kernel_ids[static_cast<size_t>(kernels - all.begin())],
+                                        operand.view(0, d.input_bytes()), result.view(0, d.output_bytes()));
   return recorded.ok() ? recorded : recorded.WithContext(step.location);
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <variant>
 
+#include "device/fft/fft_staged.h"
 #include "device/transfer.h"
 #include "runtime/custom_call_signature.h"
 #include "runtime/kernel_check.h"
@@ -166,6 +167,8 @@ StatusOr<std::shared_ptr<const LoadedPlan>> LoadPlan(const std::shared_ptr<Clien
     }
     out.constants.push_back(std::move(*storage));
   }
+
+  for (const plan::FftKernels& k : p.fft_kernels) out.fft_kernel_ids.push_back(device::fft::KernelsId(k.words));
 
   for (const plan::KernelProfile& k : p.profiles) {
     out.profiles.push_back(KernelProfile{k.kernel, k.kernel_class, "", k.source_op, k.fused_ops, k.detail});

@@ -40,6 +40,9 @@ struct LoadedPlan {
   // The entry's parameters: tensors' types (tokens and tuples: empty), and their kinds.
   std::vector<TensorDesc> parameter_types;
   std::vector<plan::EntryType::Kind> parameter_kinds;
+  // Per plan.fft_kernels: device::fft::KernelsId of its words (the staged FFT's cache key),
+  // computed once here rather than at every FFT step.
+  std::vector<uint64_t> fft_kernel_ids;
   // Host callbacks by step: the registration each runs.
   std::unordered_map<const plan::CustomCallStep*, std::shared_ptr<const CustomCallTarget>> host_callbacks;
   const TensorDesc& type(uint32_t value) const { return value_types[value]; }

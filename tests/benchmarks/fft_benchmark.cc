@@ -118,7 +118,7 @@ class PlanRunner {
     if (staged_kernels_.empty()) {
       VKHLO_RETURN_IF_ERROR(SharedCache().Record(list, d_, in_, out_));
     } else {
-      VKHLO_RETURN_IF_ERROR(SharedCache().RecordStaged(list, d_, target_, staged_kernels_, in_.view, out_.view));
+      VKHLO_RETURN_IF_ERROR(SharedCache().RecordStaged(list, d_, target_, staged_kernels_, staged_id_, in_.view, out_.view));
     }
     VKHLO_ASSIGN_OR_RETURN(Submission done, list.Submit());
     return done.Wait();
@@ -127,12 +127,14 @@ class PlanRunner {
   Status Stage() {
     target_ = GenericTargetOf(SharedDevice());
     VKHLO_ASSIGN_OR_RETURN(staged_kernels_, SharedCache().StagedKernels(d_, target_));
+    staged_id_ = KernelsId(staged_kernels_);
     return Run();  // loads them outside the timing
   }
 
  private:
   VkfftTarget target_;
   std::vector<uint32_t> staged_kernels_;
+  uint64_t staged_id_ = 0;
   FftDescriptor d_;
   Buffer input_, output_;
   FftTensor in_, out_;

@@ -77,10 +77,10 @@ StatusOr<ir::Literal> ToLiteral(HostTensor tensor) {
   return ir::Literal::FromBytes(ir::Type::Tensor(*element, tensor.type.dims), std::move(tensor.bytes));
 }
 
-// The mismatch of `actual` against `check`'s expectation (its constant, or `computed`), or
-// nullopt when they match.
-std::optional<std::string> CompareWith(const CompiledCheck& check, const StatusOr<ir::Literal>& actual,
-                                   const std::optional<ir::Literal>& computed) {
+}  // namespace
+
+std::optional<std::string> CompareCheck(const CompiledCheck& check, const StatusOr<ir::Literal>& actual,
+                                        const std::optional<ir::Literal>& computed) {
   if (!actual.ok()) return actual.status().message();
   std::optional<ir::Literal> constant;
   if (check.expected) {
@@ -92,6 +92,8 @@ std::optional<std::string> CompareWith(const CompiledCheck& check, const StatusO
   if (expected == nullptr) return "the expected value could not be read back";
   return interp::CompareLiterals(*actual, *expected, ToCheckParams(check.comparison));
 }
+
+namespace {
 
 void AddStats(const ExecutionStats& s, ExecutionStats& totals) {
   totals.kernels_dispatched += s.kernels_dispatched;
@@ -115,10 +117,9 @@ StatusOr<std::vector<Buffer>> RunForChecks(const Executable& executable, const C
   return std::move(grid[0]);
 }
 
-// The compiled executable serialized to a plan (Executable::Serialize; a shape-polymorphic one
-// specialised first: a test function takes no arguments) and loaded back
-// (Client::LoadExecutable).
-StatusOr<Executable> LoadThroughPlan(const Executable& compiled, const Client& client) {
+}  // namespace
+
+StatusOr<Executable> ThroughPlan(const Executable& compiled, const Client& client) {
   Executable static_executable = compiled;
   if (compiled.is_polymorphic()) {
     VKHLO_ASSIGN_OR_RETURN(static_executable, compiled.Specialize({}));
@@ -126,6 +127,8 @@ StatusOr<Executable> LoadThroughPlan(const Executable& compiled, const Client& c
   VKHLO_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, static_executable.Serialize());
   return client.LoadExecutable(bytes);
 }
+
+namespace {
 
 // Where two runs' results (and outfeeds, which are drained) differ, or nullopt.
 std::optional<std::string> SameResults(const std::vector<Buffer>& a, OutfeedQueue& a_outfeed,
@@ -189,7 +192,7 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
     // outfeed must be the compiled executable's, byte for byte, and are what the checks read.
     auto plan_outfeed = std::make_shared<OutfeedQueue>();
     StatusOr<std::vector<Buffer>> plan_results = InternalError("not run");
-    StatusOr<Executable> loaded = LoadThroughPlan(*executable, *options.client);
+    StatusOr<Executable> loaded = ThroughPlan(*executable, *options.client);
     if (loaded.ok()) plan_results = RunForChecks(*loaded, checks, plan_outfeed);
     if (!plan_results.ok()) {
       outcome.message = "through its plan: " + plan_results.status().message();
@@ -222,7 +225,7 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
     if (check.expected_result >= 0) {
       if (auto e = result(check.expected_result); e.ok()) computed = std::move(*e);
     }
-    if (std::optional<std::string> mismatch = CompareWith(check, result(check.actual_result), computed)) {
+    if (std::optional<std::string> mismatch = CompareCheck(check, result(check.actual_result), computed)) {
       fail(fmt::format("{}: {}", check.location, *mismatch));
     }
   }
@@ -242,7 +245,7 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
       }
       const bool read = actual.ok() && (check.expected || computed);
       const std::optional<std::string> mismatch =
-          read ? CompareWith(check, actual, computed) : std::optional<std::string>("the checked values could not be read back");
+          read ? CompareCheck(check, actual, computed) : std::optional<std::string>("the checked values could not be read back");
       const int64_t iteration = iterations[index]++;
       if (mismatch) fail(fmt::format("{}: evaluation {}: {}", check.location, iteration, *mismatch));
       continue;
@@ -270,15 +273,6 @@ TestOutcome RunOnVulkan(const ir::Module& module, const ir::Function& function, 
 }
 
 }  // namespace
-
-std::optional<std::string> CompareCheck(const CompiledCheck& check, const StatusOr<ir::Literal>& actual,
-                                        const std::optional<ir::Literal>& computed) {
-  return CompareWith(check, actual, computed);
-}
-
-StatusOr<Executable> ThroughPlan(const Executable& compiled, const Client& client) {
-  return LoadThroughPlan(compiled, client);
-}
 
 Status PrepareForReference(ir::Module& module) {
   VKHLO_ASSIGN_OR_RETURN(passes::PassPipeline pipeline, passes::PassPipeline::Parse("chlo-decompose"));

@@ -420,7 +420,7 @@ TEST_F(FftPlacementTest, StagedKernelsMatchTheDirectPath) {
   Put(big, 8, a);
   ASSERT_OK_AND_ASSIGN(CommandList list, CommandList::Begin(dev()));
   ASSERT_OK(cache_->Record(list, kForward, big.view(8, kBytes), big.view(kBytes + 16, kBytes)));
-  ASSERT_OK(cache_->RecordStaged(list, kForward, target, kernels, big.view(8, kBytes), big.view(2 * kBytes + 24, kBytes)));
+  ASSERT_OK(cache_->RecordStaged(list, kForward, target, kernels, KernelsId(kernels), big.view(8, kBytes), big.view(2 * kBytes + 24, kBytes)));
   ASSERT_OK_AND_ASSIGN(Submission done, list.Submit());
   ASSERT_OK(done.Wait());
   EXPECT_EQ(Get(big, 2 * kBytes + 24), Get(big, kBytes + 16));
@@ -430,14 +430,14 @@ TEST_F(FftPlacementTest, StagedKernelsMatchTheDirectPath) {
   std::vector<uint32_t> cut(kernels.begin(), kernels.begin() + 1 + kernels[0] / 4);
   if (cut.size() < kernels.size()) {
     ASSERT_OK_AND_ASSIGN(CommandList other, CommandList::Begin(dev()));
-    const Status refused = cache_->RecordStaged(other, kInverse, target, cut, big.view(8, kBytes), big.view(kBytes + 16, kBytes));
+    const Status refused = cache_->RecordStaged(other, kInverse, target, cut, KernelsId(cut), big.view(8, kBytes), big.view(kBytes + 16, kBytes));
     EXPECT_EQ(refused.code(), StatusCode::kInvalidArgument) << refused.ToString();
   }
   // Limits beyond the device's: refused before VkFFT sees them.
   VkfftTarget greedy = target;
   greedy.max_shared_memory_bytes += 1;
   ASSERT_OK_AND_ASSIGN(CommandList third, CommandList::Begin(dev()));
-  EXPECT_EQ(cache_->RecordStaged(third, kForward, greedy, kernels, big.view(8, kBytes), big.view(kBytes + 16, kBytes)).code(),
+  EXPECT_EQ(cache_->RecordStaged(third, kForward, greedy, kernels, KernelsId(kernels), big.view(8, kBytes), big.view(kBytes + 16, kBytes)).code(),
             StatusCode::kFailedPrecondition);
 }
 
