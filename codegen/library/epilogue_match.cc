@@ -138,24 +138,44 @@ class Matcher {
     return def == nullptr || def->parent_block() != &block_ || position_.at(def) < position_.at(&op_);
   }
 
-  // Whether `v` is an index-only expression (broadcast_in_dim / reshape / convert chains) of
-  // small constants and values that exist before the kernel runs: the emitter computes it
-  // inline from those, so its ops need not be absorbed (other kernels may compute them too:
-  // a bias broadcast read twice, `broadcast_in_dim` of a scalar 0). Adds the values read to
-  // `leaves`.
+  // Whether `v` is an index-only expression (broadcast_in_dim / reshape / convert / slice /
+  // dynamic_slice chains) of small constants and values that exist before the kernel runs: the
+  // emitter computes it inline from those, so its ops need not be absorbed (other kernels may
+  // compute them too: a bias broadcast read twice, `broadcast_in_dim` of a scalar 0). Adds the
+  // values read to `leaves`. A chain the block computes before the product is followed too, so
+  // that nothing stores it only for the epilogue to read (a scan step's slice of a product
+  // hoisted out of its loop, hoist_loop_products.cc, is read from that product).
   bool IndexExpression(const ir::Value* v, std::vector<const ir::Value*>& leaves, int depth = 0) const {
     const ir::Operation* def = v->defining_op();
     if (def != nullptr && def->parent_block() == &block_ && InlineConstant(*def)) return true;
+    if (def != nullptr && def->parent_block() == &block_ && depth <= 16 && IsIndexOp(*def)) {
+      std::vector<const ir::Value*> inner;
+      bool ok = true;
+      for (const ir::Value* operand : def->operands()) ok = ok && IndexExpression(operand, inner, depth + 1);
+      if (ok) {
+        leaves.insert(leaves.end(), inner.begin(), inner.end());
+        return true;
+      }
+    }
     if (Before(v)) {
       leaves.push_back(v);
       return true;
     }
-    if (depth > 16 || def->parent_block() != &block_ || !IsElementalOp(*def) || def->num_operands() != 1) return false;
-    if (def->code() != ir::OpCode::kBroadcastInDim && def->code() != ir::OpCode::kReshape &&
-        def->code() != ir::OpCode::kConvert) {
-      return false;
+    return false;
+  }
+
+  // Ops an index expression may chain: data movement the emitter evaluates at an index (a
+  // dynamic_slice's start indices are scalars, themselves index expressions), and converts.
+  static bool IsIndexOp(const ir::Operation& def) {
+    if (!IsElementalOp(def)) return false;
+    switch (def.code()) {
+      case ir::OpCode::kBroadcastInDim:
+      case ir::OpCode::kReshape:
+      case ir::OpCode::kConvert:
+      case ir::OpCode::kSlice: return def.num_operands() == 1;
+      case ir::OpCode::kDynamicSlice: return true;
+      default: return false;
     }
-    return IndexExpression(def->operand(0), leaves, depth + 1);
   }
 
   // How the epilogue gets `v`, a value not computed from the product: read from input

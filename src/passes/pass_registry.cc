@@ -27,6 +27,8 @@ constexpr PassInfo kPasses[] = {
      &CreateQuantizedDecomposePass},
     {"split-long-reductions", "reduces over more than 2^31 - 1 elements per result as two reduces",
      &CreateSplitLongReductionsPass},
+    {"hoist-loop-products", "a counted loop's products with one slice per iteration as one product before the loop",
+     &CreateHoistLoopProductsPass},
     {"refine-shapes", "make dynamic shapes static from @main's static parameters (passes/shapes/refine.h)",
      &shapes::CreateRefineShapesPass},
 };

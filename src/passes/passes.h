@@ -50,4 +50,9 @@ std::unique_ptr<Pass> CreateQuantizedDecomposePass();
 // Reduces whose rows pass 2^31 - 1 elements as two reduces (split_long_reductions.cc).
 std::unique_ptr<Pass> CreateSplitLongReductionsPass();
 
+// In a counted loop, products of a loop-invariant operand with one slice of a loop-invariant
+// tensor per iteration (a scan's input projection) as one product before the loop
+// (hoist_loop_products.cc).
+std::unique_ptr<Pass> CreateHoistLoopProductsPass();
+
 }  // namespace vkhlo::passes

@@ -45,7 +45,7 @@ StatusOr<bool> PassPipeline::Run(ir::Module& module, const PipelineOptions& opti
 std::string DefaultPipelineSpec(const DefaultPipelineOptions& options) {
   std::string spec = "inline,chlo-decompose,quantized-decompose,batch-norm-decompose,fft-to-dft,canonicalize,";
   if (options.fold_constants) spec += "fold-constants,";
-  return spec + "split-long-reductions,cse,dce";
+  return spec + "split-long-reductions,hoist-loop-products,cse,dce";
 }
 
 PassPipeline DefaultPipeline(const DefaultPipelineOptions& options) {

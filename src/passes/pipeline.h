@@ -51,7 +51,7 @@ struct DefaultPipelineOptions {
 // The pipeline the runtime runs before fusion (Client::Compile when CompileOptions::passes is
 // empty), and so what vkhlo-compile-report and the pass tests run: inline, chlo-decompose,
 // quantized-decompose, batch-norm-decompose, fft-to-dft, canonicalize, split-long-reductions,
-// cse, dce. The one list; a spelled-out pipeline is parsed by PassPipeline::Parse.
+// hoist-loop-products, cse, dce. The one list; a spelled-out pipeline is parsed by PassPipeline::Parse.
 std::string DefaultPipelineSpec(const DefaultPipelineOptions& options = {});
 PassPipeline DefaultPipeline(const DefaultPipelineOptions& options = {});
 

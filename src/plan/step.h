@@ -148,7 +148,7 @@ struct ScalarRead {
 struct WhileStep {
   uint32_t cond = 0, body = 0;  // step lists
   ScalarRead predicate;         // the condition list's result, as it is read back
-  // How many times the body runs when the program decides it (runtime/trip_count.h): the
+  // How many times the body runs when the program decides it (passes/trip_count.h): the
   // condition then never runs and nothing is read back. -1: unknown.
   int64_t trip_count = -1;
   // Condition and body record only device work: iterations may run in batches with one

@@ -39,7 +39,7 @@
 #include "runtime/profiler.h"
 #include "runtime/runtime_internal.h"
 #include "runtime/state.h"
-#include "runtime/trip_count.h"
+#include "passes/trip_count.h"
 #include "verify/verifier.h"
 
 namespace vkhlo::runtime {
@@ -212,7 +212,7 @@ class Compiler {
       program.regions[&op].push_back(std::move(region_program));
     }
     if (op.code() == OpCode::kWhile) {
-      if (const std::optional<int64_t> trips = StaticTripCount(op)) {
+      if (const std::optional<int64_t> trips = passes::StaticTripCount(op)) {
         program.trip_counts[&op] = *trips;
       } else if (RecordsOnly(*program.regions[&op][0]) && RecordsOnly(*program.regions[&op][1])) {
         program.batched[&op] = true;

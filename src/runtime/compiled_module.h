@@ -51,7 +51,7 @@ struct BlockProgram {
   std::vector<CompiledKernel> kernels;  // parallel to plan.fusions
   // Programs of the regions of control-flow steps (while: cond, body; if: then, else; case).
   std::unordered_map<const ir::Operation*, std::vector<std::unique_ptr<BlockProgram>>> regions;
-  // The whiles of this block whose trip count the program decides (trip_count.h): their
+  // The whiles of this block whose trip count the program decides (passes/trip_count.h): their
   // iterations are recorded back to back, the condition never read back.
   std::unordered_map<const ir::Operation*, int64_t> trip_counts;
   // The other whiles of this block whose condition and body only record device work (no host

@@ -2,7 +2,7 @@
 // one command list per straight-line run (the device layer puts barriers only between
 // dependent dispatches); control flow runs on the host, which submits what is recorded, waits,
 // and reads back only the predicate. A counted loop (a while whose trip count the program
-// decides, trip_count.h) reads nothing back: its iterations are recorded back to back, in
+// decides, passes/trip_count.h) reads nothing back: its iterations are recorded back to back, in
 // submissions bounded by EndIteration. Values are the plan's, by number; nothing here reads
 // the IR.
 #include <fmt/format.h>

@@ -14,7 +14,7 @@
 #include "interp/interpreter.h"
 #include "ir/walk.h"
 #include "runtime/runtime_internal.h"
-#include "runtime/trip_count.h"
+#include "passes/trip_count.h"
 #include "tests/support/runtime_test_util.h"
 #include "verify/verifier.h"
 
@@ -57,7 +57,7 @@ std::vector<int64_t> TripCounts(const std::string& text) {
   EXPECT_TRUE(verified.ok()) << verified.ToString();
   std::vector<int64_t> counts;
   ir::WalkOps(**module, [&](ir::Operation& op) {
-    if (op.code() == ir::OpCode::kWhile) counts.push_back(runtime::StaticTripCount(op).value_or(-1));
+    if (op.code() == ir::OpCode::kWhile) counts.push_back(passes::StaticTripCount(op).value_or(-1));
   });
   return counts;
 }

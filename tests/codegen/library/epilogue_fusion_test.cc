@@ -149,6 +149,44 @@ TEST_F(EpilogueFusionTest, SelectConvertAndTwoFullSizeInputs) {
   Check(mlir, in, 1);  // logistic and exponential included: one kernel
 }
 
+// A scan step's slice of a product computed before its loop (passes/hoist_loop_products.cc):
+// the epilogue reads the slice from the whole tensor at the step's index, clamped as
+// dynamic_slice clamps, with no kernel storing the slice first; the slice is taken before the
+// dot, as the pass leaves it.
+TEST_F(EpilogueFusionTest, DynamicSliceOfAnEarlierTensorIsReadInPlace) {
+  const std::string mlir = R"(func.func @main(%a: tensor<6x9xf32>, %b: tensor<9x10xf32>, %p: tensor<4x6x10xf32>, %i: tensor<i32>, %bias: tensor<10xf32>) -> tensor<6x10xf32> {
+  %z = stablehlo.constant dense<0> : tensor<i32>
+  %s = stablehlo.dynamic_slice %p, %i, %z, %z, sizes = [1, 6, 10] : (tensor<4x6x10xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x6x10xf32>
+  %r = stablehlo.reshape %s : (tensor<1x6x10xf32>) -> tensor<6x10xf32>
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<6x9xf32>, tensor<9x10xf32>) -> tensor<6x10xf32>
+  %1 = stablehlo.add %r, %0 : tensor<6x10xf32>
+  %2 = stablehlo.broadcast_in_dim %bias, dims = [1] : (tensor<10xf32>) -> tensor<6x10xf32>
+  %3 = stablehlo.add %1, %2 : tensor<6x10xf32>
+  func.return %3 : tensor<6x10xf32>
+})";
+  for (int32_t step : {0, 2, 3, 7, -5}) {  // 7 and -5 clamp to 3 and 0
+    SCOPED_TRACE(step);
+    std::vector<ir::Literal> in;
+    in.push_back(SmallIntegers(ir::Type::Tensor(ir::ElementType::kF32, {6, 9}), rng_));
+    in.push_back(SmallIntegers(ir::Type::Tensor(ir::ElementType::kF32, {9, 10}), rng_));
+    in.push_back(Uniform(ir::Type::Tensor(ir::ElementType::kF32, {4, 6, 10}), -2, 2, rng_));
+    ir::Literal index = *ir::Literal::Create(ir::Type::Tensor(ir::ElementType::kS32, {}));
+    index.SetInt(0, step);
+    in.push_back(std::move(index));
+    in.push_back(Uniform(ir::Type::Tensor(ir::ElementType::kF32, {10}), -2, 2, rng_));
+    Check(mlir, in, 1);
+  }
+  ASSERT_OK_AND_ASSIGN(auto module, frontend::ParseModule(mlir));
+  const ir::Block& block = module->functions().front()->body().front();
+  const codegen::library::FusedEpilogue match = codegen::library::MatchEpilogue(block, *block.operations()[3]);
+  EXPECT_EQ(match.fused.size(), 2u) << "both adds";
+  // The whole tensor and the index, then the bias: not the slice.
+  ASSERT_EQ(match.inputs.size(), 3u);
+  EXPECT_EQ(match.inputs[0], block.arguments()[2].get());
+  EXPECT_EQ(match.inputs[1], block.arguments()[3].get());
+  EXPECT_EQ(match.inputs[2], block.arguments()[4].get());
+}
+
 // The subgraph the matcher finds in the conv block, and the smaller ones a device with fewer
 // storage-buffer bindings gets (each drops what needs another input buffer).
 TEST(EpilogueMatchTest, ConvBlockSubgraphAndBindingLimit) {

@@ -1,4 +1,4 @@
-#include "runtime/trip_count.h"
+#include "passes/trip_count.h"
 
 #include <limits>
 #include <string>
@@ -6,7 +6,7 @@
 #include "ir/attribute.h"
 #include "ir/literal.h"
 
-namespace vkhlo::runtime {
+namespace vkhlo::passes {
 namespace {
 
 using ir::OpCode;
@@ -183,4 +183,4 @@ std::optional<int64_t> StaticTripCount(const ir::Operation& while_op) {
   return static_cast<int64_t>(*trips);
 }
 
-}  // namespace vkhlo::runtime
+}  // namespace vkhlo::passes

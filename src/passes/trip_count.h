@@ -15,9 +15,9 @@
 
 #include "ir/module.h"
 
-namespace vkhlo::runtime {
+namespace vkhlo::passes {
 
 // The number of times `while_op`'s body runs, when the pattern above decides it; else nullopt.
 std::optional<int64_t> StaticTripCount(const ir::Operation& while_op);
 
-}  // namespace vkhlo::runtime
+}  // namespace vkhlo::passes
