@@ -478,6 +478,10 @@ class Planner {
         chosen = static_cast<int>(k);
         break;
       }
+      // A scalar (a loop counter's step, `%i + 1` in every lax.scan and fori_loop) joins a loop
+      // kernel that runs after its inputs exist, of another index space too: that kernel's first
+      // invocation computes it (kernel.cc), and it costs no dispatch of its own (ScalarHost).
+      if (chosen < 0 && options_.fuse && v->type().rank() == 0) chosen = ScalarHost(v, inputs, plan, ready, open);
       if (chosen < 0) {
         if (const uint64_t bindings = Descriptors(inputs) + Descriptors(v); bindings > limit) {
           return InvalidArgumentError(fmt::format(
@@ -511,6 +515,35 @@ class Planner {
   }
 
   static bool IsResultOf(const ir::Value* v, const ir::Operation& op) { return v->defining_op() == &op; }
+
+  // The loop kernel a scalar root `v` (its tree's `inputs`) may join, or -1: the last one that
+  // runs after the inputs are ready (step > `ready`), covers at least one element and stays
+  // within the binding limit, and either reads a result of an op of this block or is itself a
+  // kernel of scalars. (A kernel of a loop body that reads only the loop's arguments may be
+  // loop-invariant, recorded once per loop: a scalar that changes each iteration would make it
+  // run every time. Recomputing a scalar kernel is no such loss.)
+  template <typename Open>
+  int ScalarHost(const ir::Value* v, const std::vector<const ir::Value*>& inputs, const BlockPlan& plan, int ready,
+                 const std::vector<Open>& open) const {
+    for (size_t k = plan.fusions.size(); k-- > 0;) {
+      const Fusion& f = plan.fusions[k];
+      if (f.device_op != nullptr || !f.row_reductions.empty() || open[k].step <= ready) continue;
+      int64_t elements = 1;
+      for (int64_t d : f.dims) elements *= d;
+      if (elements <= 0) continue;
+      bool fresh = f.dims.empty();
+      for (const ir::Value* in : f.inputs) {
+        const ir::Operation* def = in->defining_op();
+        fresh = fresh || (def != nullptr && def->parent_block() == &block_);
+      }
+      if (!fresh) continue;
+      const uint64_t bindings =
+          Descriptors(f.inputs) + Descriptors(f.outputs) + Descriptors(v) + NewDescriptors(f.inputs, inputs);
+      if (bindings > target_.max_storage_buffers_per_stage) continue;
+      return static_cast<int>(k);
+    }
+    return -1;
+  }
 
   // The device fusion whose epilogue `root` (with the fused `ops` and `inputs` of its tree) can
   // be, or -1: a device op whose emitter opts in (fuses_result_consumers) produces one of the

@@ -46,9 +46,13 @@ std::vector<bool> ContiguousInputs(const Fusion& fusion, const TargetInfo& targe
       });
     }
   }
+  // (As many elements as the index space: a scalar output's inputs, read once by invocation 0,
+  // are not; kernel.cc's scalar outputs.)
+  int64_t elements = 1;
+  for (int64_t d : fusion.dims) elements *= d;
   std::vector<bool> contiguous;
   for (const ir::Value* in : fusion.inputs) {
-    contiguous.push_back(read.count(in) != 0 && scattered.count(in) == 0 &&
+    contiguous.push_back(read.count(in) != 0 && scattered.count(in) == 0 && in->type().num_elements() == elements &&
                          GetTypeFacts(in->type().element_type(), target).storage_bits == 32);
   }
   return contiguous;
@@ -80,9 +84,21 @@ StatusOr<KernelSource> EmitLoopKernel(const Fusion& fusion, const TargetInfo& ta
 
   // Elements per invocation: whole output words per invocation, kVectorWidth where the kernel
   // can use uvec4 loads or stores.
+  // Scalar outputs of another index space (fusion.cc's ScalarHost: a loop counter's step) are
+  // computed once, by invocation 0, and take no part in the element loop.
+  std::vector<bool> scalar_output(fusion.outputs.size(), false);
+  for (size_t o = 0; o < fusion.outputs.size(); ++o) {
+    scalar_output[o] = fusion.outputs[o]->type().dims() != fusion.dims;
+    if (scalar_output[o] && (fusion.outputs[o]->type().rank() != 0 || n == 0)) {
+      return InternalError(fmt::format("{}: output {} ({}) is neither of the kernel's index space nor a scalar",
+                                       fusion.name, o, fusion.outputs[o]->type().ToString()));
+    }
+  }
   uint32_t pack = 1;
   bool has_word_output = false;
-  for (const ir::Value* out : fusion.outputs) {
+  for (size_t o = 0; o < fusion.outputs.size(); ++o) {
+    if (scalar_output[o]) continue;
+    const ir::Value* out = fusion.outputs[o];
     const int storage = GetTypeFacts(out->type().element_type(), target).storage_bits;
     if (storage < 32) pack = std::max<uint32_t>(pack, static_cast<uint32_t>(32 / storage));
     has_word_output |= storage == 32;
@@ -110,6 +126,25 @@ StatusOr<KernelSource> EmitLoopKernel(const Fusion& fusion, const TargetInfo& ta
   em.Line(fmt::format("uint base = invocation * {}u;", per));
   em.Line(fmt::format("if (base >= {}) return;", total));
 
+  // Scalars: stored whole (a narrow one alone in its word, the others zero), before any input
+  // is bound to its vector word (those bindings hold at the element loop's own index only).
+  for (size_t o = 0; o < fusion.outputs.size(); ++o) {
+    if (!scalar_output[o]) continue;
+    em.Open("if (invocation == 0u)");
+    VKHLO_ASSIGN_OR_RETURN(Expr value, em.Emit(fusion.outputs[o], Index::Scalar()));
+    Expr raw = em.Raw(value);
+    const std::string out = fmt::format("in{}", fusion.inputs.size() + o);
+    const int storage = GetTypeFacts(fusion.outputs[o]->type().element_type(), target).storage_bits;
+    if (storage < 32) {
+      em.Line(fmt::format("{}[0] = {} & {};", out, raw.code, UintLiteral((1u << storage) - 1)));
+    } else if (storage == 32) {
+      em.Line(fmt::format("{}[0] = {};", out, raw.code));
+    } else {
+      for (int w = 0; w < storage / 32; ++w) em.Line(fmt::format("{}[{}u] = {}[{}];", out, w, raw.code, w));
+    }
+    em.Close();
+  }
+
   // Vector loads: each contiguous input's 4 words, once, before the element loop; the last
   // invocation of a count that is not a multiple of 4 reads its tail word by word (a uvec4 there
   // would run past the buffer). Every read of such an input is at the element's own index, so the
@@ -132,7 +167,7 @@ StatusOr<KernelSource> EmitLoopKernel(const Fusion& fusion, const TargetInfo& ta
       em.Bind(fusion.inputs[b], Expr{v + "[e]", fusion.inputs[b]->type().element_type(), true});
     }
     for (size_t o = 0; o < fusion.outputs.size(); ++o) {
-      if (GetTypeFacts(fusion.outputs[o]->type().element_type(), target).storage_bits != 32) continue;
+      if (scalar_output[o] || GetTypeFacts(fusion.outputs[o]->type().element_type(), target).storage_bits != 32) continue;
       vector_output[o] = true;
       ++k.vector_outputs;
       em.Line(fmt::format("uvec4 vout{} = uvec4(0u);", o));
@@ -148,7 +183,7 @@ StatusOr<KernelSource> EmitLoopKernel(const Fusion& fusion, const TargetInfo& ta
   std::vector<Packed> packed(fusion.outputs.size());
   for (size_t o = 0; o < fusion.outputs.size(); ++o) {
     packed[o].storage = GetTypeFacts(fusion.outputs[o]->type().element_type(), target).storage_bits;
-    if (packed[o].storage >= 32) continue;
+    if (packed[o].storage >= 32 || scalar_output[o]) continue;
     packed[o].words = per * static_cast<uint32_t>(packed[o].storage) / 32;
     packed[o].array = fmt::format("acc{}", o);
     em.Line(fmt::format("uint {}[{}];", packed[o].array, packed[o].words));
@@ -173,6 +208,7 @@ StatusOr<KernelSource> EmitLoopKernel(const Fusion& fusion, const TargetInfo& ta
     }
     const Index index = Index::Linear(fusion.dims, i);
     for (size_t o = 0; o < fusion.outputs.size(); ++o) {
+      if (scalar_output[o]) continue;
       VKHLO_ASSIGN_OR_RETURN(Expr value, em.Emit(fusion.outputs[o], index));
       Expr raw = em.Raw(value);
       const int storage = packed[o].storage;
@@ -194,6 +230,7 @@ StatusOr<KernelSource> EmitLoopKernel(const Fusion& fusion, const TargetInfo& ta
     em.Close();
   }
   for (size_t o = 0; o < fusion.outputs.size() && n > 0; ++o) {
+    if (scalar_output[o]) continue;
     const std::string out = fmt::format("in{}", fusion.inputs.size() + o);
     if (vector_output[o]) {
       if (!tail) {

@@ -376,6 +376,48 @@ TEST(CountedLoopTest, ScanOf64StepsIsOneSubmission) {
   EXPECT_GE(stats.kernels_dispatched, 64u * 3);  // a matmul, a fusion and a reduction per step at least
 }
 
+// The scalar steps of a loop body (the counter's `%i + 1`, and here an i64, a ui8, an i1 and an
+// f16 scalar of the state) are computed by the first invocation of the step's element-wise
+// kernel (fusion.cc's ScalarHost, kernel.cc), not by kernels of their own: two or three
+// dispatches a step (the product, tanh) instead of seven or eight. Their values, wrapping and
+// f16 overflow included, are the interpreter's.
+constexpr char kScalarSteps[] = R"(
+func.func @main(%h0: tensor<4x8xf32>, %w: tensor<8x8xf32>, %a0: tensor<i64>, %b0: tensor<ui8>, %f0: tensor<i1>, %s0: tensor<f16>) -> (tensor<4x8xf32>, tensor<i64>, tensor<ui8>, tensor<i1>, tensor<f16>, tensor<i32>) {
+  %z = stablehlo.constant dense<0> : tensor<i32>
+  %r:6 = stablehlo.while(%i = %z, %h = %h0, %a = %a0, %b = %b0, %f = %f0, %s = %s0) : tensor<i32>, tensor<4x8xf32>, tensor<i64>, tensor<ui8>, tensor<i1>, tensor<f16>
+  cond {
+    %n = stablehlo.constant dense<64> : tensor<i32>
+    %c = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  } do {
+    %y = stablehlo.dot_general %h, %w, contracting_dims = [1] x [0] : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+    %hn = stablehlo.tanh %y : tensor<4x8xf32>
+    %three = stablehlo.constant dense<3> : tensor<i64>
+    %wide = stablehlo.convert %i : (tensor<i32>) -> tensor<i64>
+    %am = stablehlo.multiply %a, %three : tensor<i64>
+    %an = stablehlo.add %am, %wide : tensor<i64>
+    %seven = stablehlo.constant dense<7> : tensor<ui8>
+    %bn = stablehlo.add %b, %seven : tensor<ui8>
+    %fn = stablehlo.not %f : tensor<i1>
+    %k = stablehlo.constant dense<1.0625> : tensor<f16>
+    %sn = stablehlo.multiply %s, %k : tensor<f16>
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %in = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %in, %hn, %an, %bn, %fn, %sn : tensor<i32>, tensor<4x8xf32>, tensor<i64>, tensor<ui8>, tensor<i1>, tensor<f16>
+  }
+  return %r#1, %r#2, %r#3, %r#4, %r#5, %r#0 : tensor<4x8xf32>, tensor<i64>, tensor<ui8>, tensor<i1>, tensor<f16>, tensor<i32>
+}
+)";
+
+TEST(CountedLoopTest, ScalarStepsRideInTheStepsKernel) {
+  const std::vector<ir::Literal> inputs = {Input(ir::ElementType::kF32, {4, 8}, 11), Input(ir::ElementType::kF32, {8, 8}, 12),
+                                           Input(ir::ElementType::kS64, {}, 13),     Input(ir::ElementType::kU8, {}, 14),
+                                           Input(ir::ElementType::kI1, {}, 15),    Input(ir::ElementType::kF16, {}, 16)};
+  const ExecutionStats stats = CheckSameAsHostPath(kScalarSteps, inputs, /*tolerance=*/1e-4);
+  EXPECT_EQ(stats.counted_loop_iterations, 64u);
+  EXPECT_LE(stats.kernels_dispatched, 64u * 3) << "the scalars take no dispatch of their own";
+}
+
 TEST(CountedLoopTest, ChunksBoundTheDispatchesPerSubmission) {
   const std::vector<ir::Literal> inputs = {Input(ir::ElementType::kF32, {64, 4, 8}, 4),
                                            Input(ir::ElementType::kF32, {8, 8}, 5),

@@ -182,6 +182,49 @@ TEST(Kernel, LoopConfigFollowsTheDevice) {
 
 // Inputs read at the output's own index are loaded as uvec4; a broadcast, a transposed and a
 // 16-bit input are read element by element.
+// A scalar root (a loop counter's step) joins a loop kernel of another index space that reads a
+// value of its block, written by the kernel's first invocation; a kernel of arguments alone (it
+// may be loop-invariant, run once per loop) takes none.
+TEST(Fusion, ScalarRootsJoinALoopKernelOfTheirBlock) {
+  auto module = Parse(R"(
+func.func @main(%x: tensor<8x4xf32>, %y: tensor<4x8xf32>, %v: tensor<64xf32>, %i: tensor<i32>, %q: tensor<i64>) -> (tensor<8x8xf32>, tensor<64xf32>, tensor<i32>, tensor<i64>) {
+  %d = stablehlo.dot_general %x, %y, contracting_dims = [1] x [0] : (tensor<8x4xf32>, tensor<4x8xf32>) -> tensor<8x8xf32>
+  %t = stablehlo.transpose %d, dims = [1, 0] : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  %e = stablehlo.exponential %t : tensor<8x8xf32>
+  %a = stablehlo.abs %v : tensor<64xf32>
+  %one = stablehlo.constant dense<1> : tensor<i32>
+  %n = stablehlo.add %i, %one : tensor<i32>
+  %w = stablehlo.convert %n : (tensor<i32>) -> tensor<i64>
+  %m = stablehlo.multiply %q, %w : tensor<i64>
+  return %e, %a, %n, %m : tensor<8x8xf32>, tensor<64xf32>, tensor<i32>, tensor<i64>
+})");
+  const TargetInfo target = TargetInfo::Everything();
+  auto plan = PlanBlock(Body(*module), target);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  // The product, the transposed exp with both scalars, abs alone.
+  ASSERT_EQ(plan->fusions.size(), 3u);
+  const Fusion* host = nullptr;
+  for (const Fusion& f : plan->fusions) {
+    if (f.device_op == nullptr && f.dims == std::vector<int64_t>{8, 8}) host = &f;
+    if (f.device_op == nullptr && f.dims == std::vector<int64_t>{64}) EXPECT_EQ(OutputNames(f), std::vector<std::string>{"a"});
+  }
+  ASSERT_NE(host, nullptr);
+  EXPECT_EQ(OutputNames(*host), (std::vector<std::string>{"e", "n", "m"}));
+  auto kernel = EmitLoopKernel(*host, target, {});
+  ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
+  EXPECT_NE(kernel->glsl.find("if (invocation == 0u)"), std::string::npos) << kernel->glsl;
+  EXPECT_EQ(kernel->vector_inputs, 0) << "a transposed read, and never the scalars' inputs";
+  GlslCompiler compiler("");
+  auto spirv = compiler.Compile(kernel->glsl);
+  EXPECT_TRUE(spirv.ok()) << spirv.status().ToString() << kernel->glsl;
+  // Unfused, each scalar op is a kernel of its own.
+  FusionOptions unfused;
+  unfused.fuse = false;
+  auto each = PlanBlock(Body(*module), target, unfused);
+  ASSERT_TRUE(each.ok());
+  EXPECT_GT(each->fusions.size(), 5u);
+}
+
 TEST(Kernel, VectorizesContiguousInputsOnly) {
   auto module = Parse(R"(
 func.func @main(%x: tensor<4x6xf32>, %y: tensor<24xf32>, %s: tensor<f32>, %t: tensor<6x4xf32>, %h: tensor<4x6xf16>) -> tensor<4x6xf32> {
