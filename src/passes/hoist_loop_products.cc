@@ -10,6 +10,10 @@
 //   before: %P = dot_general(reshape(%X) : [T, s...], %W)   (T: a new free dimension)
 //   body:   %y = reshape(dynamic_slice(%P, ..., %i, ...))
 //
+// Between the dynamic_slice and the product, reshapes, slices, transposes and converts of the
+// slice alone are applied to every slice at once (lax.scan with unroll=2 takes each step's half
+// of a pair of slices).
+//
 // This is the input projection of a recurrent network under lax.scan (x_t @ W_x of an LSTM or
 // GRU): per step a skinny product (M = the batch) that no device runs near its peak, and one
 // kernel launch each; hoisted, T skinny products are one large one. Every element of %y is the
@@ -19,6 +23,7 @@
 // slices no iteration reads is the only cost, so the loop must be counted and run at least
 // half as many times as %X has slices; %P is bounded in size (kMaxHoistedBytes).
 #include <algorithm>
+#include <optional>
 
 #include "ir/walk.h"
 #include "passes/op_builder.h"
@@ -105,10 +110,16 @@ class Hoister {
     Value* sliced = dot.operand(static_cast<size_t>(side));
     Value* other = Invariant(dot.operand(static_cast<size_t>(1 - side)));
     if (other == nullptr) return nullptr;
+    // The sliced operand: a dynamic_slice, then ops of it alone that the stacked operand can
+    // apply to every slice at once (lax.scan with unroll=2 reshapes xs to [T/2, 2, ...] and
+    // slices each step's half out of the pair).
+    std::vector<ir::Operation*> chain;
     ir::Operation* slice = sliced->defining_op();
-    if (slice != nullptr && slice->code() == OpCode::kReshape && slice->parent_block() == &body_) {
+    while (slice != nullptr && slice->parent_block() == &body_ && Liftable(*slice)) {
+      chain.push_back(slice);
       slice = slice->operand(0)->defining_op();
     }
+    std::reverse(chain.begin(), chain.end());
     if (slice == nullptr || slice->code() != OpCode::kDynamicSlice || slice->parent_block() != &body_) return nullptr;
     Value* whole = Invariant(slice->operand(0));
     const ir::Type& whole_type = slice->operand(0)->type();
@@ -130,12 +141,7 @@ class Hoister {
     // Before the loop: every slice as a new leading free dimension of that operand.
     ir::Block& outer = *loop_.parent_block();
     OpBuilder before(outer, Position(loop_), dot.location());
-    std::vector<int64_t> stacked_dims = {slices};
-    for (int64_t d : sliced->type().dims()) stacked_dims.push_back(d);
-    Value* stacked = whole;
-    if (stacked_dims != whole_type.dims()) {
-      stacked = before.Reshape(whole, ir::Type::Tensor(whole_type.element_type(), stacked_dims));
-    }
+    Value* stacked = Lift(before, whole, slice->result(0)->type(), chain, slices);
     ir::DotDimensionNumbers stacked_numbers = *numbers;
     for (int64_t& d : side == 0 ? stacked_numbers.lhs_contracting_dimensions : stacked_numbers.rhs_contracting_dimensions) ++d;
     std::vector<ir::NamedAttribute> attributes;
@@ -165,6 +171,62 @@ class Hoister {
     Value* replacement = in_body.Reshape(piece, result_type);
     if (!in_body.ok()) return in_body.status();
     return replacement;
+  }
+
+  // Ops between the dynamic_slice and the product that apply to each slice alone.
+  static bool Liftable(const ir::Operation& op) {
+    switch (op.code()) {
+      case OpCode::kReshape:
+      case OpCode::kSlice:
+      case OpCode::kTranspose:
+      case OpCode::kConvert: return op.num_operands() == 1 && op.num_results() == 1 && op.result(0)->type().is_static();
+      default: return false;
+    }
+  }
+
+  // `chain` applied to every slice of `whole` at once: the result's dimension 0 runs over the
+  // `slices` slices, the others are the chain's result's. Reshapes in a row become one.
+  static Value* Lift(OpBuilder& b, Value* whole, const ir::Type& slice_type, const std::vector<ir::Operation*>& chain,
+                     int64_t slices) {
+    auto stacked = [slices](const ir::Type& t) {
+      std::vector<int64_t> dims = {slices};
+      for (int64_t d : t.dims()) dims.push_back(d);
+      return ir::Type::Tensor(t.element_type(), dims);
+    };
+    Value* v = whole;
+    std::optional<ir::Type> reshape_to = stacked(slice_type);  // [T, 1, ...]: the slices as they come
+    auto settle = [&] {
+      if (reshape_to && reshape_to->dims() != v->type().dims()) v = b.Reshape(v, *reshape_to);
+      reshape_to.reset();
+    };
+    for (const ir::Operation* op : chain) {
+      const ir::Type& out = op->result(0)->type();
+      if (op->code() == OpCode::kReshape) {
+        reshape_to = stacked(out);
+        continue;
+      }
+      settle();
+      if (op->code() == OpCode::kConvert) {
+        v = b.Convert(v, out.element_type());
+      } else if (op->code() == OpCode::kSlice) {
+        auto ints = [op](std::string_view name) {
+          const ir::Attribute* a = op->attribute(name);
+          return (a ? a->AsI64Vector() : std::nullopt).value_or(std::vector<int64_t>{});
+        };
+        std::vector<int64_t> start = ints("start_indices"), limit = ints("limit_indices"), strides = ints("strides");
+        start.insert(start.begin(), 0);
+        limit.insert(limit.begin(), slices);
+        if (!strides.empty()) strides.insert(strides.begin(), 1);
+        v = b.Slice(v, start, limit, strides);
+      } else {  // transpose
+        const ir::Attribute* a = op->attribute("permutation");
+        std::vector<int64_t> permutation = {0};
+        for (int64_t p : (a ? a->AsI64Vector() : std::nullopt).value_or(std::vector<int64_t>{})) permutation.push_back(p + 1);
+        v = b.Create(OpCode::kTranspose, {v}, {{"permutation", ir::Attribute::I64Array(permutation)}})->result(0);
+      }
+    }
+    settle();
+    return v;
   }
 
   ir::Operation& loop_;

@@ -277,11 +277,11 @@ struct Run {
 };
 
 StatusOr<Run> RunOnDevice(const std::string& text, const std::vector<ir::Literal>& inputs,
-                          const ExecuteOptions& options) {
+                          const ExecuteOptions& options, const CompileOptions& compile = {}) {
   VKHLO_ASSIGN_OR_RETURN(std::unique_ptr<ir::Module> module, frontend::ParseModule(text));
   VKHLO_RETURN_IF_ERROR(verify::VerifyModule(*module));
   const Client& client = testing::SharedClient();
-  VKHLO_ASSIGN_OR_RETURN(Executable executable, runtime::CompileModule(client, std::move(module), {}));
+  VKHLO_ASSIGN_OR_RETURN(Executable executable, runtime::CompileModule(client, std::move(module), compile));
   std::vector<Buffer> arguments;
   for (const ir::Literal& l : inputs) {
     VKHLO_ASSIGN_OR_RETURN(Buffer b, runtime::BufferFromLiteral(client, l));
@@ -416,6 +416,50 @@ TEST(CountedLoopTest, ScalarStepsRideInTheStepsKernel) {
   const ExecutionStats stats = CheckSameAsHostPath(kScalarSteps, inputs, /*tolerance=*/1e-4);
   EXPECT_EQ(stats.counted_loop_iterations, 64u);
   EXPECT_LE(stats.kernels_dispatched, 64u * 3) << "the scalars take no dispatch of their own";
+}
+
+// A scan's input projection with unroll=2 (xs as pairs, each step's half sliced out, here
+// transposed and converted too): hoisted before the loop (hoist_loop_products.cc), the product
+// per step reads its slice in its epilogue; the same values as the host path and the
+// interpreter, and fewer dispatches than with the pass left out.
+constexpr char kUnrolledProjection[] = R"(
+func.func @main(%xs: tensor<16x2x8x4xf16>, %w: tensor<8x8xf32>, %u: tensor<8x8xf32>, %h0: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %r:3 = stablehlo.while(%a = %xs, %i = %c0, %h = %h0) : tensor<16x2x8x4xf16>, tensor<i32>, tensor<4x8xf32>
+    cond {
+      %n = stablehlo.constant dense<16> : tensor<i32>
+      %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %z = stablehlo.constant dense<0> : tensor<i32>
+      %s = stablehlo.dynamic_slice %a, %i, %z, %z, %z, sizes = [1, 2, 8, 4] : (tensor<16x2x8x4xf16>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x2x8x4xf16>
+      %pair = stablehlo.reshape %s : (tensor<1x2x8x4xf16>) -> tensor<2x8x4xf16>
+      %half = stablehlo.slice %pair [1:2, 0:8, 0:4] : (tensor<2x8x4xf16>) -> tensor<1x8x4xf16>
+      %m = stablehlo.reshape %half : (tensor<1x8x4xf16>) -> tensor<8x4xf16>
+      %t = stablehlo.transpose %m, dims = [1, 0] : (tensor<8x4xf16>) -> tensor<4x8xf16>
+      %x = stablehlo.convert %t : (tensor<4x8xf16>) -> tensor<4x8xf32>
+      %px = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+      %ph = stablehlo.dot_general %h, %u, contracting_dims = [1] x [0] : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+      %sum = stablehlo.add %px, %ph : tensor<4x8xf32>
+      %hn = stablehlo.tanh %sum : tensor<4x8xf32>
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %in = stablehlo.add %i, %one : tensor<i32>
+      stablehlo.return %a, %in, %hn : tensor<16x2x8x4xf16>, tensor<i32>, tensor<4x8xf32>
+    }
+  return %r#2 : tensor<4x8xf32>
+}
+)";
+
+TEST(CountedLoopTest, UnrolledInputProjectionIsHoisted) {
+  const std::vector<ir::Literal> inputs = {Input(ir::ElementType::kF16, {16, 2, 8, 4}, 17), Input(ir::ElementType::kF32, {8, 8}, 18),
+                                           Input(ir::ElementType::kF32, {8, 8}, 19), Input(ir::ElementType::kF32, {4, 8}, 20)};
+  const ExecutionStats hoisted = CheckSameAsHostPath(kUnrolledProjection, inputs, /*tolerance=*/1e-4);
+  EXPECT_EQ(hoisted.counted_loop_iterations, 16u);
+  CompileOptions without;
+  without.passes = "inline,canonicalize,cse,dce";  // the default pipeline but hoist-loop-products
+  auto plain = RunOnDevice(kUnrolledProjection, inputs, {}, without);
+  ASSERT_TRUE(plain.ok()) << plain.status().ToString();
+  EXPECT_LT(hoisted.kernels_dispatched, plain->stats.kernels_dispatched);
 }
 
 TEST(CountedLoopTest, ChunksBoundTheDispatchesPerSubmission) {

@@ -65,6 +65,44 @@ func.func @main(%xs: tensor<3x6xf32>, %w: tensor<4x2xf32>, %acc0: tensor<4x3xf32
 // CHECK-NOT: "stablehlo.dot_general"
 
 // -----
+// lax.scan with unroll=2: xs as [T/2, 2, ...], each step's half sliced out of the pair, and here
+// transposed and converted too: the same ops apply to every pair at once before the product.
+func.func @main(%xs: tensor<3x2x4x2xf32>, %w: tensor<4x5xf16>, %h0: tensor<2x5xf16>) -> tensor<2x5xf16> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %r:3 = stablehlo.while(%a = %xs, %i = %c0, %h = %h0) : tensor<3x2x4x2xf32>, tensor<i32>, tensor<2x5xf16>
+    cond {
+      %n = stablehlo.constant dense<3> : tensor<i32>
+      %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %z = stablehlo.constant dense<0> : tensor<i32>
+      %s = stablehlo.dynamic_slice %a, %i, %z, %z, %z, sizes = [1, 2, 4, 2] : (tensor<3x2x4x2xf32>, tensor<i32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<1x2x4x2xf32>
+      %pair = stablehlo.reshape %s : (tensor<1x2x4x2xf32>) -> tensor<2x4x2xf32>
+      %half = stablehlo.slice %pair [1:2, 0:4, 0:2] : (tensor<2x4x2xf32>) -> tensor<1x4x2xf32>
+      %m = stablehlo.reshape %half : (tensor<1x4x2xf32>) -> tensor<4x2xf32>
+      %t = stablehlo.transpose %m, dims = [1, 0] : (tensor<4x2xf32>) -> tensor<2x4xf32>
+      %x = stablehlo.convert %t : (tensor<2x4xf32>) -> tensor<2x4xf16>
+      %y = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<2x4xf16>, tensor<4x5xf16>) -> tensor<2x5xf16>
+      %hn = stablehlo.add %y, %h : tensor<2x5xf16>
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %in = stablehlo.add %i, %one : tensor<i32>
+      stablehlo.return %a, %in, %hn : tensor<3x2x4x2xf32>, tensor<i32>, tensor<2x5xf16>
+    }
+  func.return %r#2 : tensor<2x5xf16>
+}
+// CHECK: "stablehlo.slice"(%arg0) {start_indices = array<i64: 0, 1, 0, 0>, limit_indices = array<i64: 3, 2, 4, 2>
+// CHECK: "stablehlo.reshape"
+// CHECK-SAME: (tensor<3x1x4x2xf32>) -> tensor<3x4x2xf32>
+// CHECK: "stablehlo.transpose"
+// CHECK-SAME: permutation = array<i64: 0, 2, 1>
+// CHECK: "stablehlo.convert"
+// CHECK-SAME: -> tensor<3x2x4xf16>
+// CHECK: "stablehlo.dot_general"
+// CHECK-SAME: (tensor<3x2x4xf16>, tensor<4x5xf16>) -> tensor<3x2x5xf16>
+// CHECK: "stablehlo.while"
+// CHECK-NOT: "stablehlo.dot_general"
+
+// -----
 // Not hoisted: the weight changes each iteration.
 func.func @main(%xs: tensor<4x2x3xf32>, %w: tensor<3x2xf32>, %h0: tensor<2x2xf32>) -> tensor<2x2xf32> {
   %c0 = stablehlo.constant dense<0> : tensor<i32>
