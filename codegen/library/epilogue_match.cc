@@ -152,6 +152,11 @@ class Matcher {
       std::vector<const ir::Value*> inner;
       bool ok = true;
       for (const ir::Value* operand : def->operands()) ok = ok && IndexExpression(operand, inner, depth + 1);
+      // (Before the product, only when what it reads is in memory anyway: a slice of a huge
+      // fused value stays a small stored input.)
+      if (ok && Before(v)) {
+        for (const ir::Value* leaf : inner) ok = ok && Stored(leaf);
+      }
       if (ok) {
         leaves.insert(leaves.end(), inner.begin(), inner.end());
         return true;
@@ -162,6 +167,13 @@ class Matcher {
       return true;
     }
     return false;
+  }
+
+  // Whether `v` has a buffer whatever the epilogue does: an argument, a value from outside the
+  // block (read inside a region, so stored), or the result of an op that is not elemental.
+  bool Stored(const ir::Value* v) const {
+    const ir::Operation* def = v->defining_op();
+    return def == nullptr || def->parent_block() != &block_ || !IsElementalOp(*def);
   }
 
   // Ops an index expression may chain: data movement the emitter evaluates at an index (a

@@ -185,6 +185,21 @@ TEST_F(EpilogueFusionTest, DynamicSliceOfAnEarlierTensorIsReadInPlace) {
   EXPECT_EQ(match.inputs[0], block.arguments()[2].get());
   EXPECT_EQ(match.inputs[1], block.arguments()[3].get());
   EXPECT_EQ(match.inputs[2], block.arguments()[4].get());
+
+  // A slice of a value the block computes element-wise (fused, never stored) stays an input of
+  // its own: the epilogue reads the small slice, not the whole value.
+  ASSERT_OK_AND_ASSIGN(auto iota_module, frontend::ParseModule(R"(func.func @main(%a: tensor<6x9xf32>, %b: tensor<9x10xf32>) -> tensor<6x10xf32> {
+  %big = stablehlo.iota dim = 0 : tensor<6000x10xf32>
+  %s = stablehlo.slice %big [0:6, 0:10] : (tensor<6000x10xf32>) -> tensor<6x10xf32>
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<6x9xf32>, tensor<9x10xf32>) -> tensor<6x10xf32>
+  %1 = stablehlo.add %s, %0 : tensor<6x10xf32>
+  func.return %1 : tensor<6x10xf32>
+})"));
+  const ir::Block& iota_block = iota_module->functions().front()->body().front();
+  const codegen::library::FusedEpilogue iota_match =
+      codegen::library::MatchEpilogue(iota_block, *iota_block.operations()[2]);
+  ASSERT_EQ(iota_match.inputs.size(), 1u);
+  EXPECT_EQ(iota_match.inputs[0], iota_block.operations()[1]->result(0)) << "the slice, not the iota";
 }
 
 // The subgraph the matcher finds in the conv block, and the smaller ones a device with fewer
