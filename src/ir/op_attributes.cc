@@ -20,4 +20,10 @@ bool AttrBool(const Operation& op, std::string_view name, bool fallback) {
   return fallback;
 }
 
+std::vector<int64_t> AttrInts(const Operation& op, std::string_view name) {
+  const Attribute* a = op.attribute(name);
+  if (a == nullptr) return {};
+  return a->AsI64Vector().value_or(std::vector<int64_t>{});
+}
+
 }  // namespace vkhlo::ir

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "ir/module.h"
 
@@ -16,5 +17,8 @@ std::optional<int64_t> AttrInt(const Operation& op, std::string_view name);
 // Bool attribute: `name = true/false`, a unit attribute, an integer or one-element dense value
 // (non-zero = true); `fallback` when absent or of another kind.
 bool AttrBool(const Operation& op, std::string_view name, bool fallback = false);
+// Integer-array attribute `name` (`array<i64: ...>` or a dense integer value); empty when
+// absent or of another kind.
+std::vector<int64_t> AttrInts(const Operation& op, std::string_view name);
 
 }  // namespace vkhlo::ir

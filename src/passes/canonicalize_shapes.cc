@@ -17,6 +17,7 @@
 #include <numeric>
 
 #include "passes/canonicalize_rules.h"
+#include "ir/op_attributes.h"
 #include "passes/constant_values.h"
 
 namespace vkhlo::passes::canonicalize {
@@ -24,12 +25,6 @@ namespace {
 
 using ir::OpCode;
 using ir::Value;
-
-std::vector<int64_t> Ints(const ir::Operation& op, std::string_view name) {
-  const ir::Attribute* attribute = op.attribute(name);
-  if (attribute == nullptr) return {};
-  return attribute->AsI64Vector().value_or(std::vector<int64_t>{});
-}
 
 bool IsIdentity(const std::vector<int64_t>& permutation) {
   for (size_t i = 0; i < permutation.size(); ++i) {
@@ -71,13 +66,13 @@ bool RearrangesElements(OpCode code) {
 }
 
 RewriteResult SimplifyTranspose(ir::Operation& op, OpBuilder& builder) {
-  const std::vector<int64_t> outer = Ints(op, "permutation");
+  const std::vector<int64_t> outer = ir::AttrInts(op, "permutation");
   Value* x = op.operand(0);
   if (IsIdentity(outer) && x->type() == op.result(0)->type()) return Replace(x);
   ir::Operation* inner = DefiningOp(x, OpCode::kTranspose);
   if (inner == nullptr) return Keep();
   // result dim i = mid dim outer[i] = source dim inner[outer[i]].
-  const std::vector<int64_t> first = Ints(*inner, "permutation");
+  const std::vector<int64_t> first = ir::AttrInts(*inner, "permutation");
   std::vector<int64_t> composed(outer.size());
   for (size_t i = 0; i < outer.size(); ++i) {
     if (outer[i] < 0 || static_cast<size_t>(outer[i]) >= first.size()) return Keep();
@@ -100,13 +95,13 @@ RewriteResult SimplifyReshape(ir::Operation& op, OpBuilder& builder) {
 }
 
 RewriteResult SimplifyBroadcastInDim(ir::Operation& op, OpBuilder& builder) {
-  const std::vector<int64_t> outer = Ints(op, "broadcast_dimensions");
+  const std::vector<int64_t> outer = ir::AttrInts(op, "broadcast_dimensions");
   Value* x = op.operand(0);
   if (IsIdentity(outer) && x->type() == op.result(0)->type()) return Replace(x);
   ir::Operation* inner = DefiningOp(x, OpCode::kBroadcastInDim);
   if (inner == nullptr) return Keep();
   // source dim i -> mid dim first[i] -> result dim outer[first[i]].
-  const std::vector<int64_t> first = Ints(*inner, "broadcast_dimensions");
+  const std::vector<int64_t> first = ir::AttrInts(*inner, "broadcast_dimensions");
   std::vector<int64_t> composed(first.size());
   for (size_t i = 0; i < first.size(); ++i) {
     if (first[i] < 0 || static_cast<size_t>(first[i]) >= outer.size()) return Keep();
@@ -127,14 +122,14 @@ RewriteResult SimplifyBroadcast(ir::Operation& op, OpBuilder& builder) {
 
 RewriteResult SimplifySlice(ir::Operation& op) {
   Value* x = op.operand(0);
-  if (x->type() == op.result(0)->type() && AllZero(Ints(op, "start_indices"))) return Replace(x);
+  if (x->type() == op.result(0)->type() && AllZero(ir::AttrInts(op, "start_indices"))) return Replace(x);
   return Keep();
 }
 
 RewriteResult SimplifyPad(ir::Operation& op) {
   Value* x = op.operand(0);
-  if (x->type() == op.result(0)->type() && AllZero(Ints(op, "edge_padding_low")) &&
-      AllZero(Ints(op, "edge_padding_high")) && AllZero(Ints(op, "interior_padding"))) {
+  if (x->type() == op.result(0)->type() && AllZero(ir::AttrInts(op, "edge_padding_low")) &&
+      AllZero(ir::AttrInts(op, "edge_padding_high")) && AllZero(ir::AttrInts(op, "interior_padding"))) {
     return Replace(x);
   }
   return Keep();
@@ -156,14 +151,14 @@ RewriteResult SimplifyConcatenate(ir::Operation& op, OpBuilder& builder) {
 
 RewriteResult SimplifyReverse(ir::Operation& op) {
   Value* x = op.operand(0);
-  const std::vector<int64_t> dims = Ints(op, "dimensions");
+  const std::vector<int64_t> dims = ir::AttrInts(op, "dimensions");
   bool all_trivial = true;
   for (int64_t d : dims) {
     if (d < 0 || d >= x->type().rank() || x->type().dim(d) > 1) all_trivial = false;
   }
   if (all_trivial && x->type() == op.result(0)->type()) return Replace(x);
   if (ir::Operation* inner = DefiningOp(x, OpCode::kReverse)) {
-    std::vector<int64_t> a = dims, b = Ints(*inner, "dimensions");
+    std::vector<int64_t> a = dims, b = ir::AttrInts(*inner, "dimensions");
     std::sort(a.begin(), a.end());
     std::sort(b.begin(), b.end());
     if (a == b && inner->operand(0)->type() == op.result(0)->type()) return Replace(inner->operand(0));

@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "ir/op_attributes.h"
 #include "ir/walk.h"
 #include "passes/op_builder.h"
 #include "passes/passes.h"
@@ -124,9 +125,7 @@ class Hoister {
     Value* whole = Invariant(slice->operand(0));
     const ir::Type& whole_type = slice->operand(0)->type();
     if (whole == nullptr || !whole_type.is_tensor() || !whole_type.is_static() || whole_type.rank() < 1) return nullptr;
-    const ir::Attribute* sizes_attribute = slice->attribute("slice_sizes");
-    const std::vector<int64_t> sizes =
-        (sizes_attribute ? sizes_attribute->AsI64Vector() : std::nullopt).value_or(std::vector<int64_t>{});
+    const std::vector<int64_t> sizes = ir::AttrInts(*slice, "slice_sizes");
     if (sizes.size() != static_cast<size_t>(whole_type.rank()) || sizes[0] != 1) return nullptr;
     for (size_t d = 1; d < sizes.size(); ++d) {
       if (sizes[d] != whole_type.dim(static_cast<int64_t>(d))) return nullptr;
@@ -209,19 +208,15 @@ class Hoister {
       if (op->code() == OpCode::kConvert) {
         v = b.Convert(v, out.element_type());
       } else if (op->code() == OpCode::kSlice) {
-        auto ints = [op](std::string_view name) {
-          const ir::Attribute* a = op->attribute(name);
-          return (a ? a->AsI64Vector() : std::nullopt).value_or(std::vector<int64_t>{});
-        };
-        std::vector<int64_t> start = ints("start_indices"), limit = ints("limit_indices"), strides = ints("strides");
+        std::vector<int64_t> start = ir::AttrInts(*op, "start_indices"), limit = ir::AttrInts(*op, "limit_indices"),
+                             strides = ir::AttrInts(*op, "strides");
         start.insert(start.begin(), 0);
         limit.insert(limit.begin(), slices);
         if (!strides.empty()) strides.insert(strides.begin(), 1);
         v = b.Slice(v, start, limit, strides);
       } else {  // transpose
-        const ir::Attribute* a = op->attribute("permutation");
         std::vector<int64_t> permutation = {0};
-        for (int64_t p : (a ? a->AsI64Vector() : std::nullopt).value_or(std::vector<int64_t>{})) permutation.push_back(p + 1);
+        for (int64_t p : ir::AttrInts(*op, "permutation")) permutation.push_back(p + 1);
         v = b.Create(OpCode::kTranspose, {v}, {{"permutation", ir::Attribute::I64Array(permutation)}})->result(0);
       }
     }
