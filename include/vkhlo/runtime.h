@@ -171,6 +171,9 @@ struct CompileStats {
   uint64_t address_bound_kernels = 0;
   // ... and through several descriptors (windows), on devices without bufferDeviceAddress.
   uint64_t windowed_kernels = 0;
+  // FFT ops whose one transform exceeded what a binding holds, split into smaller transforms
+  // before fusion (per axis, four-step; docs/design.md).
+  uint64_t split_ffts = 0;
   std::vector<KernelCompileStats> per_kernel;  // every kernel compiled, in order
 };
 

@@ -43,6 +43,23 @@ std::unique_ptr<Pass> CreateChloDecomposePass();
 // constant DFT matrices (more accurate than the device FFT's Bluestein path; fft_to_dft.cc).
 std::unique_ptr<Pass> CreateFftToDftPass();
 
+// What one binding of an FFT side may hold. A side (input, output) of at most `binding_bytes`
+// is bound whole; a larger one is split along the batch, so one transform of it must take at
+// most `transform_bytes` (device/fft/fft_split.h). The compile passes the device's
+// maxStorageBufferRange and that range less the windows' alignment slack; zeros: nothing fits.
+struct FftSplitLimits {
+  uint64_t transform_bytes = 0;
+  uint64_t binding_bytes = 0;
+};
+
+// Splits a stablehlo.fft that one binding cannot hold into smaller transforms: one axis at a
+// time, and a too-long axis by the four-step split with device-computed twiddles
+// (split_large_ffts.cc). Zero limits split every transform of a composite length (for tests).
+std::unique_ptr<Pass> CreateSplitLargeFftsPass(const FftSplitLimits& limits);
+// Whether the pass rewrites `op`: an fft with a side beyond both limits that can be split, or a
+// real transform of innermost length 1 whose tensors exceed the binding limit.
+bool FftTransformExceeds(const ir::Operation& op, const FftSplitLimits& limits);
+
 // Rewrites programs on uniform-quantized tensors into integer/float ops on their storage
 // (src/passes/quantized_decompose.cc).
 std::unique_ptr<Pass> CreateQuantizedDecomposePass();

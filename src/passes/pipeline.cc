@@ -43,7 +43,12 @@ StatusOr<bool> PassPipeline::Run(ir::Module& module, const PipelineOptions& opti
 }
 
 std::string DefaultPipelineSpec(const DefaultPipelineOptions& options) {
-  std::string spec = "inline,chlo-decompose,quantized-decompose,batch-norm-decompose,fft-to-dft,canonicalize,";
+  std::string spec = "inline,chlo-decompose,quantized-decompose,batch-norm-decompose,";
+  if (options.fft_limits) {
+    spec += "split-large-ffts{max-transform-bytes=" + std::to_string(options.fft_limits->transform_bytes) +
+            " binding-bytes=" + std::to_string(options.fft_limits->binding_bytes) + "},";
+  }
+  spec += "fft-to-dft,canonicalize,";
   if (options.fold_constants) spec += "fold-constants,";
   return spec + "split-long-reductions,hoist-loop-products,cse,dce";
 }

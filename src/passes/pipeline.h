@@ -5,12 +5,15 @@
 #pragma once
 
 #include <functional>
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "passes/pass.h"
+#include "passes/passes.h"
 
 namespace vkhlo::passes {
 
@@ -46,11 +49,14 @@ struct DefaultPipelineOptions {
   // Also evaluate small ops of constants at compile time (fold-constants, after canonicalize).
   // The runtime leaves it out: the device computes every op of a program, constants or not.
   bool fold_constants = false;
+  // The device's limits on FFT bindings: when set, split-large-ffts runs with them (before
+  // fft-to-dft, so that short prime pieces become DFT products). The compile sets them.
+  std::optional<FftSplitLimits> fft_limits;
 };
 
 // The pipeline the runtime runs before fusion (Client::Compile when CompileOptions::passes is
 // empty), and so what vkhlo-compile-report and the pass tests run: inline, chlo-decompose,
-// quantized-decompose, batch-norm-decompose, fft-to-dft, canonicalize, split-long-reductions,
+// quantized-decompose, batch-norm-decompose, [split-large-ffts,] fft-to-dft, canonicalize, split-long-reductions,
 // hoist-loop-products, cse, dce. The one list; a spelled-out pipeline is parsed by PassPipeline::Parse.
 std::string DefaultPipelineSpec(const DefaultPipelineOptions& options = {});
 PassPipeline DefaultPipeline(const DefaultPipelineOptions& options = {});

@@ -25,6 +25,7 @@
 #include "ir/walk.h"
 #include "passes/lower_checks.h"
 #include "passes/pass_registry.h"
+#include "passes/passes.h"
 #include "passes/pipeline.h"
 #include "passes/shapes/refine.h"
 #include "runtime/compiled_module.h"
@@ -113,9 +114,18 @@ class Compiler {
 
  private:
   Status RunPasses() {
+    // FFTs whose one transform exceeds what a binding holds are split into smaller ones: inside
+    // the default pipeline, or after the caller's passes.
+    const passes::FftSplitLimits fft_limits{FftMaxTransformBytes(exe_.client->target),
+                                            exe_.client->target.max_storage_buffer_range};
     StatusOr<passes::PassPipeline> pipeline =
-        options_.passes.empty() ? passes::DefaultPipeline() : passes::PassPipeline::Parse(options_.passes);
+        options_.passes.empty() ? passes::DefaultPipeline({.fft_limits = fft_limits})
+                                : passes::PassPipeline::Parse(options_.passes);
     if (!pipeline.ok()) return pipeline.status().WithContext("CompileOptions::passes");
+    if (!options_.passes.empty()) pipeline->Add(passes::CreateSplitLargeFftsPass(fft_limits));
+    ir::WalkOps(*mod_.module, [&](ir::Operation& op) {
+      if (passes::FftTransformExceeds(op, fft_limits)) exe_.compile_stats.split_ffts++;
+    });
     return pipeline->Run(*mod_.module).status();
   }
 

@@ -664,20 +664,29 @@ Status Execution::RunFft(const plan::FftStep& step) {
         "across allocations, which VkFFT cannot bind", step.location, operand.type.ToString(), type.ToString()));
   }
   VKHLO_ASSIGN_OR_RETURN(device::CommandList * list, List());
+  const uint64_t split_launches_before = stats_.fft_split_launches;
   VKHLO_RETURN_IF_ERROR(
       RecordFft(*client_, *list, loaded_, step, operand.storage->buffer, result->buffer, &stats_.fft_split_launches));
+  // A batch split between launches (device/fft/fft_split.h) records (and times) each launch.
+  const uint64_t launches = std::max<uint64_t>(1, stats_.fft_split_launches - split_launches_before);
   stats_.kernels_dispatched++;
   const uint64_t bytes = BufferBytes(operand.type) + BufferBytes(type);
   stats_.bytes_read += BufferBytes(operand.type);
   stats_.bytes_written += BufferBytes(type);
   Retire(operand.storage);
   if (profiler_ != nullptr) {
-    ProfileEvent event = DispatchEvent(nullptr, "fft", "VkFFT", bytes, 0);
-    event.kernel = "fft";
-    event.kernel_class = "fft";
-    event.source_op = fmt::format("stablehlo.fft at {}", step.location);
-    event.fused_ops = {event.source_op};
-    VKHLO_RETURN_IF_ERROR(Profiled(std::move(event)));
+    for (uint64_t launch = 0; launch < launches; ++launch) {
+      ProfileEvent event = DispatchEvent(
+          nullptr, launches == 1 ? "fft" : fmt::format("fft (launch {} of {})", launch + 1, launches),
+          launches == 1 ? "VkFFT" : "VkFFT, batch split between launches", bytes / launches, 0);
+      event.kernel = "fft";
+      event.kernel_class = "fft";
+      event.source_op = fmt::format("stablehlo.fft at {}", step.location);
+      event.fused_ops = {event.source_op};
+      profiler_->Recorded(std::move(event));
+    }
+    // Host times: the launches share their list's time.
+    if (profiler_->submit_each_dispatch()) VKHLO_RETURN_IF_ERROR(Flush());
   }
   values_[step.result] = RtValue::Tensor(std::move(result), type);
   return OkStatus();

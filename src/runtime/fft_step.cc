@@ -49,4 +49,10 @@ Status CheckFft(const ir::Operation& op, const codegen::TargetInfo& target, cons
   return OkStatus();
 }
 
+uint64_t FftMaxTransformBytes(const codegen::TargetInfo& target) {
+  const uint64_t slack = device::fft::kMaxWindowAlignment;
+  const uint64_t window = device::fft::WindowBytes(target.max_storage_buffer_range, slack);
+  return window > slack ? window - slack : 0;
+}
+
 }  // namespace vkhlo::runtime

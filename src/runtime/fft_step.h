@@ -20,4 +20,9 @@ namespace vkhlo::runtime {
 // shaderFloat64): the compile-time error names `where` ("file:line:col").
 Status CheckFft(const ir::Operation& op, const codegen::TargetInfo& target, const std::string& where);
 
+// The most one transform's side may take on this target for the batch split (the range less the
+// windows' alignment slack): the compile splits larger transforms before this (the
+// split-large-ffts pass), and CheckFft refuses what is left beyond it.
+uint64_t FftMaxTransformBytes(const codegen::TargetInfo& target);
+
 }  // namespace vkhlo::runtime

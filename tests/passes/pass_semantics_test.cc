@@ -103,7 +103,7 @@ TEST_P(PassSemantics, ConformanceChunksKeepTheirOutcome) {
 
 INSTANTIATE_TEST_SUITE_P(Pipelines, PassSemantics,
                          ::testing::Values("inline", "canonicalize", "fold-constants", "cse",
-                                           "batch-norm-decompose", "quantized-decompose", "hoist-loop-products",
+                                           "batch-norm-decompose", "quantized-decompose", "hoist-loop-products", "split-large-ffts",
                                            "inline,batch-norm-decompose,canonicalize,fold-constants,cse,dce"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            std::string name = info.param;

@@ -215,6 +215,10 @@ Status Run(const Settings& settings) {
               compile_ms, static_cast<unsigned long long>(cs.kernels), cs.spirv_ms,
               static_cast<unsigned long long>(cs.spirv_compiles), static_cast<unsigned long long>(cs.spirv_cache_hits),
               cs.pipeline_ms);
+    if (cs.split_ffts > 0) {
+      std::printf("FFTs split into smaller transforms (one transform beyond the device's range): %llu\n",
+                  static_cast<unsigned long long>(cs.split_ffts));
+    }
   }
   std::printf("inputs: %zu (%llu bytes, random, on the device)\n", arguments.size(),
               static_cast<unsigned long long>(input_bytes));
