@@ -489,6 +489,15 @@ func.func @main(%x: tensor<{0}x{1}xcomplex<f32>>) -> (tensor<{0}x{1}xcomplex<f32
   EXPECT_EQ(exe->last_stats().fft_split_launches, after.split_launches - before.split_launches);
   // Out of place, every launch has the same count and bound sizes: one compile per transform.
   EXPECT_LE(after.compiles - before.compiles, 2u);
+  // A profile times each launch as an event of its own (GPU timestamps, or host times).
+  for (bool host_times : {false, true}) {
+    ExecutionProfile profile;
+    ASSERT_OK_AND_ASSIGN(std::vector<Buffer> again, exe->Execute({dx}, {.profile = &profile, .profile_host_times = host_times}));
+    uint64_t fft_events = 0;
+    for (const ProfileEvent& e : profile.events) fft_events += e.kernel_class == "fft";
+    EXPECT_EQ(fft_events, std::max<uint64_t>(2, exe->last_stats().fft_split_launches)) << host_times;
+    EXPECT_EQ(profile.timing.find("left untimed"), std::string::npos) << profile.timing;
+  }
   const std::vector<std::complex<float>> f = Download<std::complex<float>>(out[0]);
   const std::vector<std::complex<float>> g = Download<std::complex<float>>(out[1]);
   ASSERT_EQ(f.size(), static_cast<size_t>(rows * n));
