@@ -131,6 +131,9 @@ std::string CapabilitiesText(const DeviceCapabilities& c) {
   line("maxComputeSharedMemorySize", Size(l.max_shared_memory_bytes));
   line("maxStorageBufferRange", Size(l.max_storage_buffer_range));
   line("tensors beyond maxStorageBufferRange", BigTensorBinding(c));
+  line("FFTs beyond maxStorageBufferRange",
+       "batch split between launches through windows; one transform beyond it split by the compile "
+       "(per axis, four-step: split-large-ffts)");
   line("maxPushConstantsSize", fmt::format("{} B", l.max_push_constants_bytes));
   line("minStorageBufferOffsetAlignment", fmt::format("{} B", l.min_storage_buffer_offset_alignment));
   line("maxPerStageDescriptorStorageBuffers", fmt::format("{}", l.max_per_stage_storage_buffers));

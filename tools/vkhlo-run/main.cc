@@ -76,6 +76,7 @@ struct RunSettings {
   int64_t num_partitions = 1;
   std::chrono::milliseconds grid_timeout = ProcessGridOptions{}.timeout;
   SpecializationStats* specializations = nullptr;  // of shape-polymorphic programs
+  uint64_t* split_ffts = nullptr;  // FFT ops the compiles split (one transform beyond the range)
   std::string profile_path;  // --profile: the Chrome trace of each module's execution
   bool profile_summary = false;
   int module_index = 0;  // of the module being run (--split-input-file): later ones' traces get ".<n>"
@@ -194,6 +195,7 @@ StatusOr<interp::InterpValues> RunExecutable(const Executable& executable, const
                 path.c_str());
   }
   if (settings.profile_summary) std::printf("%s", profile.Summary().c_str());
+  if (settings.split_ffts != nullptr) *settings.split_ffts += executable.compile_stats().split_ffts;
   if (settings.totals != nullptr) {
     const ExecutionStats s = executable.last_stats();
     settings.totals->kernels_dispatched += s.kernels_dispatched;
@@ -224,7 +226,8 @@ StatusOr<interp::InterpValues> RunExecutable(const Executable& executable, const
   return outputs;
 }
 
-void PrintStats(const std::optional<Client>& client, const ExecutionStats& s, const SpecializationStats& p = {}) {
+void PrintStats(const std::optional<Client>& client, const ExecutionStats& s, const SpecializationStats& p = {},
+                uint64_t split_ffts = 0) {
   if (!client) {
     std::printf("device: reference interpreter (no kernels, nothing moved)\n");
     return;
@@ -239,6 +242,10 @@ void PrintStats(const std::optional<Client>& client, const ExecutionStats& s, co
   std::printf("bindings through device addresses: %llu\n", static_cast<unsigned long long>(s.address_bindings));
   std::printf("bindings through several descriptors: %llu\n", static_cast<unsigned long long>(s.windowed_bindings));
   std::printf("FFT launches split beyond the range: %llu\n", static_cast<unsigned long long>(s.fft_split_launches));
+  if (split_ffts > 0) {
+    std::printf("FFTs split by the compile (one transform beyond the range): %llu\n",
+                static_cast<unsigned long long>(split_ffts));
+  }
   std::printf("bindings of tensors split across allocations: %llu\n", static_cast<unsigned long long>(s.split_bindings));
   std::printf("predicates read back: %llu\n", static_cast<unsigned long long>(s.predicate_readbacks));
   std::printf("counted loop iterations: %llu\n", static_cast<unsigned long long>(s.counted_loop_iterations));
@@ -434,6 +441,8 @@ int main(int argc, char** argv) {
   settings.grid_timeout = grid_timeout;
   SpecializationStats specializations;
   settings.specializations = &specializations;
+  uint64_t split_ffts = 0;
+  settings.split_ffts = &split_ffts;
   settings.profile_path = profile_path;
   settings.profile_summary = profile_summary;
   int status_code = 0;
@@ -459,6 +468,6 @@ int main(int argc, char** argv) {
     }
     if (tools::Report(*outputs, output_dir) != 0) status_code = 1;
   }
-  if (stats) tools::PrintStats(client, totals, specializations);
+  if (stats) tools::PrintStats(client, totals, specializations, split_ffts);
   return status_code;
 }
