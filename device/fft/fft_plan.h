@@ -172,9 +172,10 @@ class FftPlanCache {
   // recorded with kernels so made (either library; checked before VkFFT loads them).
   StatusOr<std::vector<uint32_t>> StagedKernels(const FftDescriptor& descriptor, const VkfftTarget& target);
   // `kernels_id` is KernelsId(kernels) (fft_staged.h), computed once by whoever holds them.
+  // `launches`, when given, gains the runs of a batch beyond kStagedRunBytes.
   Status RecordStaged(CommandList& list, const FftDescriptor& descriptor, const VkfftTarget& target,
                       std::span<const uint32_t> kernels, uint64_t kernels_id, const BufferView& input,
-                      const BufferView& output);
+                      const BufferView& output, uint64_t* launches = nullptr);
 
   FftCacheStats stats() const;
 

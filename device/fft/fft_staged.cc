@@ -149,7 +149,24 @@ StatusOr<std::unique_ptr<StagedFft>> StagedFft::Create(Device& device, const Vkf
   if (descriptor.real() && descriptor.lengths.back() == 1) {
     return UnimplementedError(what + ": a real innermost length of 1 has no staged form (use the full library)");
   }
-  const FftDescriptor& d = staged->vkfft_;
+  FftDescriptor& d = staged->vkfft_;
+  // Runs of P transforms where a whole side exceeds kStagedRunBytes.
+  {
+    const uint64_t batch = std::max<uint64_t>(d.batch, 1);
+    const uint64_t scratch_whole = d.kind == FftKind::kIrfft ? d.complex_elements() * d.complex_bytes() : 0;
+    const uint64_t whole = std::max({d.input_bytes(), d.output_bytes(), scratch_whole});
+    if (whole > kStagedRunBytes) {
+      const uint64_t per_transform = (whole + batch - 1) / batch;
+      if (per_transform > kStagedRunBytes) {
+        return FailedPreconditionError(fmt::format(
+            "{}: one transform takes {} bytes, more than the staged form's runs bind ({} bytes)", what, per_transform,
+            kStagedRunBytes));
+      }
+      const uint64_t most = kStagedRunBytes / per_transform;
+      staged->runs_ = (batch + most - 1) / most;
+      d.batch = (batch + staged->runs_ - 1) / staged->runs_;
+    }
+  }
   const uint64_t range = device.capabilities().limits.max_storage_buffer_range;
   const uint64_t scratch_bytes = d.kind == FftKind::kIrfft ? d.complex_elements() * d.complex_bytes() : 0;
   if (std::max({d.input_bytes(), d.output_bytes(), scratch_bytes}) > range) {
@@ -202,21 +219,39 @@ StatusOr<std::unique_ptr<StagedFft>> StagedFft::Create(Device& device, const Vkf
   return staged;
 }
 
-Status StagedFft::Record(CommandList& list, const BufferView& input, const BufferView& output) {
+Status StagedFft::Record(CommandList& list, const BufferView& input, const BufferView& output, uint64_t* launches) {
   const FftDescriptor& d = descriptor_;
   if (d.empty()) return OkStatus();
   if (vkfft_.lengths.empty()) {  // every length 1: the identity
     return list.CopyBuffer(BufferView{input.buffer, input.offset, d.input_bytes(), input.pieces},
                            BufferView{output.buffer, output.offset, d.output_bytes(), output.pieces});
   }
+  if (runs_ > 1 && (input.pieces != nullptr || output.pieces != nullptr)) {
+    return UnimplementedError("the staged FFT " + d.ToString() + " in runs: tensors split across allocations");
+  }
+  // The last run redoes transforms of the run before it: their input must still be there.
+  if (runs_ > 1 && input.buffer == output.buffer && input.offset < output.offset + d.output_bytes() &&
+      output.offset < input.offset + d.input_bytes()) {
+    return UnimplementedError("the staged FFT " + d.ToString() + " in runs: in place");
+  }
   const BufferView in{input_.buffer, 0, input_.bytes}, out{output_.buffer, 0, output_.bytes};
-  VKHLO_RETURN_IF_ERROR(list.CopyBuffer(BufferView{input.buffer, input.offset, input_.bytes, input.pieces}, in));
   std::vector<Binding> accesses = {{in, Access::kRead}, {out, Access::kWrite}};
   if (scratch_.buffer != VK_NULL_HANDLE) accesses.push_back({BufferView{scratch_.buffer, 0, scratch_.bytes}, Access::kReadWrite});
   for (const BufferView& v : internal_writes_) accesses.push_back({v, Access::kReadWrite});
-  VKHLO_RETURN_IF_ERROR(list.RecordExternal("fft " + d.ToString() + " (staged)", accesses,
-                                            [&](VkCommandBuffer command_buffer) { return app_->Append(command_buffer, 0, 0, 0); }));
-  return list.CopyBuffer(out, BufferView{output.buffer, output.offset, output_.bytes, output.pieces});
+  // Run r transforms entries [first, first + P) of the batch; the last one ends at the batch's end.
+  const uint64_t per = vkfft_.batch, in_bytes = vkfft_.input_bytes(), out_bytes = vkfft_.output_bytes();
+  const uint64_t in_per = in_bytes / per, out_per = out_bytes / per;
+  for (uint64_t r = 0; r < runs_; ++r) {
+    const uint64_t first = std::min(r * per, d.batch - per);
+    VKHLO_RETURN_IF_ERROR(
+        list.CopyBuffer(BufferView{input.buffer, input.offset + first * in_per, in_bytes, input.pieces}, in));
+    VKHLO_RETURN_IF_ERROR(list.RecordExternal("fft " + d.ToString() + " (staged)", accesses,
+                                              [&](VkCommandBuffer command_buffer) { return app_->Append(command_buffer, 0, 0, 0); }));
+    VKHLO_RETURN_IF_ERROR(
+        list.CopyBuffer(out, BufferView{output.buffer, output.offset + first * out_per, out_bytes, output.pieces}));
+  }
+  if (launches != nullptr && runs_ > 1) *launches += runs_;
+  return OkStatus();
 }
 
 StatusOr<std::vector<uint32_t>> FftPlanCache::StagedKernels(const FftDescriptor& descriptor,
@@ -231,7 +266,7 @@ StatusOr<std::vector<uint32_t>> FftPlanCache::StagedKernels(const FftDescriptor&
 
 Status FftPlanCache::RecordStaged(CommandList& list, const FftDescriptor& descriptor, const VkfftTarget& target,
                                   std::span<const uint32_t> kernels, uint64_t kernels_id, const BufferView& input,
-                                  const BufferView& output) {
+                                  const BufferView& output, uint64_t* launches) {
   VKHLO_RETURN_IF_ERROR(CheckPrecision(descriptor));
   // The target must fit the device: VkFFT's kernels may use all it names.
   const VkfftTarget offered = GenericTargetOf(device_);
@@ -265,7 +300,7 @@ Status FftPlanCache::RecordStaged(CommandList& list, const FftDescriptor& descri
     it = staged_.emplace(key, std::move(staged)).first;
   }
   stats_.records++;
-  return it->second->Record(list, input, output);
+  return it->second->Record(list, input, output, launches);
 }
 
 }  // namespace vkhlo::device::fft

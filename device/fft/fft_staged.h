@@ -14,8 +14,14 @@
 //   run (either library):    cache.RecordStaged(list, descriptor, target, kernels, input, output)
 //
 // Transforms over length-1 axes drop them (as the direct path does); all lengths 1 is a copy
-// and needs no kernels. A real innermost length of 1 and transforms beyond
-// maxStorageBufferRange have no staged form (UNIMPLEMENTED / FAILED_PRECONDITION).
+// and needs no kernels. A real innermost length of 1 has no staged form (UNIMPLEMENTED).
+//
+// Batches whose sides exceed kStagedRunBytes (128 MiB, the least maxStorageBufferRange Vulkan
+// allows, so the kernels are the same for every device) run in runs: kernels and buffers for P
+// transforms (balanced over the runs), each run copied in, transformed and copied out, the last
+// run moved back to end at the batch's end (it redoes a few transforms with identical results;
+// the runtime's FFTs are out of place). One transform beyond 128 MiB has no staged form
+// (FAILED_PRECONDITION); the compile splits such transforms first (passes/split_large_ffts.cc).
 //
 // Kernels read from a file are checked before VkFFT sees them: each is a whole SPIR-V module
 // within the words given, and VkFFT must read exactly those words (a VkFFT that asks for more
@@ -40,6 +46,9 @@ class Device;
 }
 
 namespace vkhlo::device::fft {
+
+// The most one side of a staged launch binds: Vulkan's minimum maxStorageBufferRange.
+inline constexpr uint64_t kStagedRunBytes = uint64_t{1} << 27;
 
 // The target plans are made for on `device`: no vendor's tuning, the masked compute limits.
 VkfftTarget GenericTargetOf(const Device& device);
@@ -69,7 +78,8 @@ class StagedFft {
   const std::vector<uint32_t>& Kernels() const { return kernels_; }
 
   // Records input -> output (`input`/`output` hold the transform's input_bytes / output_bytes).
-  Status Record(CommandList& list, const BufferView& input, const BufferView& output);
+  // `launches`, when given, gains the number of runs beyond one.
+  Status Record(CommandList& list, const BufferView& input, const BufferView& output, uint64_t* launches = nullptr);
 
  private:
   struct OwnBuffer {
@@ -82,7 +92,8 @@ class StagedFft {
 
   Device& device_;
   FftDescriptor descriptor_;
-  FftDescriptor vkfft_;  // descriptor_ without unit axes; no lengths: a copy
+  FftDescriptor vkfft_;  // descriptor_ without unit axes (batch: one run's); no lengths: a copy
+  uint64_t runs_ = 1;    // launches of vkfft_.batch transforms covering descriptor_.batch
   OwnBuffer input_, output_, scratch_;
   std::unique_ptr<VkfftApp> app_;
   std::vector<BufferView> internal_writes_;

@@ -16,7 +16,7 @@ namespace vkhlo::runtime {
 using device::fft::FftDescriptor;
 
 Status RecordFft(ClientState& client, device::CommandList& list, const LoadedPlan& loaded, const plan::FftStep& step,
-                 const device::Buffer& operand, const device::Buffer& result, uint64_t*) {
+                 const device::Buffer& operand, const device::Buffer& result, uint64_t* split_launches) {
   const FftDescriptor d = FftDescriptorOf(step);
   if (d.empty()) return OkStatus();
   VKHLO_RETURN_IF_ERROR(d.Validate());  // a plan read from a file may say anything
@@ -39,7 +39,7 @@ Status RecordFft(ClientState& client, device::CommandList& list, const LoadedPla
     return UnimplementedError(fmt::format(
         "{}: the plan carries no VkFFT kernels for this transform, and the runtime-only library cannot compile them "
         "(it links no glslang). Plans the full library serializes (vkhlo-compile) carry them for every transform "
-        "whose sides fit in maxStorageBufferRange; for others, link vkhlo::vkhlo", where));
+        "of at most 128 MiB (one transform; batches run in runs of that); for others, link vkhlo::vkhlo", where));
   }
   if (kernels->vkfft_version != device::fft::VkfftVersion()) {
     return FailedPreconditionError(fmt::format("{}: the plan's VkFFT kernels were made by VkFFT {}; this library has "
@@ -59,7 +59,8 @@ Status RecordFft(ClientState& client, device::CommandList& list, const LoadedPla
   VKHLO_ASSIGN_OR_RETURN(device::fft::FftPlanCache * plans, FftPlansOf(client));
   Status recorded = plans->RecordStaged(list, d, target, kernels->words,
                                         loaded.fft_kernel_ids[static_cast<size_t>(kernels - all.begin())],
-                                        operand.view(0, d.input_bytes()), result.view(0, d.output_bytes()));
+                                        operand.view(0, d.input_bytes()), result.view(0, d.output_bytes()),
+                                        split_launches);
   return recorded.ok() ? recorded : recorded.WithContext(step.location);
 }
 
