@@ -19,6 +19,7 @@
 #include <complex>
 #include <numbers>
 
+#include "passes/fft_op.h"
 #include "passes/passes.h"
 #include "passes/rewrite_driver.h"
 #include "verify/verifier.h"
@@ -132,21 +133,12 @@ class DirectDft {
 };
 
 RewriteResult Rewrite(ir::Operation& op, OpBuilder& b) {
-  if (op.code() != OpCode::kFft || op.num_operands() != 1 || op.num_results() != 1) return std::nullopt;
-  const ir::Attribute* type_attribute = op.attribute("fft_type");
-  const ir::Attribute* length_attribute = op.attribute("fft_length");
-  if (type_attribute == nullptr || length_attribute == nullptr) return std::nullopt;
-  std::optional<std::string> fft_type = type_attribute->AsEnum("fft_type");
-  if (!fft_type) {
-    if (auto* e = type_attribute->as<ir::EnumValue>()) fft_type = e->value;
-  }
-  std::optional<std::vector<int64_t>> lengths = length_attribute->AsI64Vector();
+  std::optional<FftOp> fft = ReadFftOp(op);
+  if (!fft) return std::nullopt;
+  const std::string* fft_type = &fft->kind;
+  const std::vector<int64_t>* lengths = &fft->lengths;
   const ir::Type& in = op.operand(0)->type();
   const ir::Type& out = op.result(0)->type();
-  if (!fft_type || !lengths || lengths->empty() || !in.is_tensor() || !out.is_tensor() ||
-      static_cast<int64_t>(lengths->size()) > in.rank() || in.num_elements() == 0 || out.num_elements() == 0) {
-    return std::nullopt;
-  }
   bool needs_bluestein = false;
   for (int64_t n : *lengths) {
     if (n < 1 || n > kMaxDirectLength) return std::nullopt;

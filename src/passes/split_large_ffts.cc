@@ -38,6 +38,7 @@
 #include <optional>
 #include <string>
 
+#include "passes/fft_op.h"
 #include "passes/passes.h"
 #include "passes/rewrite_driver.h"
 #include "verify/verifier.h"
@@ -57,29 +58,19 @@ struct FftShape {
 };
 
 std::optional<FftShape> ReadFft(const ir::Operation& op) {
-  if (op.code() != OpCode::kFft || op.num_operands() != 1 || op.num_results() != 1) return std::nullopt;
-  const ir::Attribute* type_attribute = op.attribute("fft_type");
-  const ir::Attribute* length_attribute = op.attribute("fft_length");
-  if (type_attribute == nullptr || length_attribute == nullptr) return std::nullopt;
-  std::optional<std::string> kind = type_attribute->AsEnum("fft_type");
-  if (!kind) {
-    if (auto* e = type_attribute->as<ir::EnumValue>()) kind = e->value;
-  }
-  std::optional<std::vector<int64_t>> lengths = length_attribute->AsI64Vector();
+  std::optional<FftOp> fft = ReadFftOp(op);
+  if (!fft) return std::nullopt;
   const ir::Type& in = op.operand(0)->type();
   const ir::Type& out = op.result(0)->type();
-  if (!kind || !lengths || lengths->empty() || !in.is_tensor() || !out.is_tensor() || !in.is_static() ||
-      !out.is_static() || static_cast<int64_t>(lengths->size()) > in.rank() || in.num_elements() == 0 ||
-      out.num_elements() == 0) {
-    return std::nullopt;
-  }
-  for (int64_t n : *lengths) {
+  if (!in.is_static() || !out.is_static()) return std::nullopt;
+  for (int64_t n : fft->lengths) {
     if (n < 1) return std::nullopt;
   }
-  const ElementType complex_type = *kind == "RFFT" ? out.element_type() : in.element_type();
+  const std::string& kind = fft->kind;
+  if (kind != "FFT" && kind != "IFFT" && kind != "RFFT" && kind != "IRFFT") return std::nullopt;
+  const ElementType complex_type = kind == "RFFT" ? out.element_type() : in.element_type();
   if (!ir::IsComplex(complex_type)) return std::nullopt;
-  if (*kind != "FFT" && *kind != "IFFT" && *kind != "RFFT" && *kind != "IRFFT") return std::nullopt;
-  return FftShape{*kind, *lengths, complex_type, ir::ComplexPartType(complex_type)};
+  return FftShape{kind, std::move(fft->lengths), complex_type, ir::ComplexPartType(complex_type)};
 }
 
 uint64_t TensorBytes(const ir::Type& type) {

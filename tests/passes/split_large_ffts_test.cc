@@ -20,68 +20,13 @@
 #include "passes/pass_registry.h"
 #include "passes/passes.h"
 #include "passes/pipeline.h"
+#include "tests/support/fft_programs.h"
 #include "verify/verifier.h"
 
 namespace vkhlo {
 namespace {
 
-struct Case {
-  std::string kind;
-  std::vector<int64_t> batch;
-  std::vector<int64_t> lengths;
-};
-
-std::string Dims(const std::vector<int64_t>& dims, const std::string& element) {
-  std::string text = "tensor<";
-  for (int64_t d : dims) text += std::to_string(d) + "x";
-  return text + element + ">";
-}
-
-std::string Program(const Case& c, bool f64) {
-  std::vector<int64_t> real_dims = c.batch;
-  real_dims.insert(real_dims.end(), c.lengths.begin(), c.lengths.end());
-  std::vector<int64_t> complex_dims = real_dims;
-  if (c.kind == "RFFT" || c.kind == "IRFFT") complex_dims.back() = real_dims.back() / 2 + 1;
-  const std::string real = Dims(real_dims, f64 ? "f64" : "f32");
-  const std::string complex = Dims(complex_dims, f64 ? "complex<f64>" : "complex<f32>");
-  const std::string in = c.kind == "RFFT" ? real : complex, out = c.kind == "IRFFT" ? real : complex;
-  std::string lengths;
-  for (int64_t n : c.lengths) lengths += (lengths.empty() ? "" : ", ") + std::to_string(n);
-  return fmt::format(
-      "func.func @f(%x: {0}) -> {1} {{\n"
-      "  %r = stablehlo.fft %x, type = {2}, length = [{3}] : ({0}) -> {1}\n"
-      "  func.return %r : {1}\n"
-      "}}\n",
-      in, out, c.kind, lengths);
-}
-
-ir::Literal Random(const ir::Type& type, std::mt19937_64& rng) {
-  StatusOr<ir::Literal> literal = ir::Literal::Create(type);
-  EXPECT_TRUE(literal.ok());
-  std::uniform_real_distribution<double> dist(-1, 1);
-  for (int64_t i = 0; i < type.num_elements(); ++i) {
-    if (ir::IsComplex(type.element_type())) {
-      const double re = dist(rng), im = dist(rng);
-      literal->SetComplex(i, {re, im});
-    } else {
-      literal->SetFloat(i, dist(rng));
-    }
-  }
-  return std::move(*literal);
-}
-
-// Largest |got - want| relative to the largest |want| (at least 1).
-double RelativeError(const ir::Literal& got, const ir::Literal& want) {
-  const bool complex = ir::IsComplex(want.type().element_type());
-  double err = 0, scale = 1;
-  for (int64_t i = 0; i < want.num_elements(); ++i) {
-    const std::complex<double> a = complex ? got.GetComplex(i) : got.GetFloat(i);
-    const std::complex<double> b = complex ? want.GetComplex(i) : want.GetFloat(i);
-    err = std::max(err, std::abs(a - b));
-    scale = std::max(scale, std::abs(b));
-  }
-  return err / scale;
-}
+using Case = testing::FftCase;
 
 double Tolerance(const Case& c, bool f64) {
   double n = 1;
@@ -108,13 +53,13 @@ int CountFfts(const ir::Module& module) {
 void CheckCases(const std::vector<Case>& cases, bool f64, const std::vector<uint64_t>& limits) {
   std::mt19937_64 rng(f64 ? 2 : 1);
   for (const Case& c : cases) {
-    const std::string text = Program(c, f64);
+    const std::string text = testing::FftProgram(c, f64, "f");
     SCOPED_TRACE(text);
     auto original = frontend::ParseModule(text);
     ASSERT_TRUE(original.ok()) << original.status().ToString();
     const ir::Function* f = (*original)->FindFunction("f");
     ASSERT_NE(f, nullptr);
-    const ir::Literal x = Random(f->type().inputs[0], rng);
+    const ir::Literal x = testing::UniformLiteral(f->type().inputs[0], rng);
     auto want = interp::RunFunction(**original, "f", {interp::InterpValue::Tensor(x)});
     ASSERT_TRUE(want.ok()) << want.status().ToString();
     for (uint64_t limit : limits) {
@@ -128,7 +73,7 @@ void CheckCases(const std::vector<Case>& cases, bool f64, const std::vector<uint
       ExpectPiecesFit(**module, limit);
       auto got = interp::RunFunction(**module, "f", {interp::InterpValue::Tensor(x)});
       ASSERT_TRUE(got.ok()) << got.status().ToString();
-      EXPECT_LE(RelativeError(got->outputs[0].literal(), want->outputs[0].literal()), Tolerance(c, f64));
+      EXPECT_LE(testing::FftRelativeError(got->outputs[0].literal(), want->outputs[0].literal()), Tolerance(c, f64));
     }
   }
 }
@@ -153,7 +98,7 @@ TEST(SplitLargeFfts, EveryKindInF64) {
 // Splitting stops at what fits: 1024 points of complex<f32> (8 KiB) under a 2 KiB limit become
 // transforms of 32 points, not smaller; under 8 KiB nothing changes.
 TEST(SplitLargeFfts, StopsAtWhatFits) {
-  const std::string text = Program({"FFT", {2}, {1024}}, false);
+  const std::string text = testing::FftProgram({"FFT", {2}, {1024}}, false, "f");
   auto module = frontend::ParseModule(text);
   ASSERT_TRUE(module.ok());
   auto fits = passes::CreateSplitLargeFftsPass({8192, 8192})->Run(**module);
@@ -176,7 +121,7 @@ TEST(SplitLargeFfts, StopsAtWhatFits) {
 // stay one op; with two rows (256 KiB) they are split.
 TEST(SplitLargeFfts, WholeSidesWithinTheBindingStay) {
   for (int64_t rows : {1, 2}) {
-    auto module = frontend::ParseModule(Program({"FFT", {rows}, {16384}}, false));
+    auto module = frontend::ParseModule(testing::FftProgram({"FFT", {rows}, {16384}}, false, "f"));
     ASSERT_TRUE(module.ok());
     auto changed = passes::CreateSplitLargeFftsPass({65536, 131072})->Run(**module);
     ASSERT_TRUE(changed.ok());
@@ -187,13 +132,13 @@ TEST(SplitLargeFfts, WholeSidesWithinTheBindingStay) {
 // A prime length too long stays one op (the compile names the limit); a real transform of
 // innermost length 1 over a big tensor becomes a convert (RFFT) or a real part (IRFFT).
 TEST(SplitLargeFfts, PrimeLengthsStayAndUnitRealLengthsConvert) {
-  auto prime = frontend::ParseModule(Program({"FFT", {}, {1031}}, false));
+  auto prime = frontend::ParseModule(testing::FftProgram({"FFT", {}, {1031}}, false, "f"));
   ASSERT_TRUE(prime.ok());
   auto changed = passes::CreateSplitLargeFftsPass({1024, 1024})->Run(**prime);
   ASSERT_TRUE(changed.ok());
   EXPECT_FALSE(*changed);
   for (const char* kind : {"RFFT", "IRFFT"}) {
-    auto unit = frontend::ParseModule(Program({kind, {4096}, {1}}, false));
+    auto unit = frontend::ParseModule(testing::FftProgram({kind, {4096}, {1}}, false, "f"));
     ASSERT_TRUE(unit.ok());
     auto split = passes::CreateSplitLargeFftsPass({1024, 1024})->Run(**unit);
     ASSERT_TRUE(split.ok());

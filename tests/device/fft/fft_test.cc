@@ -22,6 +22,7 @@
 #include "interp/interpreter.h"
 #include "ir/walk.h"
 #include "tests/support/device_fixture.h"
+#include "tests/support/fft_programs.h"
 #include "tests/support/program_text.h"
 
 namespace vkhlo::device::fft {
@@ -89,11 +90,7 @@ double Tolerance(const FftDescriptor& d) {
   return eps * 4 * (std::log2(n + 1) + 4);
 }
 
-struct RandomCase {
-  std::string kind;               // FFT, IFFT, RFFT, IRFFT
-  std::vector<int64_t> batch;     // leading dims
-  std::vector<int64_t> lengths;   // fft_length
-};
+using RandomCase = testing::FftCase;
 
 class FftTest : public DeviceTest {
  protected:
@@ -194,29 +191,7 @@ ir::Literal RandomLiteral(const ir::Type& type, std::mt19937_64& rng) {
   return std::move(literal).value();
 }
 
-using testing::TensorType;
-
-// "func.func @main(%x: ...) { %r = stablehlo.fft %x, type = ..., length = [...] ... }"
-std::string FftProgram(const RandomCase& c, bool f64) {
-  std::vector<int64_t> real_dims = c.batch;
-  real_dims.insert(real_dims.end(), c.lengths.begin(), c.lengths.end());
-  std::vector<int64_t> complex_dims = real_dims;
-  if (c.kind == "RFFT" || c.kind == "IRFFT") {
-    complex_dims.back() = real_dims.back() == 0 ? 0 : real_dims.back() / 2 + 1;
-  }
-  const std::string real = TensorType(real_dims, f64 ? "f64" : "f32");
-  const std::string complex = TensorType(complex_dims, f64 ? "complex<f64>" : "complex<f32>");
-  const std::string in = c.kind == "RFFT" ? real : complex;
-  const std::string out = c.kind == "IRFFT" ? real : complex;
-  std::string lengths;
-  for (int64_t n : c.lengths) lengths += (lengths.empty() ? "" : ", ") + std::to_string(n);
-  return fmt::format(
-      "func.func @main(%x: {0}) -> {1} {{\n"
-      "  %r = stablehlo.fft %x, type = {2}, length = [{3}] : ({0}) -> {1}\n"
-      "  func.return %r : {1}\n"
-      "}}\n",
-      in, out, c.kind, lengths);
-}
+using testing::FftProgram;
 
 // The fft ops of the conformance programs, each on its own operand.
 TEST_F(FftTest, ConformancePrograms) {
