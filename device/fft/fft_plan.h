@@ -176,6 +176,11 @@ class FftPlanCache {
   Status RecordStaged(CommandList& list, const FftDescriptor& descriptor, const VkfftTarget& target,
                       std::span<const uint32_t> kernels, uint64_t kernels_id, const BufferView& input,
                       const BufferView& output, uint64_t* launches = nullptr);
+  // The staged form with kernels VkFFT compiles here (glslang: the full library), for tensors
+  // split across allocations (buffer.h), which no VkFFT binding can span: runs of the batch are
+  // copied piece by piece into the staged buffers and out again. Compiled once per descriptor.
+  Status RecordStagedCompiled(CommandList& list, const FftDescriptor& descriptor, const BufferView& input,
+                              const BufferView& output, uint64_t* launches = nullptr);
 
   FftCacheStats stats() const;
 
@@ -202,10 +207,18 @@ class FftPlanCache {
            std::unique_ptr<FftPlan>>
       plans_;
   FftCacheStats stats_;
-  // Staged transforms by descriptor, target and kernels.
+  // Staged transforms by descriptor, target and kernels (id and word count; compiled here: see
+  // kCompiledHere).
   std::map<std::tuple<FftKind, FftPrecision, std::vector<uint64_t>, uint64_t, std::vector<uint32_t>, uint64_t, uint64_t>,
            std::unique_ptr<StagedFft>>
       staged_;
+  // The word count keying staged transforms whose kernels VkFFT compiled in this cache (no
+  // loaded kernels have that many words).
+  static constexpr uint64_t kCompiledHere = UINT64_MAX;
+  // RecordStaged and RecordStagedCompiled: `kernels` loaded, or compiled when `compile`.
+  Status RecordStagedWith(CommandList& list, const FftDescriptor& descriptor, const VkfftTarget& target,
+                          std::span<const uint32_t> kernels, uint64_t kernels_id, bool compile,
+                          const BufferView& input, const BufferView& output, uint64_t* launches);
 
   // Filled by the allocator's callback (under the allocator's lock, so not under mutex_).
   std::mutex destroyed_mutex_;

@@ -226,9 +226,6 @@ Status StagedFft::Record(CommandList& list, const BufferView& input, const Buffe
     return list.CopyBuffer(BufferView{input.buffer, input.offset, d.input_bytes(), input.pieces},
                            BufferView{output.buffer, output.offset, d.output_bytes(), output.pieces});
   }
-  if (runs_ > 1 && (input.pieces != nullptr || output.pieces != nullptr)) {
-    return UnimplementedError("the staged FFT " + d.ToString() + " in runs: tensors split across allocations");
-  }
   // The last run redoes transforms of the run before it: their input must still be there.
   if (runs_ > 1 && input.buffer == output.buffer && input.offset < output.offset + d.output_bytes() &&
       output.offset < input.offset + d.input_bytes()) {
@@ -267,6 +264,17 @@ StatusOr<std::vector<uint32_t>> FftPlanCache::StagedKernels(const FftDescriptor&
 Status FftPlanCache::RecordStaged(CommandList& list, const FftDescriptor& descriptor, const VkfftTarget& target,
                                   std::span<const uint32_t> kernels, uint64_t kernels_id, const BufferView& input,
                                   const BufferView& output, uint64_t* launches) {
+  return RecordStagedWith(list, descriptor, target, kernels, kernels_id, false, input, output, launches);
+}
+
+Status FftPlanCache::RecordStagedCompiled(CommandList& list, const FftDescriptor& descriptor, const BufferView& input,
+                                          const BufferView& output, uint64_t* launches) {
+  return RecordStagedWith(list, descriptor, GenericTargetOf(device_), {}, 0, true, input, output, launches);
+}
+
+Status FftPlanCache::RecordStagedWith(CommandList& list, const FftDescriptor& descriptor, const VkfftTarget& target,
+                                      std::span<const uint32_t> kernels, uint64_t kernels_id, bool compile,
+                                      const BufferView& input, const BufferView& output, uint64_t* launches) {
   VKHLO_RETURN_IF_ERROR(CheckPrecision(descriptor));
   // The target must fit the device: VkFFT's kernels may use all it names.
   const VkfftTarget offered = GenericTargetOf(device_);
@@ -290,13 +298,14 @@ Status FftPlanCache::RecordStaged(CommandList& list, const FftDescriptor& descri
                                                    target.max_workgroup_size[1], target.max_workgroup_size[2],
                                                    target.max_workgroup_count[0], target.max_workgroup_count[1],
                                                    target.max_workgroup_count[2]},
-                             kernels_id, static_cast<uint64_t>(kernels.size()));
+                             kernels_id, compile ? kCompiledHere : static_cast<uint64_t>(kernels.size()));
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = staged_.find(key);
   if (it == staged_.end()) {
     VKHLO_ASSIGN_OR_RETURN(std::unique_ptr<StagedFft> staged,
-                           StagedFft::Create(device_, ContextFor(&target), descriptor, kernels, false));
+                           StagedFft::Create(device_, ContextFor(&target), descriptor, kernels, compile));
     stats_.applications++;
+    if (compile) stats_.compiles++;
     it = staged_.emplace(key, std::move(staged)).first;
   }
   stats_.records++;

@@ -23,6 +23,10 @@
 // the runtime's FFTs are out of place). One transform beyond 128 MiB has no staged form
 // (FAILED_PRECONDITION); the compile splits such transforms first (passes/split_large_ffts.cc).
 //
+// Tensors split across allocations (buffer.h) are copied piece by piece (CommandList::CopyBuffer
+// cuts the ranges), which is how the full library runs FFTs on them too: no VkFFT binding can
+// span two pieces (FftPlanCache::RecordStagedCompiled).
+//
 // Kernels read from a file are checked before VkFFT sees them: each is a whole SPIR-V module
 // within the words given, and VkFFT must read exactly those words (a VkFFT that asks for more
 // reads inert modules appended after them, not past the end, and the kernels are refused).

@@ -116,8 +116,7 @@ class Compiler {
   Status RunPasses() {
     // FFTs whose one transform exceeds what a binding holds are split into smaller ones: inside
     // the default pipeline, or after the caller's passes.
-    const passes::FftSplitLimits fft_limits{FftMaxTransformBytes(exe_.client->target),
-                                            exe_.client->target.max_storage_buffer_range};
+    const passes::FftSplitLimits fft_limits = FftSplitLimitsOf(exe_.client->target);
     StatusOr<passes::PassPipeline> pipeline =
         options_.passes.empty() ? passes::DefaultPipeline({.fft_limits = fft_limits})
                                 : passes::PassPipeline::Parse(options_.passes);
@@ -178,8 +177,7 @@ class Compiler {
 
   Status CheckRuntimeOp(const ir::Operation& op, BlockProgram& program) {
     if (op.code() == OpCode::kFft) {
-      VKHLO_RETURN_IF_ERROR(CheckFft(op, exe_.client->target, Where(*mod_.module, op)));
-      return CheckNotSplit(op, "VkFFT binds each buffer as one range");
+      return CheckFft(op, exe_.client->target, Where(*mod_.module, op));
     }
     if (op.code() == OpCode::kCustomCall) {
       VKHLO_ASSIGN_OR_RETURN(mod_.custom_calls[&op], CompileCustomCall(*exe_.client, op, Where(*mod_.module, op)));
@@ -598,24 +596,6 @@ class Compiler {
             "that are never stored)",
             where, what, v->type().ToString(), v->type().num_elements(), bytes));
       }
-    }
-    return OkStatus();
-  }
-
-  // Steps that bind their tensors as single ranges (VkFFT) cannot take one split across
-  // allocations (device/split_layout.h): an error naming the tensor, at compile time. (Custom
-  // kernels get one at dispatch, from the command list; host callbacks move bytes piecewise.)
-  Status CheckNotSplit(const ir::Operation& op, std::string_view why) {
-    const uint64_t piece = exe_.client->target.split_piece_bytes;
-    if (piece == 0) return OkStatus();
-    std::vector<const ir::Value*> values(op.operands().begin(), op.operands().end());
-    for (size_t i = 0; i < op.num_results(); ++i) values.push_back(op.result(i));
-    for (const ir::Value* v : values) {
-      if (!v->type().is_tensor() || BufferBytes(v->type()) <= piece) continue;
-      return UnimplementedError(fmt::format(
-          "{}: error: '{}' on {} ({} bytes): tensors beyond {} bytes may be split across allocations (the device's "
-          "maxMemoryAllocationSize), and {}", Where(*mod_.module, op), op.name(), v->type().ToString(),
-          BufferBytes(v->type()), piece, why));
     }
     return OkStatus();
   }

@@ -53,9 +53,6 @@ Status RecordFft(ClientState& client, device::CommandList& list, const LoadedPla
     target.max_workgroup_size[i] = kernels->max_workgroup_size[static_cast<size_t>(i)];
     target.max_workgroup_count[i] = kernels->max_workgroup_count[static_cast<size_t>(i)];
   }
-  if (operand.split() || result.split()) {
-    return UnimplementedError(where + ": the staged form copies whole tensors, not ones split across allocations");
-  }
   VKHLO_ASSIGN_OR_RETURN(device::fft::FftPlanCache * plans, FftPlansOf(client));
   Status recorded = plans->RecordStaged(list, d, target, kernels->words,
                                         loaded.fft_kernel_ids[static_cast<size_t>(kernels - all.begin())],

@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "runtime/plan_lowering_ops.h"
 #include "device/fft/fft_split.h"
+#include "device/fft/fft_staged.h"
 
 namespace vkhlo::runtime {
 namespace {
@@ -35,6 +38,25 @@ Status CheckFft(const ir::Operation& op, const codegen::TargetInfo& target, cons
         "{}: error: '{}' with a real innermost fft_length of 1 on {} / {} bytes is not supported beyond the device's "
         "maxStorageBufferRange = {}", where, op.name(), d.input_bytes(), d.output_bytes(), range));
   }
+  // Beyond a piece of a split allocation the staged form runs it (device/fft/fft_staged.h): runs
+  // of whole transforms of at most kStagedRunBytes a side, no real innermost length of 1.
+  const uint64_t piece = target.split_piece_bytes;
+  if (piece != 0 && !d.empty() && std::max(d.input_bytes(), d.output_bytes()) > piece) {
+    const uint64_t per_transform = std::max(d.input_bytes(), d.output_bytes()) / d.batch;
+    const uint64_t complex_per_transform = d.kind == FftKind::kIrfft ? d.complex_elements() / d.batch * d.complex_bytes() : 0;
+    if (d.real() && !d.lengths.empty() && d.lengths.back() == 1) {
+      return UnimplementedError(fmt::format(
+          "{}: error: '{}' with a real innermost fft_length of 1 on {} / {} bytes is not supported on tensors split "
+          "across allocations (beyond {} bytes, the device's maxMemoryAllocationSize)", where, op.name(),
+          d.input_bytes(), d.output_bytes(), piece));
+    }
+    if (std::max(per_transform, complex_per_transform) > device::fft::kStagedRunBytes) {
+      return UnimplementedError(fmt::format(
+          "{}: error: '{}': one transform takes {} bytes, more than the {} bytes a run binds on tensors split across "
+          "allocations (beyond {} bytes, the device's maxMemoryAllocationSize)", where, op.name(),
+          std::max(per_transform, complex_per_transform), device::fft::kStagedRunBytes, piece));
+    }
+  }
   if (beyond && !d.empty()) {
     const uint64_t complex_per_transform = d.complex_elements() / d.batch * d.complex_bytes();
     const device::fft::SplitSide sides[] = {{d.input_bytes() / d.batch, d.input_bytes() > range},
@@ -49,10 +71,15 @@ Status CheckFft(const ir::Operation& op, const codegen::TargetInfo& target, cons
   return OkStatus();
 }
 
-uint64_t FftMaxTransformBytes(const codegen::TargetInfo& target) {
+passes::FftSplitLimits FftSplitLimitsOf(const codegen::TargetInfo& target) {
   const uint64_t slack = device::fft::kMaxWindowAlignment;
   const uint64_t window = device::fft::WindowBytes(target.max_storage_buffer_range, slack);
-  return window > slack ? window - slack : 0;
+  passes::FftSplitLimits limits{window > slack ? window - slack : 0, target.max_storage_buffer_range};
+  if (target.split_piece_bytes != 0) {
+    limits.transform_bytes = std::min(limits.transform_bytes, device::fft::kStagedRunBytes);
+    limits.binding_bytes = std::min(limits.binding_bytes, target.split_piece_bytes);
+  }
+  return limits;
 }
 
 }  // namespace vkhlo::runtime

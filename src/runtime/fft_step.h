@@ -11,6 +11,7 @@
 
 #include "codegen/target.h"
 #include "ir/module.h"
+#include "passes/passes.h"
 #include "runtime/fft_record.h"
 #include "vkhlo/status.h"
 
@@ -20,9 +21,13 @@ namespace vkhlo::runtime {
 // shaderFloat64): the compile-time error names `where` ("file:line:col").
 Status CheckFft(const ir::Operation& op, const codegen::TargetInfo& target, const std::string& where);
 
-// The most one transform's side may take on this target for the batch split (the range less the
-// windows' alignment slack): the compile splits larger transforms before this (the
-// split-large-ffts pass), and CheckFft refuses what is left beyond it.
-uint64_t FftMaxTransformBytes(const codegen::TargetInfo& target);
+// What one FFT side may bind on this target, for the split-large-ffts pass (which splits larger
+// transforms before CheckFft sees them; it refuses what is left):
+//   - a tensor within maxStorageBufferRange is bound whole; a larger one is split along the
+//     batch between launches over windows, one transform within the range less the windows'
+//     alignment slack (device/fft/fft_split.h);
+//   - where the device splits allocations (split_piece_bytes), a tensor beyond a piece runs in
+//     the staged form (device/fft/fft_staged.h), one transform within kStagedRunBytes.
+passes::FftSplitLimits FftSplitLimitsOf(const codegen::TargetInfo& target);
 
 }  // namespace vkhlo::runtime

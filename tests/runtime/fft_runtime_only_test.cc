@@ -123,10 +123,10 @@ TEST_F(FftRuntimeOnly, TwoDimensionalComplexFft) {
   ExpectComplexNear(*got, Dft(x, {2, 8, 6}, 2, -1));
 }
 
-// 8193 x 2048 complex<f32> (128 MiB + 16 KiB): the staged form in runs of rows, each copied in,
-// transformed and copied out; the last run moved back to end at the batch's end. Rows of the
-// first run, of the seam and of the moved-back run checked against a DFT.
-TEST_F(FftRuntimeOnly, BatchBeyond128MiBRunsInRuns) {
+// 8193 x 2048 complex<f32> (128 MiB + 16 KiB) on `client`: the staged form in runs of rows,
+// each copied in, transformed and copied out; the last run moved back to end at the batch's
+// end. Rows of the first run, of the seam and of the moved-back run checked against a DFT.
+void ExpectBatchBeyond128MiBRunsInRuns(Client& client) {
   constexpr int64_t rows = 8193, n = 2048;
   const std::vector<uint8_t> plan = CompiledPlan("fft_beyond_range");
   ASSERT_FALSE(plan.empty());
@@ -135,9 +135,9 @@ TEST_F(FftRuntimeOnly, BatchBeyond128MiBRunsInRuns) {
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   for (float& v : x) v = u(rng);
   const auto* p = reinterpret_cast<const uint8_t*>(x.data());
-  auto executable = client_->LoadExecutable(plan);
+  auto executable = client.LoadExecutable(plan);
   ASSERT_TRUE(executable.ok()) << executable.status().ToString();
-  auto argument = client_->BufferFromHost(TensorType{"complex<f32>", {rows, n}}, std::vector<uint8_t>(p, p + x.size() * 4));
+  auto argument = client.BufferFromHost(TensorType{"complex<f32>", {rows, n}}, std::vector<uint8_t>(p, p + x.size() * 4));
   ASSERT_TRUE(argument.ok()) << argument.status().ToString();
   auto results = executable->Execute({&*argument});
   ASSERT_TRUE(results.ok()) << results.status().ToString();
@@ -156,6 +156,18 @@ TEST_F(FftRuntimeOnly, BatchBeyond128MiBRunsInRuns) {
     }
     EXPECT_LT(err, 1e-3) << "row " << row;
   }
+}
+
+TEST_F(FftRuntimeOnly, BatchBeyond128MiBRunsInRuns) { ExpectBatchBeyond128MiBRunsInRuns(*client_); }
+
+// The same on a client whose allocations hold at most 48 MiB: operand and result are split in
+// three pieces, which the runs' copies cross (rows of 16 KiB; a run of 4097 rows straddles them).
+TEST_F(FftRuntimeOnly, BatchBeyond128MiBOnTensorsSplitAcrossAllocations) {
+  ::setenv("VKHLO_MAX_ALLOCATION_BYTES", "48M", 1);
+  auto client = Client::Create();
+  ::unsetenv("VKHLO_MAX_ALLOCATION_BYTES");
+  ASSERT_TRUE(client.ok()) << client.status().ToString();
+  ExpectBatchBeyond128MiBRunsInRuns(**client);
 }
 
 TEST_F(FftRuntimeOnly, PrimeLengthThroughBluestein) {
