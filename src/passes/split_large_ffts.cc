@@ -15,8 +15,12 @@
 //   so: reshape to [N1, N2], transpose, N2 x FFT_N1, multiply by the twiddles w_L^(n2 k1),
 //   transpose, N1 x FFT_N2, transpose, reshape. An inverse uses IFFTs (whose 1/N1 and 1/N2 make
 //   1/L) and conjugate twiddles. N1 is the divisor of L nearest below sqrt(L); a piece that is
-//   still too long splits again. A prime L too long is left alone (the compile then refuses it
-//   clearly, as before).
+//   still too long splits again.
+// - A prime L too long (beyond 7): Bluestein's chirp-z form, a cyclic convolution of a 7-smooth
+//   length M >= 2L - 1 by transforms of length M (which the four-step split takes apart) with
+//   the chirp w_2L^(j^2) computed on the device as a product of small tables (exponents reduced
+//   mod 2L exactly, in 64-bit integers). Three transforms of about twice the length, so several
+//   times the cost of a composite length. Primes up to 2^30.
 // - RFFT along a too-long axis: the real input as complex, the full FFT, the first L/2 + 1
 //   outputs. IRFFT: the Hermitian completion X[L - k] = conj(X[k]), the complex IFFT, its real
 //   part (the imaginary parts of the DC and Nyquist terms drop out, as the spec has it).
@@ -33,7 +37,10 @@
 // `max_transform_bytes` is what one transform's input, output or complex scratch may take (the
 // compile passes the device's range less the windows' alignment slack); 0 splits every
 // transform of a composite length (the pass tests use it).
+#include <algorithm>
+#include <climits>
 #include <cmath>
+#include <functional>
 #include <numbers>
 #include <optional>
 #include <string>
@@ -93,6 +100,40 @@ int64_t SplitFactor(int64_t n) {
   }
   return best;
 }
+
+// Lengths whose prime factors are at most this take no Bluestein transform (VkFFT has radix
+// kernels for them; and the split of a convolution's 7-smooth length ends there).
+constexpr int64_t kLargestSmoothPrime = 7;
+
+// The least m >= n whose prime factors are 2, 3, 5 and 7.
+int64_t SmoothAtLeast(int64_t n) {
+  int64_t best = INT64_MAX;
+  for (int64_t p7 = 1; p7 < 2 * n; p7 *= 7) {
+    for (int64_t p5 = p7; p5 < 2 * n; p5 *= 5) {
+      for (int64_t p3 = p5; p3 < 2 * n; p3 *= 3) {
+        int64_t m = p3;
+        while (m < n) m *= 2;
+        best = std::min(best, m);
+      }
+    }
+  }
+  return best;
+}
+
+// The least r with r * r >= n.
+int64_t CeilSqrt(int64_t n) {
+  int64_t r = static_cast<int64_t>(std::sqrt(static_cast<double>(n)));
+  while (r * r < n) ++r;
+  while (r > 1 && (r - 1) * (r - 1) >= n) --r;
+  return r;
+}
+
+// x y mod m for 0 <= x, y < m <= 2^31.
+int64_t MulMod(int64_t x, int64_t y, int64_t m) { return static_cast<int64_t>(static_cast<uint64_t>(x) * static_cast<uint64_t>(y) % static_cast<uint64_t>(m)); }
+
+// Bluestein's form for primes up to this length: its chirp's exponents are reduced mod 2n in
+// i64 from operands below 2n (products below 2^62).
+constexpr int64_t kLongestBluestein = int64_t{1} << 30;
 
 class Splitter {
  public:
@@ -158,9 +199,10 @@ class Splitter {
   Value* AlongLast(Value* y, int64_t n, bool inverse) {
     if (n == 1) return y;
     const int64_t n1 = SplitFactor(n);
-    if (Fits(static_cast<uint64_t>(n) * ComplexBytes(), TensorBytes(y->type())) || n1 == 1) {
+    if (Fits(static_cast<uint64_t>(n) * ComplexBytes(), TensorBytes(y->type())) || (n1 == 1 && n <= kLargestSmoothPrime)) {
       return Fft(y, inverse ? "IFFT" : "FFT", n, y->type());
     }
+    if (n1 == 1) return n <= kLongestBluestein ? Bluestein(y, n, inverse) : Fft(y, inverse ? "IFFT" : "FFT", n, y->type());
     const int64_t n2 = n / n1;
     const ir::Type& type = y->type();
     const int64_t rank = type.rank();
@@ -220,16 +262,26 @@ class Splitter {
 
   // complex [rows, cols]: w_n^(+-(r row_step)(c col_step)), that product below n.
   Value* Twiddles(int64_t rows, int64_t cols, int64_t row_step, int64_t col_step, int64_t n, bool inverse) {
-    const ElementType index = 4 * n < (int64_t{1} << 31) ? ElementType::kS32 : ElementType::kS64;
-    const ElementType part = s_.real_type;
-    const ir::Type int_type = ir::Type::Tensor(index, {rows, cols});
-    const ir::Type real_type = ir::Type::Tensor(part, {rows, cols});
-    auto integer = [&](int64_t v) { return b_.Splat(int_type, static_cast<double>(v)); };
+    const ir::Type int_type = ir::Type::Tensor(IndexTypeFor(n), {rows, cols});
     Value* r = b_.Iota(int_type, 0);
     Value* c = b_.Iota(int_type, 1);
-    if (row_step != 1) r = b_.Mul(r, integer(row_step));
-    if (col_step != 1) c = b_.Mul(c, integer(col_step));
-    Value* m = b_.Mul(r, c);
+    if (row_step != 1) r = b_.Mul(r, b_.Splat(int_type, static_cast<double>(row_step)));
+    if (col_step != 1) c = b_.Mul(c, b_.Splat(int_type, static_cast<double>(col_step)));
+    return Rotation(b_.Mul(r, c), n, inverse);
+  }
+
+  // The integer type Rotation reduces multiples of 1/n of a turn in (4n must not wrap).
+  static ElementType IndexTypeFor(int64_t n) {
+    return 4 * n < (int64_t{1} << 31) ? ElementType::kS32 : ElementType::kS64;
+  }
+
+  // w_n^(+-m) = exp(-+2 pi i m / n) for the integers 0 <= m < n (of type IndexTypeFor(n)),
+  // exactly reduced: the quadrant and the residue in integers, one angle in [0, pi/4].
+  Value* Rotation(Value* m, int64_t n, bool inverse) {
+    const ElementType part = s_.real_type;
+    const ir::Type& int_type = m->type();
+    const ir::Type real_type = ir::Type::Tensor(part, int_type.dims());
+    auto integer = [&](int64_t v) { return b_.Splat(int_type, static_cast<double>(v)); };
     Value* m4 = b_.Mul(m, integer(4));
     Value* quadrant = b_.Div(m4, integer(n));
     Value* rho = b_.Sub(m4, b_.Mul(quadrant, integer(n)));
@@ -250,6 +302,86 @@ class Splitter {
     Value* cos_t = b_.Select(half, b_.Neg(cos_q), cos_q);
     Value* sin_t = b_.Select(half, b_.Neg(sin_q), sin_q);
     return b_.Binary(OpCode::kComplex, cos_t, inverse ? sin_t : b_.Neg(sin_t));
+  }
+
+  // Bluestein's transform of the complex y along its last axis, of prime length n too long for
+  // one transform: with j k = (j^2 + k^2 - (k - j)^2) / 2 and the chirp c_j = w_2n^(+-j^2),
+  //   X[k] = c_k sum_j (x_j c_j) conj(c_(k - j)),
+  // a convolution, computed cyclically with transforms of a 7-smooth length m >= 2n - 1 (which
+  // the four-step split takes apart): the chirped input padded with zeros to m, times the
+  // transform of the filter (conj c_0 .. conj c_(n-1), zeros, conj c_(n-1) .. conj c_1),
+  // transformed back; the first n outputs, chirped. An inverse uses the conjugate chirp and
+  // scales by 1/n.
+  Value* Bluestein(Value* y, int64_t n, bool inverse) {
+    const int64_t m = SmoothAtLeast(2 * n - 1);
+    const ir::Type& type = y->type();
+    const int64_t last = type.rank() - 1;
+    std::vector<int64_t> padded_dims = type.dims();
+    padded_dims.back() = m - n;
+    auto concatenate = [&](std::vector<Value*> parts, int64_t dimension) {
+      return b_.Create(OpCode::kConcatenate, std::move(parts), {{"dimension", ir::Attribute::Int(dimension)}})->result(0);
+    };
+    Value* chirp = b_.BroadcastInDim(Chirp(n, inverse), type, {last});
+    Value* a = b_.Mul(y, chirp);
+    a = concatenate({a, b_.Splat(ir::Type::Tensor(s_.complex_type, padded_dims), 0.0)}, last);
+    Value* conjugate = Chirp(n, !inverse);
+    Value* filter = conjugate;
+    if (n > 1) {
+      Value* mirrored = b_.Create(OpCode::kReverse, {b_.Slice(conjugate, {1}, {n})},
+                                  {{"dimensions", ir::Attribute::I64Array({0})}})->result(0);
+      std::vector<Value*> parts = {conjugate};
+      if (m > 2 * n - 1) parts.push_back(b_.Splat(ir::Type::Tensor(s_.complex_type, {m - 2 * n + 1}), 0.0));
+      parts.push_back(mirrored);
+      filter = concatenate(std::move(parts), 0);
+    }
+    filter = AlongLast(filter, m, false);
+    Value* product = b_.Mul(AlongLast(a, m, false), b_.BroadcastInDim(filter, a->type(), {last}));
+    Value* convolution = AlongLast(product, m, true);
+    std::vector<int64_t> start(type.dims().size(), 0);
+    Value* out = b_.Mul(b_.Slice(convolution, start, type.dims()), chirp);
+    if (inverse) out = b_.Mul(out, b_.Splat(type, 1.0 / static_cast<double>(n)));
+    return out;
+  }
+
+  // The chirp [n]: c_j = w_2n^(+-j^2). One table of n entries would cost every entry the
+  // reduction and a sine and cosine, and fusion would store its shared steps as tensors of n
+  // elements; so it is a product of small tables, each element three complex products of
+  // entries (cheap enough for fusion to recompute in each user, stored nowhere). With j = a S + b
+  // (S = ceil(sqrt n)) and a = a1 s + a0 (s = ceil(sqrt(rows))):
+  //   j^2 = (a S)^2 + 2 S s a1 b + 2 S a0 b + b^2,
+  // tables P[a1, a0], T1[a1, b], T2[a0, b], Q[b], every exponent reduced mod 2n exactly in i64
+  // (operands below 2n <= 2^31, so products stay below 2^62), then the grid's first n entries.
+  Value* Chirp(int64_t n, bool inverse) {
+    const int64_t mod = 2 * n;
+    const int64_t cols = CeilSqrt(n), rows = (n + cols - 1) / cols;
+    const int64_t s = CeilSqrt(rows), outer = (rows + s - 1) / s;
+    auto table = [&](std::vector<int64_t> dims, const std::function<Value*(const ir::Type&)>& exponent) {
+      const ir::Type wide = ir::Type::Tensor(ElementType::kS64, std::move(dims));
+      Value* t = exponent(wide);
+      if (IndexTypeFor(mod) != ElementType::kS64) t = b_.Convert(t, IndexTypeFor(mod));
+      return Rotation(t, mod, inverse);
+    };
+    auto integer = [&](const ir::Type& type, int64_t v) { return b_.Splat(type, static_cast<double>(v)); };
+    auto mul_mod = [&](Value* x, Value* y) { return b_.Binary(OpCode::kRemainder, b_.Mul(x, y), integer(x->type(), mod)); };
+    Value* p = table({outer, s}, [&](const ir::Type& t) {
+      Value* a = b_.Add(b_.Mul(b_.Iota(t, 0), integer(t, s)), b_.Iota(t, 1));
+      Value* as = mul_mod(a, integer(t, cols % mod));
+      return mul_mod(as, as);
+    });
+    Value* t1 = table({outer, cols}, [&](const ir::Type& t) {
+      return mul_mod(mul_mod(b_.Iota(t, 0), integer(t, MulMod(2 * cols % mod, s % mod, mod))), b_.Iota(t, 1));
+    });
+    Value* t2 = table({s, cols}, [&](const ir::Type& t) {
+      return mul_mod(mul_mod(b_.Iota(t, 0), integer(t, 2 * cols % mod)), b_.Iota(t, 1));
+    });
+    Value* q = table({cols}, [&](const ir::Type& t) {
+      Value* b = b_.Iota(t, 0);
+      return mul_mod(b, b);
+    });
+    const ir::Type grid = ir::Type::Tensor(s_.complex_type, {outer, s, cols});
+    Value* c = b_.Mul(b_.Mul(b_.BroadcastInDim(p, grid, {0, 1}), b_.BroadcastInDim(t1, grid, {0, 2})),
+                      b_.Mul(b_.BroadcastInDim(t2, grid, {1, 2}), b_.BroadcastInDim(q, grid, {2})));
+    return b_.Slice(Reshape(c, {outer * s * cols}), {0}, {n});
   }
 
   // RFFT along the last axis of the real y (length n): n / 2 + 1 complex outputs.
@@ -338,10 +470,10 @@ bool FftTransformExceeds(const ir::Operation& op, const FftSplitLimits& limits) 
   const uint64_t in_whole = TensorBytes(op.operand(0)->type()), out_whole = TensorBytes(op.result(0)->type());
   const uint64_t in_per = s->kind == "IRFFT" ? half : full, out_per = s->kind == "RFFT" ? half : full;
   if (!SideFits(limits, in_per, in_whole) || !SideFits(limits, out_per, out_whole)) {
-    // Only where splitting gets somewhere: more than one transformed axis, or a last length that
-    // factors (or is 1, for the real kinds). A prime length stays one op, which the compile
-    // refuses with the device's limit in the message.
-    return s->lengths.size() > 1 || SplitFactor(last) > 1 || (real && last == 1);
+    // Only where splitting gets somewhere: more than one transformed axis, a last length that
+    // factors or (Bluestein) is a prime beyond the smallest, or 1 for the real kinds.
+    return s->lengths.size() > 1 || (last > kLargestSmoothPrime && last <= kLongestBluestein) || SplitFactor(last) > 1 ||
+           (real && last == 1);
   }
   // A real innermost length of 1 runs a conversion kernel over whole tensors.
   return real && last == 1 && (in_whole > limits.binding_bytes || out_whole > limits.binding_bytes);

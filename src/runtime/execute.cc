@@ -66,6 +66,13 @@ Status Execution::SetResults(const std::vector<uint32_t>& ids, std::vector<RtVal
   return OkStatus();
 }
 
+namespace {
+// Outside loops a submission is closed between steps once the buffers made for it, freed only
+// when it completes, reach this many bytes (loops: kHeldBytesPerSubmission, below): high enough
+// that the models' programs (tens of MiB a call) keep one submission.
+constexpr uint64_t kHeldBytesStraightLine = uint64_t{256} << 20;
+}  // namespace
+
 StatusOr<std::vector<RtValue>> Execution::RunList(uint32_t index, std::vector<RtValue> arguments) {
   const plan::StepList& list = plan().lists[index];
   if (arguments.size() != list.arguments.size()) {
@@ -74,6 +81,11 @@ StatusOr<std::vector<RtValue>> Execution::RunList(uint32_t index, std::vector<Rt
   }
   for (size_t i = 0; i < arguments.size(); ++i) values_[list.arguments[i]] = std::move(arguments[i]);
   arguments.clear();
+  ++list_depth_;
+  struct Leave {
+    int& depth;
+    ~Leave() { --depth; }
+  } leave{list_depth_};
 
   uint64_t scratch = 0;
   for (const plan::Slot& slot : list.slots) scratch += slot.bytes;
@@ -94,6 +106,19 @@ StatusOr<std::vector<RtValue>> Execution::RunList(uint32_t index, std::vector<Rt
         std::shared_ptr<BufferState>& slot = run.slots[ending[next_end]];
         if (slot) Retire(std::move(slot));
         slot.reset();
+      }
+      // Values no later step reads: their buffers (an FFT's result, for one) go with the work
+      // recorded so far, as slots do.
+      for (uint32_t v : loaded_.values_dead_after[index][step_index]) {
+        if (values_[v].storage) Retire(std::move(values_[v].storage));
+        values_[v] = RtValue{};
+      }
+      // Straight-line code holds what it retires until its submission completes: past
+      // kHeldBytesStraightLine of buffers made, submit, so that big programs (an FFT split into
+      // many steps on tensors of hundreds of MiB) free their dead tensors as they go instead of
+      // holding every one to the end. Loops close their submissions between iterations.
+      if (list_depth_ == 1 && allocated_since_flush_ >= kHeldBytesStraightLine) {
+        VKHLO_RETURN_IF_ERROR(profiler_ != nullptr ? Flush() : SubmitInFlight());
       }
       ++step_index;
     }

@@ -159,6 +159,7 @@ class Execution {
   };
   std::optional<InFlight> in_flight_;
   uint64_t allocated_since_flush_ = 0;  // bytes of AllocateHeld since the last Flush
+  int list_depth_ = 0;                  // RunList calls in progress (1: the entry function's)
   ExecutionStats stats_;
   // Loop-invariant dispatches (execute.cc, RunDispatchStep), while a loop runs: by step and
   // dispatch, the views they read the last time they ran and the slots holding what they wrote.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <unordered_map>
 #include <variant>
 
 #include "device/fft/fft_staged.h"
@@ -29,6 +30,68 @@ std::vector<uint32_t> MadeBy(const plan::Step& step) {
         }
       },
       step.op);
+}
+
+// Values a step reads itself (not through the lists it runs).
+std::vector<uint32_t> ReadBy(const plan::Step& step) {
+  return std::visit(
+      [](const auto& s) -> std::vector<uint32_t> {
+        using T = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<T, plan::DispatchStep>) {
+          return s.inputs;
+        } else if constexpr (std::is_same_v<T, plan::FftStep>) {
+          return {s.operand};
+        } else if constexpr (std::is_same_v<T, plan::CopyStep>) {
+          std::vector<uint32_t> read;
+          for (const plan::BufferRef* r : {&s.from, &s.to}) {
+            if (r->kind == plan::BufferRef::Kind::kValue) read.push_back(r->index);
+          }
+          return read;
+        } else if constexpr (std::is_same_v<T, plan::FillStep>) {
+          if (s.to.kind == plan::BufferRef::Kind::kValue) return {s.to.index};
+          return {};
+        } else if constexpr (std::is_same_v<T, plan::BranchStep>) {
+          return {s.selector.value};
+        } else {
+          return s.operands;
+        }
+      },
+      step.op);
+}
+
+// The step lists a step runs.
+std::vector<uint32_t> ListsRunBy(const plan::Step& step) {
+  if (const auto* s = std::get_if<plan::WhileStep>(&step.op)) return {s->cond, s->body};
+  if (const auto* s = std::get_if<plan::BranchStep>(&step.op)) return s->branches;
+  if (const auto* s = std::get_if<plan::CallStep>(&step.op)) return {s->function};
+  if (const auto* s = std::get_if<plan::CollectiveStep>(&step.op)) {
+    if (s->reducer >= 0) return {static_cast<uint32_t>(s->reducer)};
+  }
+  return {};
+}
+
+// Every value the steps of list `l` read, through the lists they run too (a region reads the
+// values of the list around it by id). `reads` memoizes; a list met again while its own reads
+// are being gathered (a malformed plan's cycle) adds nothing.
+const std::vector<uint32_t>& ListReads(const plan::Plan& p, uint32_t l, std::vector<std::vector<uint32_t>>& reads,
+                                       std::vector<uint8_t>& state) {
+  if (l >= p.lists.size() || state[l] != 0) return reads[l < p.lists.size() ? l : 0];
+  state[l] = 1;
+  std::vector<uint32_t> all;
+  for (const plan::Segment& segment : p.lists[l].segments) {
+    for (const plan::Step& step : segment.steps) {
+      for (uint32_t v : ReadBy(step)) all.push_back(v);
+      for (uint32_t nested : ListsRunBy(step)) {
+        const std::vector<uint32_t>& inner = ListReads(p, nested, reads, state);
+        all.insert(all.end(), inner.begin(), inner.end());
+      }
+    }
+  }
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  reads[l] = std::move(all);
+  state[l] = 2;
+  return reads[l];
 }
 
 device::ComputePipelineDesc PipelineDescOf(const plan::Kernel& kernel) {
@@ -122,6 +185,33 @@ StatusOr<std::shared_ptr<const LoadedPlan>> LoadPlan(const std::shared_ptr<Clien
     for (const plan::Segment& segment : list.segments) {
       for (const plan::Step& step : segment.steps) {
         for (uint32_t v : MadeBy(step)) make(v);
+      }
+    }
+  }
+  // When each list's values are read for the last time (values_dead_after).
+  {
+    std::vector<std::vector<uint32_t>> reads(p.lists.size());
+    std::vector<uint8_t> state(p.lists.size(), 0);
+    out.values_dead_after.resize(p.lists.size());
+    for (size_t l = 0; l < p.lists.size(); ++l) {
+      const plan::StepList& list = p.lists[l];
+      std::unordered_map<uint32_t, uint32_t> last_read;  // value -> step
+      uint32_t index = 0;
+      for (const plan::Segment& segment : list.segments) {
+        for (const plan::Step& step : segment.steps) {
+          for (uint32_t v : ReadBy(step)) last_read[v] = index;
+          for (uint32_t nested : ListsRunBy(step)) {
+            for (uint32_t v : ListReads(p, nested, reads, state)) last_read[v] = index;
+          }
+          ++index;
+        }
+      }
+      for (uint32_t v : list.results) last_read.erase(v);
+      std::vector<std::vector<uint32_t>>& dead = out.values_dead_after[l];
+      dead.resize(index);
+      for (uint32_t v : out.list_values[l]) {
+        auto it = last_read.find(v);
+        if (it != last_read.end()) dead[it->second].push_back(v);
       }
     }
   }

@@ -36,6 +36,10 @@ struct LoadedPlan {
   std::vector<int32_t> value_list;    // per value: the list whose argument or step makes it (-1: a constant)
   std::vector<std::vector<uint32_t>> list_values;  // per list: the values it makes (dropped when it ends)
   std::vector<std::vector<uint32_t>> slots_by_end;  // per list: its slots in the order their lives end
+  // Per list, per step (counted across its segments): the values the list made that no later
+  // step of it reads (nor the lists it runs), nor its results: dropped after that step, so that
+  // buffers of their own (FFT results, uploads) die with their last reader, not with the list.
+  std::vector<std::vector<std::vector<uint32_t>>> values_dead_after;
   std::vector<KernelProfile> profiles;             // per plan profile
   // The entry's parameters: tensors' types (tokens and tuples: empty), and their kinds.
   std::vector<TensorDesc> parameter_types;

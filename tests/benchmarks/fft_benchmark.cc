@@ -5,7 +5,7 @@
 //                   created with VkFFT's own defaults (in place, exact buffer size), recorded into
 //                   a raw command buffer, submitted with a fence, as VkFFT's samples do
 //   BM_Fftw         FFTW (fftwf, FFTW_MEASURE) on the CPU, one thread, out of place (also
-//                   shape 3: 3 x 2^23 points)
+//                   shape 3: 3 x 2^23 points; shape 4: the prime 2^24 + 43)
 //   BM_PlanOverDirect  the two alternating in one loop: their ratio, robust to machine load
 //   BM_StagedOverDirect  the staged form (fft_staged.h: the runtime-only library's, with kernels
 //                   a plan carries, copies in and out) and the plan path alternating: their ratio
@@ -77,6 +77,7 @@ FftPlanCache& SharedCache() {
 // (passes/split_large_ffts.cc; vkhlo-bench on it, docs/benchmarks.md).
 std::vector<uint64_t> Lengths(const benchmark::State& state) {
   if (state.range(0) == 3) return {3u << 23};
+  if (state.range(0) == 4) return {(1u << 24) + 43};  // prime
   return state.range(0) == 1 ? std::vector<uint64_t>{1u << 20} : std::vector<uint64_t>{1024, 1024};
 }
 
@@ -92,7 +93,8 @@ void SetCounters(benchmark::State& state, uint64_t n) {
   state.counters["GFLOP"] = benchmark::Counter(
       5.0 * double(n) * std::log2(double(n)) * double(state.iterations()) * 1e-9,
       benchmark::Counter::kIsRate);
-  state.SetLabel(state.range(0) == 1 ? "2^20" : state.range(0) == 2 ? "1024x1024" : "3x2^23");
+  const int64_t shape = state.range(0);
+  state.SetLabel(shape == 1 ? "2^20" : shape == 2 ? "1024x1024" : shape == 3 ? "3x2^23" : "2^24+43");
 }
 
 #define SKIP_IF_ERROR(expr)                          \
@@ -356,9 +358,9 @@ void BM_Fftw(benchmark::State& state) {
   for (uint64_t l : lengths) n *= l;
   fftwf_complex* in = fftwf_alloc_complex(n);
   fftwf_complex* out = fftwf_alloc_complex(n);
-  // FFTW_MEASURE tries plans for many minutes at 3 x 2^23 points: bounded there (FFTW then keeps
-  // the best plan found so far).
-  fftwf_set_timelimit(state.range(0) == 3 ? 30.0 : FFTW_NO_TIMELIMIT);
+  // FFTW_MEASURE tries plans for many minutes at 3 x 2^23 points (and the prime): bounded there
+  // (FFTW then keeps the best plan found so far).
+  fftwf_set_timelimit(state.range(0) >= 3 ? 30.0 : FFTW_NO_TIMELIMIT);
   fftwf_plan plan =
       lengths.size() == 1
           ? fftwf_plan_dft_1d(int(n), in, out, FFTW_FORWARD, FFTW_MEASURE)
@@ -378,7 +380,7 @@ void BM_Fftw(benchmark::State& state) {
 BENCHMARK(BM_FftPlan)->ArgNames({"shape", "in_place"})->Args({1, 0})->Args({1, 1})->Args({2, 0})->Args({2, 1})
     ->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_VkfftDirect)->ArgName("shape")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Fftw)->ArgName("shape")->Arg(1)->Arg(2)->Arg(3)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Fftw)->ArgName("shape")->Arg(1)->Arg(2)->Arg(3)->Arg(4)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PlanOverDirect)->ArgName("shape")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_StagedOverDirect)->ArgName("shape")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FftAboveOverBelowRange)->UseRealTime()->Unit(benchmark::kMillisecond);

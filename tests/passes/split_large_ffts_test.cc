@@ -1,8 +1,8 @@
 // split-large-ffts on the reference interpreter: every kind (FFT, IFFT, RFFT, IRFFT) in both
 // precisions, over one to three axes with batches, odd and composite lengths, split with no
-// limit (down to prime pieces) and with limits between; results against the unsplit op, within
-// an FFT's rounding. What the pass leaves must fit the limit or be a prime length; an op that
-// fits is left alone. (tests/runtime/fft_split_test.cc runs the split programs on the device.)
+// limit (down to prime pieces; primes beyond 7 by Bluestein's form) and with limits between;
+// results against the unsplit op, within an FFT's rounding. What the pass leaves must fit the
+// limit or be a prime length of at most 7; an op that fits is left alone. (tests/runtime/fft_split_test.cc runs the split programs on the device.)
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -35,8 +35,8 @@ double Tolerance(const Case& c, bool f64) {
   return eps * 8 * (std::log2(n + 1) + 4);
 }
 
-// The fft ops left in `module`: each must fit `limit` (0: none does) or be a single prime (or
-// unit) length, which the pass cannot split.
+// The fft ops left in `module`: each must fit `limit` (0: none does) or be a single prime length
+// of at most 7 (or 1), which the pass leaves.
 void ExpectPiecesFit(const ir::Module& module, uint64_t limit) {
   ir::WalkOps(module, [&](ir::Operation& op) {
     if (op.code() != ir::OpCode::kFft) return;
@@ -83,7 +83,8 @@ std::vector<Case> Cases(const std::string& kind) {
       {kind, {}, {12}},     {kind, {3}, {60}},        {kind, {2}, {45}},       {kind, {}, {1024}},
       {kind, {}, {221}},    {kind, {2}, {96}},        {kind, {}, {6, 10}},     {kind, {2}, {4, 9}},
       {kind, {}, {2, 3, 8}}, {kind, {}, {1, 16}},     {kind, {2}, {16, 1}},    {kind, {}, {13}},
-      {kind, {}, {2}},      {kind, {3}, {1}},         {kind, {}, {210}},
+      {kind, {}, {2}},      {kind, {3}, {1}},         {kind, {}, {210}},       {kind, {2}, {17}},
+      {kind, {}, {1031}},   {kind, {}, {11, 7}},
   };
 }
 
@@ -129,14 +130,26 @@ TEST(SplitLargeFfts, WholeSidesWithinTheBindingStay) {
   }
 }
 
-// A prime length too long stays one op (the compile names the limit); a real transform of
-// innermost length 1 over a big tensor becomes a convert (RFFT) or a real part (IRFFT).
-TEST(SplitLargeFfts, PrimeLengthsStayAndUnitRealLengthsConvert) {
+// A prime length too long takes Bluestein's form: 1031 points under a 1 KiB limit become
+// transforms of the 7-smooth 2100 = 2^2 3 5^2 7 (>= 2 1031 - 1), split in turn, none of 1031
+// left; a real transform of innermost length 1 over a big tensor becomes a convert (RFFT) or a
+// real part (IRFFT). (EveryKind* check the values.)
+TEST(SplitLargeFfts, PrimeLengthsTakeBluesteinAndUnitRealLengthsConvert) {
   auto prime = frontend::ParseModule(testing::FftProgram({"FFT", {}, {1031}}, false, "f"));
   ASSERT_TRUE(prime.ok());
   auto changed = passes::CreateSplitLargeFftsPass({1024, 1024})->Run(**prime);
   ASSERT_TRUE(changed.ok());
-  EXPECT_FALSE(*changed);
+  EXPECT_TRUE(*changed);
+  int64_t product = 1;
+  ir::WalkOps(**prime, [&](ir::Operation& op) {
+    if (op.code() != ir::OpCode::kFft) return;
+    EXPECT_NE(op.result(0)->type().dims().back(), 1031);
+    EXPECT_LE(op.result(0)->type().dims().back() * 8, 1024);
+    product *= op.result(0)->type().dims().back();
+  });
+  EXPECT_EQ(product % 2100, 0) << "the convolution's transforms have length 2100";
+  EXPECT_TRUE(verify::VerifyModule(**prime).ok());
+  ExpectPiecesFit(**prime, 1024);
   for (const char* kind : {"RFFT", "IRFFT"}) {
     auto unit = frontend::ParseModule(testing::FftProgram({kind, {4096}, {1}}, false, "f"));
     ASSERT_TRUE(unit.ok());

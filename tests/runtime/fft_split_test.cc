@@ -3,8 +3,8 @@
 // that small programs take the paths a transform beyond maxStorageBufferRange takes: per-axis
 // transforms, the four-step split with twiddles computed on the device, RFFT through the full
 // complex transform and IRFFT through the Hermitian completion. (big_tensor_test runs one
-// transform beyond the range itself.) Both profiles: under mobile, twiddles use emulated i64
-// nowhere (these lengths index in i32) and complex<f64> is the usual clear error.
+// transform beyond the range itself.) Both profiles: under mobile, twiddles index in i32 at these
+// lengths, Bluestein's chirp squares in emulated i64, and complex<f64> is the usual clear error.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -61,6 +61,14 @@ TEST(FftSplitTest, Complex64PiecesOf32Points) {
 }
 
 // Composite lengths split down to their prime factors; a unit last axis.
+// Prime lengths beyond the pieces take Bluestein's form: transforms of the 7-smooth 2100 for
+// 1031 points and 75 for 37, the chirp's squares reduced in i64 (emulated under mobile); the
+// forward chirp, and the inverse one behind the Hermitian completion. (The interpreter tests
+// take every kind.)
+TEST(FftSplitTest, Complex64PrimeLengthsThroughBluestein) {
+  RunCases({{"FFT", {2}, {1031}}, {"IRFFT", {3}, {37}}}, false, 256);
+}
+
 TEST(FftSplitTest, Complex64DownToPrimes) {
   RunCases({{"FFT", {}, {60}}, {"IRFFT", {2}, {6, 1}}}, false, 0);
 }

@@ -53,11 +53,21 @@ func.func @irfft_4x6(%x: tensor<4x4xcomplex<f32>>) -> tensor<4x6xf32> {
 // CHECK-SAME: -> tensor<4x6xf32>
 
 // -----
-// A prime length too long stays one op (the compile names the device's limit).
+// A prime length too long (13 > 7) takes Bluestein's form: the chirped input padded with zeros to
+// 25 (the least 7-smooth length >= 2 x 13 - 1), the filter (13 conjugate chirp entries, then 12
+// mirrored), transforms of 25 = 5 x 5 (the four-step split again), the first 13 outputs.
 func.func @fft_prime(%x: tensor<13xcomplex<f32>>) -> tensor<13xcomplex<f32>> {
   %0 = stablehlo.fft %x, type = FFT, length = [13] : (tensor<13xcomplex<f32>>) -> tensor<13xcomplex<f32>>
   func.return %0 : tensor<13xcomplex<f32>>
 }
-// CHECK: "stablehlo.fft"(%arg0)
-// CHECK-SAME: fft_length = array<i64: 13>
-// CHECK-NOT: stablehlo.transpose
+// CHECK: "stablehlo.concatenate"
+// CHECK-SAME: (tensor<13xcomplex<f32>>, tensor<12xcomplex<f32>>) -> tensor<25xcomplex<f32>>
+// CHECK: "stablehlo.reverse"
+// CHECK: "stablehlo.concatenate"
+// CHECK-SAME: -> tensor<25xcomplex<f32>>
+// CHECK: "stablehlo.fft"
+// CHECK-SAME: fft_length = array<i64: 5>
+// CHECK: fft_type = #stablehlo<fft_type IFFT>, fft_length = array<i64: 5>
+// CHECK: "stablehlo.slice"
+// CHECK-SAME: -> tensor<13xcomplex<f32>>
+// CHECK-NOT: fft_length = array<i64: 13>
