@@ -133,7 +133,8 @@ std::string CapabilitiesText(const DeviceCapabilities& c) {
   line("tensors beyond maxStorageBufferRange", BigTensorBinding(c));
   line("FFTs beyond maxStorageBufferRange",
        "batch split between launches through windows; one transform beyond it split by the compile "
-       "(per axis, four-step: split-large-ffts)");
+       "(per axis, four-step, primes through Bluestein: split-large-ffts); tensors split across "
+       "allocations staged through copies");
   line("maxPushConstantsSize", fmt::format("{} B", l.max_push_constants_bytes));
   line("minStorageBufferOffsetAlignment", fmt::format("{} B", l.min_storage_buffer_offset_alignment));
   line("maxPerStageDescriptorStorageBuffers", fmt::format("{}", l.max_per_stage_storage_buffers));
