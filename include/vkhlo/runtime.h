@@ -143,6 +143,9 @@ struct ExecutionStats {
   // VkFFT launches of FFTs beyond maxStorageBufferRange, split along the batch with the tensors
   // bound through windows of their memory (0 when every FFT fits one descriptor per tensor).
   uint64_t fft_split_launches = 0;
+  // FFTs on tensors split across allocations (beyond maxMemoryAllocationSize), which no VkFFT
+  // binding can span: run staged, copied piece by piece into buffers of their own and back.
+  uint64_t fft_staged_transforms = 0;
   // Bindings of tensors beyond maxMemoryAllocationSize, split across several allocations (one
   // per binding per dispatch; always through windows).
   uint64_t split_bindings = 0;

@@ -684,6 +684,7 @@ Status Execution::RunFft(const plan::FftStep& step) {
   VKHLO_ASSIGN_OR_RETURN(std::shared_ptr<BufferState> result, AllocateHeld(type));
   // VkFFT binds whole VkBuffers: a tensor split across allocations runs staged, through copies.
   const bool staged = operand.storage->buffer.split() || result->buffer.split();
+  if (staged) stats_.fft_staged_transforms++;
   VKHLO_ASSIGN_OR_RETURN(device::CommandList * list, List());
   const uint64_t split_launches_before = stats_.fft_split_launches;
   VKHLO_RETURN_IF_ERROR(

@@ -445,6 +445,7 @@ func.func @main(%x: tensor<{1}x{2}xcomplex<f32>>) -> tensor<{1}x{2}xcomplex<f32>
 )", kind, kTransforms, kLength));
     if (!exe) return;
     ASSERT_OK_AND_ASSIGN(std::vector<Buffer> out, exe->Execute({dx}));
+    EXPECT_EQ(exe->last_stats().fft_staged_transforms, 1u);
     std::vector<std::complex<float>> f = Download<std::complex<float>>(out[0]);
     ASSERT_EQ(f.size(), x.size());
     for (int64_t row : {int64_t{0}, straddling - 1, straddling, straddling + 1, kTransforms - 1}) {
@@ -467,6 +468,7 @@ func.func @main(%x: tensor<{0}x{1}xf32>) -> (tensor<{0}x{2}xcomplex<f32>>, tenso
 )", kRealRows, kLength, kHalf));
   if (!exe) return;
   ASSERT_OK_AND_ASSIGN(std::vector<Buffer> out, exe->Execute({dr}));
+  EXPECT_EQ(exe->last_stats().fft_staged_transforms, 2u);
   std::vector<std::complex<float>> f = Download<std::complex<float>>(out[0]);
   std::vector<float> y = Download<float>(out[1]);
   ASSERT_EQ(f.size(), static_cast<size_t>(kRealRows * kHalf));

@@ -206,6 +206,7 @@ StatusOr<interp::InterpValues> RunExecutable(const Executable& executable, const
     settings.totals->address_bindings += s.address_bindings;
     settings.totals->windowed_bindings += s.windowed_bindings;
     settings.totals->fft_split_launches += s.fft_split_launches;
+    settings.totals->fft_staged_transforms += s.fft_staged_transforms;
     settings.totals->split_bindings += s.split_bindings;
     settings.totals->predicate_readbacks += s.predicate_readbacks;
     settings.totals->counted_loop_iterations += s.counted_loop_iterations;
@@ -247,6 +248,8 @@ void PrintStats(const std::optional<Client>& client, const ExecutionStats& s, co
                 static_cast<unsigned long long>(split_ffts));
   }
   std::printf("bindings of tensors split across allocations: %llu\n", static_cast<unsigned long long>(s.split_bindings));
+  std::printf("FFTs staged through copies (tensors split across allocations): %llu\n",
+              static_cast<unsigned long long>(s.fft_staged_transforms));
   std::printf("predicates read back: %llu\n", static_cast<unsigned long long>(s.predicate_readbacks));
   std::printf("counted loop iterations: %llu\n", static_cast<unsigned long long>(s.counted_loop_iterations));
   std::printf("loop-invariant dispatches reused: %llu\n",
