@@ -69,6 +69,9 @@ TEST(FftSplitTest, Complex64PrimeLengthsThroughBluestein) {
   RunCases({{"FFT", {2}, {1031}}, {"IRFFT", {3}, {37}}}, false, 256);
 }
 
+// The same in complex<f64> (the chirp's tables in f64; under mobile the usual clear error).
+TEST(FftSplitTest, Complex128PrimeLengthThroughBluestein) { RunCases({{"IFFT", {2}, {37}}}, true, 512); }
+
 TEST(FftSplitTest, Complex64DownToPrimes) {
   RunCases({{"FFT", {}, {60}}, {"IRFFT", {2}, {6, 1}}}, false, 0);
 }
