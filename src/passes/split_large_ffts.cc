@@ -324,7 +324,7 @@ class Splitter {
     Value* chirp = b_.BroadcastInDim(Chirp(n, inverse), type, {last});
     Value* a = b_.Mul(y, chirp);
     a = concatenate({a, b_.Splat(ir::Type::Tensor(s_.complex_type, padded_dims), 0.0)}, last);
-    Value* conjugate = Chirp(n, !inverse);
+    Value* conjugate = Conjugate(Chirp(n, inverse));
     Value* filter = conjugate;
     if (n > 1) {
       Value* mirrored = b_.Create(OpCode::kReverse, {b_.Slice(conjugate, {1}, {n})},
@@ -384,6 +384,10 @@ class Splitter {
     return b_.Slice(Reshape(c, {outer * s * cols}), {0}, {n});
   }
 
+  Value* Conjugate(Value* z) {
+    return b_.Binary(OpCode::kComplex, b_.Unary(OpCode::kReal, z), b_.Neg(b_.Unary(OpCode::kImag, z)));
+  }
+
   // RFFT along the last axis of the real y (length n): n / 2 + 1 complex outputs.
   Value* RealToComplexLast(Value* y, int64_t n) {
     if (n == 1) return b_.Convert(y, s_.complex_type);
@@ -417,7 +421,7 @@ class Splitter {
       start.back() = 1;
       limit.back() = 1 + mirrored;
       Value* tail = b_.Slice(y, start, limit);
-      tail = b_.Binary(OpCode::kComplex, b_.Unary(OpCode::kReal, tail), b_.Neg(b_.Unary(OpCode::kImag, tail)));
+      tail = Conjugate(tail);
       tail = b_.Create(OpCode::kReverse, {tail}, {{"dimensions", ir::Attribute::I64Array({last})}})->result(0);
       full = b_.Create(OpCode::kConcatenate, {y, tail}, {{"dimension", ir::Attribute::Int(last)}})->result(0);
     }

@@ -452,6 +452,35 @@ class HostFft {
   std::vector<std::complex<double>> twiddles_;
 };
 
+// Values in [-1, 1) from a hash of the index (splitmix64 of i + salt). The LCG of RandomValues,
+// sampled at a four-step's stride, is periodic enough to pile a stage's energy into a few
+// columns, where an f32 FFT's error grows by up to sqrt of the stride.
+std::vector<float> HashValues(size_t count, uint64_t salt) {
+  std::vector<float> x(count);
+  for (size_t i = 0; i < count; ++i) {
+    uint64_t z = (i + salt) * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    x[i] = static_cast<float>(static_cast<double>(z >> 40) / (1 << 23) - 1.0);
+  }
+  return x;
+}
+
+// w^q = exp(-2 pi i q / n) for 0 <= q < n, in double, from two tables of about n / 4096 and 4096
+// entries (outer[q / 4096] inner[q % 4096]).
+class HostRotation {
+ public:
+  explicit HostRotation(int64_t n) : outer_(static_cast<size_t>(n / 4096 + 1)), inner_(4096) {
+    for (size_t a = 0; a < outer_.size(); ++a) outer_[a] = std::polar(1.0, -2.0 * M_PI * static_cast<double>(a * 4096) / n);
+    for (size_t b = 0; b < inner_.size(); ++b) inner_[b] = std::polar(1.0, -2.0 * M_PI * static_cast<double>(b) / n);
+  }
+  std::complex<double> operator()(int64_t q) const { return outer_[q / 4096] * inner_[q % 4096]; }
+
+ private:
+  std::vector<std::complex<double>> outer_, inner_;
+};
+
 // Largest |got - want| of a row, relative to the row's L2 norm of the input: an FFT's rounding
 // error spreads over all outputs in proportion to that norm.
 template <typename T>
@@ -643,17 +672,9 @@ func.func @main(%x: tensor<{0}xcomplex<f32>>) -> tensor<{0}xcomplex<f32>> {{
   if (!exe) return;
   const bool beyond = Beyond(n * 8);
   EXPECT_EQ(exe->compile_stats().split_ffts, beyond ? 1u : 0u);
-  // Values from a hash of the index: the LCG of RandomValues, sampled at the four-step's stride
-  // (6144 elements), is periodic enough to pile the first stage's energy into a few columns,
-  // where an f32 FFT's error grows by up to sqrt(4096) (VkFFT's own, unsplit, as much).
-  std::vector<float> x(2 * n);
-  for (size_t i = 0; i < x.size(); ++i) {
-    uint64_t z = (i + 1) * 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    x[i] = static_cast<float>(static_cast<double>(z >> 40) / (1 << 23) - 1.0);
-  }
+  // Values from a hash of the index (HashValues: the four-step's stride here is 6144 elements;
+  // VkFFT's own, unsplit, transform would grow its error as much on an LCG's values).
+  std::vector<float> x = HashValues(2 * n, 1);
   ASSERT_OK_AND_ASSIGN(Buffer dx, Upload("complex<f32>", {n}, x));
   ASSERT_OK_AND_ASSIGN(std::vector<Buffer> out, exe->Execute({dx}));
   if (beyond) EXPECT_GE(exe->last_stats().fft_split_launches, 2u);
@@ -671,11 +692,7 @@ func.func @main(%x: tensor<{0}xcomplex<f32>>) -> tensor<{0}xcomplex<f32>> {{
   x.clear();
   x.shrink_to_fit();
   for (auto& part : parts) host.Run(part);
-  // w^j = outer[j / 4096] inner[j % 4096], both in double.
-  std::vector<std::complex<double>> outer(n / 4096 + 1), inner(4096);
-  for (size_t a = 0; a < outer.size(); ++a) outer[a] = std::polar(1.0, -2.0 * M_PI * static_cast<double>(a * 4096) / n);
-  for (size_t b = 0; b < inner.size(); ++b) inner[b] = std::polar(1.0, -2.0 * M_PI * static_cast<double>(b) / n);
-  auto w = [&](int64_t j) { return outer[j / 4096] * inner[j % 4096]; };
+  const HostRotation w(n);
   double err = 0;
   for (int64_t k = 0; k < n; ++k) {
     const int64_t km = k % m;
@@ -703,22 +720,12 @@ func.func @main(%x: tensor<{0}xcomplex<f32>>) -> tensor<{0}xcomplex<f32>> {{
 )", n));
   if (!exe) return;
   EXPECT_EQ(exe->compile_stats().split_ffts, Beyond(n * 8) ? 1u : 0u);
-  std::vector<float> x(2 * n);
-  for (size_t i = 0; i < x.size(); ++i) {
-    uint64_t z = (i + 7) * 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    x[i] = static_cast<float>(static_cast<double>(z >> 40) / (1 << 23) - 1.0);
-  }
+  const std::vector<float> x = HashValues(2 * n, 7);
   ASSERT_OK_AND_ASSIGN(Buffer dx, Upload("complex<f32>", {n}, x));
   ASSERT_OK_AND_ASSIGN(std::vector<Buffer> out, exe->Execute({dx}));
   const std::vector<std::complex<float>> f = Download<std::complex<float>>(out[0]);
   ASSERT_EQ(f.size(), static_cast<size_t>(n));
-  // w^q = outer[q / 4096] inner[q % 4096] (q < n), both in double.
-  std::vector<std::complex<double>> outer(n / 4096 + 1), inner(4096);
-  for (size_t a = 0; a < outer.size(); ++a) outer[a] = std::polar(1.0, -2.0 * M_PI * static_cast<double>(a * 4096) / n);
-  for (size_t b = 0; b < inner.size(); ++b) inner[b] = std::polar(1.0, -2.0 * M_PI * static_cast<double>(b) / n);
+  const HostRotation w(n);
   double norm = 0, energy = 0;
   for (int64_t j = 0; j < n; ++j) norm += std::norm(std::complex<double>(x[2 * j], x[2 * j + 1]));
   for (int64_t k = 0; k < n; ++k) energy += std::norm(std::complex<double>(f[k].real(), f[k].imag()));
@@ -730,7 +737,7 @@ func.func @main(%x: tensor<{0}xcomplex<f32>>) -> tensor<{0}xcomplex<f32>> {{
     std::complex<double> want = 0;
     int64_t q = 0;  // j k mod n
     for (int64_t j = 0; j < n; ++j) {
-      want += std::complex<double>(x[2 * j], x[2 * j + 1]) * outer[q / 4096] * inner[q % 4096];
+      want += std::complex<double>(x[2 * j], x[2 * j + 1]) * w(q);
       q += k;
       if (q >= n) q -= n;
     }
