@@ -72,6 +72,8 @@ constexpr PassInfo kPasses[] = {
      &CreateSplitLongReductionsPass},
     {"hoist-loop-products", "a counted loop's products with one slice per iteration as one product before the loop",
      &CreateHoistLoopProductsPass},
+    {"transposed-products", "a transpose swapping a product's free dimensions as the product of the swapped operands",
+     &CreateTransposedProductsPass},
     {"split-large-ffts",
      "fft transforms a binding cannot hold ({max-transform-bytes=N binding-bytes=M}) as smaller ones "
      "(per axis, four-step); without options every composite length",

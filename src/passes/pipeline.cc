@@ -50,7 +50,7 @@ std::string DefaultPipelineSpec(const DefaultPipelineOptions& options) {
   }
   spec += "fft-to-dft,canonicalize,";
   if (options.fold_constants) spec += "fold-constants,";
-  return spec + "split-long-reductions,hoist-loop-products,cse,dce";
+  return spec + "transposed-products,split-long-reductions,hoist-loop-products,cse,dce";
 }
 
 PassPipeline DefaultPipeline(const DefaultPipelineOptions& options) {

@@ -56,8 +56,8 @@ struct DefaultPipelineOptions {
 
 // The pipeline the runtime runs before fusion (Client::Compile when CompileOptions::passes is
 // empty), and so what vkhlo-compile-report and the pass tests run: inline, chlo-decompose,
-// quantized-decompose, batch-norm-decompose, [split-large-ffts,] fft-to-dft, canonicalize, split-long-reductions,
-// hoist-loop-products, cse, dce. The one list; a spelled-out pipeline is parsed by PassPipeline::Parse.
+// quantized-decompose, batch-norm-decompose, [split-large-ffts,] fft-to-dft, canonicalize, [fold-constants,]
+// transposed-products, split-long-reductions, hoist-loop-products, cse, dce. The one list; a spelled-out pipeline is parsed by PassPipeline::Parse.
 std::string DefaultPipelineSpec(const DefaultPipelineOptions& options = {});
 PassPipeline DefaultPipeline(const DefaultPipelineOptions& options = {});
 

@@ -104,6 +104,7 @@ TEST_P(PassSemantics, ConformanceChunksKeepTheirOutcome) {
 INSTANTIATE_TEST_SUITE_P(Pipelines, PassSemantics,
                          ::testing::Values("inline", "canonicalize", "fold-constants", "cse",
                                            "batch-norm-decompose", "quantized-decompose", "hoist-loop-products", "split-large-ffts",
+                                           "transposed-products",
                                            "inline,batch-norm-decompose,canonicalize,fold-constants,cse,dce"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            std::string name = info.param;
@@ -117,13 +118,13 @@ INSTANTIATE_TEST_SUITE_P(Pipelines, PassSemantics,
 // folding added too.
 TEST(PassSemantics, DefaultPipelineKeepsOutcomes) {
   const passes::PassPipeline pipeline = passes::DefaultPipeline();
-  EXPECT_EQ(pipeline.size(), 10u);
+  EXPECT_EQ(pipeline.size(), 11u);
   ExpectSameOutcomes(pipeline, "DefaultPipeline");
 }
 
 TEST(PassSemantics, DefaultPipelineWithFoldingKeepsOutcomes) {
   const passes::PassPipeline pipeline = passes::DefaultPipeline({.fold_constants = true});
-  EXPECT_EQ(pipeline.size(), 11u);
+  EXPECT_EQ(pipeline.size(), 12u);
   ExpectSameOutcomes(pipeline, "DefaultPipeline+fold-constants");
 }
 
