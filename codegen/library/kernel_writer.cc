@@ -405,11 +405,12 @@ Status KernelWriter::DeclareMatmul(bool final_output) {
   return OkStatus();
 }
 
-Status KernelWriter::DeclarePackedMatmul() {
+Status KernelWriter::DeclarePackedMatmul(bool direct_b) {
   for (int i = 0; i < 2; ++i) {
-    bindings_.push_back({BufferRole::kScratch, i});
+    bindings_.push_back({i == 1 && direct_b ? BufferRole::kOperand : BufferRole::kScratch, i});
     writer_.TexelBuffer(static_cast<uint32_t>(i), i == 0 ? "pa" : "pb", "rgba32f");
   }
+  if (direct_b) functions_ += fmt::format("uint ix_b(uint b, uint r, uint c) {{ return {}; }}\n", AffineIndex(p_.b));
   VKHLO_RETURN_IF_ERROR(DeclareEpilogue());
   return DeclareOutput();
 }

@@ -70,7 +70,9 @@ class KernelWriter {
                          const std::vector<std::string>& names);
   // The packed matmul's product: the panels of A and B (scratch 0, 1) as rgba32f texel buffers
   // `pa`, `pb` (bindings 0, 1), the epilogue inputs, the result.
-  Status DeclarePackedMatmul();
+  // With `direct_b`, `pb` is an rgba32f texel view of B itself (binding 1), indexed through
+  // ix_b(b, k, n) / 4.
+  Status DeclarePackedMatmul(bool direct_b = false);
   // After DeclarePackedMatmul: an aliased uvec4 view of the result and
   // `store_c4(b, m, n, vec4 acc)`, which stores the epilogue of 4 columns n .. n + 3 (n a
   // multiple of 4) as one vector. False (nothing declared) unless the result is f32, its columns

@@ -140,8 +140,10 @@ StatusOr<LibraryPlan> PlanMatmul(const MatmulProblem& problem, const TargetInfo&
         return InvalidArgumentError(fmt::format("config {} cannot run {}: {}", c.name, p.what, why));
       }
       const PackedShape s = PackedShapeOf(p, c);
-      plan.scratch_bytes = {s.a_texels * 16, s.b_texels * 16};
+      plan.scratch_bytes = {s.a_texels * 16};
+      if (!c.direct_b) plan.scratch_bytes.push_back(s.b_texels * 16);
       for (char x : {'a', 'b'}) {
+        if (x == 'b' && c.direct_b) continue;
         VKHLO_ASSIGN_OR_RETURN(auto d, EmitPackOperand(p, e, t, c, x, name));
         plan.dispatches.push_back(std::move(d));
       }

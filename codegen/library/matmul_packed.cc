@@ -89,6 +89,13 @@ bool PackedFits(const TileConfig& c, const TargetInfo& t, std::string* why) {
   return true;
 }
 
+bool PackedDirectB(const MatmulProblem& p, const TileConfig& c, const TargetInfo& t) {
+  const uint64_t elements = static_cast<uint64_t>(p.batch * p.k * p.n);
+  return p.b_type == ir::ElementType::kF32 && p.b.affine && p.b.col_run >= 4 && p.n >= 4 && p.k % c.wg_x == 0 &&
+         elements + 64 <= t.max_texel_buffer_elements && elements * 4 <= t.max_storage_buffer_range &&
+         (t.split_piece_bytes == 0 || elements * 4 + 256 <= t.split_piece_bytes);
+}
+
 StatusOr<LibraryDispatch> EmitPackOperand(const MatmulProblem& p, const Epilogue& e, const TargetInfo& t,
                                           const TileConfig& c, char x, const std::string& name) {
   const PackedShape s = PackedShapeOf(p, c);
@@ -181,14 +188,24 @@ StatusOr<LibraryDispatch> EmitPackedProduct(const MatmulProblem& p, const Epilog
   const PackedShape s = PackedShapeOf(p, c);
   const uint32_t lanes = s.lanes, tm = s.tm, groups = tm / 4;
   KernelWriter w(p, e, t);
-  VKHLO_RETURN_IF_ERROR(w.DeclarePackedMatmul());
+  VKHLO_RETURN_IF_ERROR(w.DeclarePackedMatmul(c.direct_b));
   w.prelude().Extension("GL_KHR_shader_subgroup_basic");
   w.prelude().Extension("GL_KHR_shader_subgroup_shuffle");
   std::string body;
   body += "  uint l = gl_SubgroupInvocationID;\n  uint b = wg.z;\n";
   body += fmt::format("  uint m0 = wg.x * {}u;\n  uint n0 = (wg.y * {}u + l) * 4u;\n", tm, lanes);
   body += fmt::format("  int ab = int((b * {}u + wg.x * {}u) * {}u + l);\n", s.row_groups, groups, s.kp);
-  body += fmt::format("  int bb = int(((b * {}u + wg.y) * {}u) * {}u + l);\n", s.panels, s.kp, lanes);
+  // B's texel of (k, n0): a panel texel at ((b * NP + p) * KP + k) * L + l, or with direct_b the
+  // texel of B itself (columns past N read a valid texel of row k; they are never stored).
+  std::string b_texel;
+  if (c.direct_b) {
+    body += fmt::format("  uint nb = min(n0, N - 4u);\n  int bb = int(ix_b(b, 0u, nb) / 4u);\n");
+    body += fmt::format("  const int b_step = int(ix_b(b, 1u, nb) - ix_b(b, 0u, nb)) / 4;\n");
+    b_texel = "bb + (k + {}) * b_step";
+  } else {
+    body += fmt::format("  int bb = int(((b * {}u + wg.y) * {}u) * {}u + l);\n", s.panels, s.kp, lanes);
+    b_texel = "bb + (k + {}) * " + std::to_string(lanes);
+  }
   for (uint32_t i = 0; i < tm; ++i) body += fmt::format("  vec4 c{} = vec4(0.0);\n", i);
   body += fmt::format("  for (int k = 0; k < {}; k += {}) {{\n", s.kp, lanes);
   for (uint32_t g = 0; g < groups; ++g) {
@@ -196,7 +213,7 @@ StatusOr<LibraryDispatch> EmitPackedProduct(const MatmulProblem& p, const Epilog
   }
   // Separate multiply and add: llvmpipe emits fma() through a slower path (measured 1.3x).
   for (uint32_t kk = 0; kk < lanes; ++kk) {
-    body += fmt::format("    {{\n      vec4 bv = imageLoad(pb, bb + (k + {}) * {});\n", kk, lanes);
+    body += "    {\n      vec4 bv = imageLoad(pb, " + fmt::format(fmt::runtime(b_texel), kk) + ");\n";
     for (uint32_t i = 0; i < tm; ++i) {
       body += fmt::format("      c{} += subgroupShuffle(a{}.{}, {}u) * bv;\n", i, i / 4, "xyzw"[i % 4], kk);
     }

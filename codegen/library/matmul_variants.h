@@ -42,6 +42,10 @@ PackedShape PackedShapeOf(const MatmulProblem& p, const TileConfig& c);
 bool PackedFits(const TileConfig& c, const TargetInfo& t, std::string* why);
 // The problem suits it: f32 accumulation of float operands read affinely, panels within limits.
 bool PackedApplies(const MatmulProblem& p, const TileConfig& c, const TargetInfo& t, std::string* why);
+// Whether the product can read B in place (TileConfig::direct_b): an f32 B whose columns run in
+// aligned fours (the panel texels are texels of B), K a multiple of the lanes (no padded k) and
+// B's texel view within the device's limits.
+bool PackedDirectB(const MatmulProblem& p, const TileConfig& c, const TargetInfo& t);
 // Copies operand `x` ('a' or 'b') into its panels (scratch 0 or 1).
 StatusOr<LibraryDispatch> EmitPackOperand(const MatmulProblem& p, const Epilogue& e, const TargetInfo& t,
                                           const TileConfig& c, char x, const std::string& name);

@@ -57,6 +57,10 @@ struct TileConfig {
   // gathers a texel per lane in straight-line code, where a storage-buffer load whose address
   // differs between lanes is a loop over the lanes.
   bool texel_loads = false;
+  // Packed only: the product reads B through an rgba32f texel view of B itself instead of
+  // packed panels (PackedDirectB: row-major f32 B, 4-aligned columns, K a multiple of the lanes),
+  // so B is not copied. For few row tiles, where the copy cost more than its panels saved.
+  bool direct_b = false;
 
   uint32_t invocations() const { return wg_x * wg_y; }
   uint32_t bm() const { return wg_y * tm; }

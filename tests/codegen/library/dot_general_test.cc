@@ -422,21 +422,29 @@ TEST_F(DotGeneralTest, SplitKAndMatrixVector) {
 // by 8, columns by 4 per lane, K by the subgroup size), with random dimension numbers
 // (transposed and batched operands), f16/bf16 inputs and a fused epilogue; on devices it does
 // not fit (no rgba32f texel buffers or shuffles, another subgroup size) it is not offered.
-TEST_F(DotGeneralTest, PackedPanels) {
-  // The CPU table's packed entry for this device's SIMD width (its subgroup size).
+// The CPU table's packed entry for this device's SIMD width (its subgroup size), or why the
+// device cannot run it (PackedFits: no rgba32f storage texel buffers, no subgroup shuffles, or
+// a subgroup size with no table entry).
+StatusOr<std::string> PackedConfigFor(const codegen::TargetInfo& target) {
   const codegen::library::TileConfig* packed = nullptr;
   for (const auto& c : codegen::library::ConfigTable(codegen::library::DeviceClass::kCpu)) {
-    if (packed == nullptr && c.variant == codegen::library::MatmulVariant::kPacked && c.wg_x == target_.subgroup_size) {
+    if (packed == nullptr && c.variant == codegen::library::MatmulVariant::kPacked && c.wg_x == target.subgroup_size) {
       packed = &c;
     }
   }
-  const std::string config = packed != nullptr ? packed->name : fmt::format("a packed entry of {} lanes", target_.subgroup_size);
-  // Skipped where the device cannot run the kernel (PackedFits: no rgba32f storage texel
-  // buffers, no subgroup shuffles, or a subgroup size with no table entry); the reason is printed.
+  const std::string config = packed != nullptr ? packed->name : fmt::format("a packed entry of {} lanes", target.subgroup_size);
   std::string why = "no such table entry";
-  if (packed == nullptr || !codegen::library::ConfigFits(*packed, codegen::library::AccKind::kF32, target_, &why)) {
-    GTEST_SKIP() << config << " does not fit " << target_.device_name << " (profile " << target_.profile << "): " << why;
+  if (packed == nullptr || !codegen::library::ConfigFits(*packed, codegen::library::AccKind::kF32, target, &why)) {
+    return UnimplementedError(
+        fmt::format("{} does not fit {} (profile {}): {}", config, target.device_name, target.profile, why));
   }
+  return config;
+}
+
+TEST_F(DotGeneralTest, PackedPanels) {
+  StatusOr<std::string> packed = PackedConfigFor(target_);
+  if (!packed.ok()) GTEST_SKIP() << packed.status().message();
+  const std::string config = *packed;
   std::mt19937_64 rng(7);
   const std::vector<int64_t> sizes = {1, 3, 7, 9, 33, 100};
   int cases = 0;
@@ -523,6 +531,53 @@ TEST_F(DotGeneralTest, PackedPanels) {
   EXPECT_EQ(fused.dispatches.size(), 3u) << "two packs and the product with the epilogue fused";
   ASSERT_OK_AND_ASSIGN(ir::Literal actual, RunPlan(dev(), TestCompiler(), target_, fused, operands, bias));
   EXPECT_EQ(Compare(expected.outputs[0].literal(), actual, 257), "");
+}
+
+// A product of few row tiles (a small batch through a big weight) reads B through a texel
+// view of B itself: no B panels, no copy (TileConfig::direct_b). Columns past N (N not a
+// multiple of a panel) read valid texels of the row and are never stored; batches, an epilogue.
+TEST_F(DotGeneralTest, PackedReadsBInPlaceForFewRowTiles) {
+  StatusOr<std::string> packed = PackedConfigFor(target_);
+  if (!packed.ok()) GTEST_SKIP() << packed.status().message();
+  struct Shape {
+    int64_t batch, m, k, n;
+  };
+  for (const Shape& s : {Shape{1, 24, 64, 1000}, Shape{3, 30, 80, 520}, Shape{1, 64, 256, 1024}}) {
+    const std::string batch = s.batch > 1 ? fmt::format("{}x", s.batch) : "";
+    DotCase c;
+    c.mlir = fmt::format(R"(func.func @main(%a: tensor<{0}{1}x{2}xf32>, %b: tensor<{0}{2}x{3}xf32>) -> tensor<{0}{1}x{3}xf32> {{
+  %0 = stablehlo.dot_general %a, %b, {4}contracting_dims = [{5}] x [{6}] : (tensor<{0}{1}x{2}xf32>, tensor<{0}{2}x{3}xf32>) -> tensor<{0}{1}x{3}xf32>
+  func.return %0 : tensor<{0}{1}x{3}xf32>
+}})", batch, s.m, s.k, s.n, s.batch > 1 ? "batching_dims = [0] x [0], " : "", s.batch > 1 ? 2 : 1, s.batch > 1 ? 1 : 0);
+    c.k = s.k;
+    ASSERT_OK_AND_ASSIGN(ParsedOp parsed, ParseOp(c.mlir, ir::OpCode::kDotGeneral));
+    ASSERT_OK_AND_ASSIGN(auto plan, codegen::library::PlanDotGeneral(*parsed.op, target_));
+    EXPECT_TRUE(plan.config.direct_b) << plan.summary;
+    ASSERT_EQ(plan.dispatches.size(), 2u) << "A's pack and the product: " << plan.summary;
+    EXPECT_EQ(plan.scratch_bytes.size(), 1u);
+    Check(c, {});
+  }
+  // With a bias and relu fused: the epilogue reads its inputs beside B's view.
+  ASSERT_OK_AND_ASSIGN(ParsedOp with_bias, ParseOp(R"(func.func @main(%a: tensor<20x128xf32>, %b: tensor<128x700xf32>, %bias: tensor<700xf32>) -> tensor<20x700xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<20x128xf32>, tensor<128x700xf32>) -> tensor<20x700xf32>
+  %1 = stablehlo.broadcast_in_dim %bias, dims = [1] : (tensor<700xf32>) -> tensor<20x700xf32>
+  %2 = stablehlo.add %0, %1 : tensor<20x700xf32>
+  %3 = stablehlo.constant dense<0.0> : tensor<20x700xf32>
+  %4 = stablehlo.maximum %2, %3 : tensor<20x700xf32>
+  func.return %4 : tensor<20x700xf32>
+})", ir::OpCode::kDotGeneral));
+  std::vector<ir::Literal> operands = {RandomLiteral(with_bias.op->operand(0)->type(), rng_),
+                                       RandomLiteral(with_bias.op->operand(1)->type(), rng_)};
+  std::vector<ir::Literal> bias = {RandomLiteral(ir::Type::Tensor(ir::ElementType::kF32, {700}), rng_)};
+  interp::InterpValues values = {interp::InterpValue::Tensor(operands[0]), interp::InterpValue::Tensor(operands[1]),
+                                 interp::InterpValue::Tensor(bias[0])};
+  ASSERT_OK_AND_ASSIGN(interp::RunResult expected, interp::RunFunction(*with_bias.module, "main", values));
+  const codegen::library::FusedEpilogue e = codegen::library::MatchEpilogue(*with_bias.op->parent_block(), *with_bias.op);
+  ASSERT_EQ(e.fused.size(), 2u);
+  ASSERT_OK_AND_ASSIGN(auto fused, codegen::library::PlanDotGeneral(*with_bias.op, target_, e.epilogue));
+  EXPECT_TRUE(fused.config.direct_b) << fused.summary;
+  ASSERT_OK_AND_ASSIGN(ir::Literal actual, RunPlan(dev(), TestCompiler(), target_, fused, operands, bias));
+  EXPECT_EQ(Compare(expected.outputs[0].literal(), actual, 128), "");
 }
 
 // K = 0 (an empty contraction) gives zeros; empty results give no dispatch.
