@@ -102,11 +102,20 @@ class Matcher {
         best.result = user.result(0);
       }
     }
+    const ir::Value* root = best.result;
+    // Reshapes of what is stored, when they are its only use: a reshape keeps the row-major
+    // order, so the kernel stores the reshaped value itself (attention's q, k and v are
+    // reshape(x @ w) to [b, s, h, d]; the reshape was a copy kernel of its own).
+    while (const ir::Operation* reshape = OnlyReshapeOf(best.result)) {
+      if (absorbed_.size() >= kMaxEpilogueOps) break;
+      best.fused.push_back(reshape);
+      best.result = reshape->result(0);
+    }
     if (best.fused.empty()) return best;
     std::sort(best.fused.begin(), best.fused.end(),
               [this](const ir::Operation* a, const ir::Operation* b) { return position_.at(a) < position_.at(b); });
     best.epilogue.product = product_;
-    best.epilogue.root = best.result;
+    best.epilogue.root = root;
     best.epilogue.inputs = best.inputs;
     best.epilogue.source_name = options_.source_name;
     return best;
@@ -129,6 +138,23 @@ class Matcher {
     Add(user);
     dependent_.insert(user.result(0));
     return true;
+  }
+
+  // The reshape of `v` to the same element type in this block, when it is v's only use.
+  const ir::Operation* OnlyReshapeOf(const ir::Value* v) const {
+    auto n = uses_.find(v);
+    const ir::Operation* def = v->defining_op();
+    if (n == uses_.end() || n->second != 1 || def == nullptr || def->parent_block() != &block_) return nullptr;
+    const auto& ops = block_.operations();
+    for (size_t i = position_.at(def) + 1; i < ops.size(); ++i) {
+      const ir::Operation& user = *ops[i];
+      if (std::find(user.operands().begin(), user.operands().end(), v) == user.operands().end()) continue;
+      const bool reshape = user.code() == ir::OpCode::kReshape && user.num_operands() == 1 && IsElementalOp(user) &&
+                           user.result(0)->type().element_type() == v->type().element_type() &&
+                           user.result(0)->type().is_static();
+      return reshape ? &user : nullptr;
+    }
+    return nullptr;
   }
 
   // Whether `v` exists before the kernel runs (an argument, a value from outside the block or

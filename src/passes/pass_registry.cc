@@ -72,7 +72,8 @@ constexpr PassInfo kPasses[] = {
      &CreateSplitLongReductionsPass},
     {"hoist-loop-products", "a counted loop's products with one slice per iteration as one product before the loop",
      &CreateHoistLoopProductsPass},
-    {"transposed-products", "a transpose swapping a product's free dimensions as the product of the swapped operands",
+    {"transposed-products", "transposes folded into dot_general: of an operand (dimension numbers renumbered), of the result "
+     "when it swaps the free dimensions (operands swapped)",
      &CreateTransposedProductsPass},
     {"split-large-ffts",
      "fft transforms a binding cannot hold ({max-transform-bytes=N binding-bytes=M}) as smaller ones "

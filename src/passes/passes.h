@@ -72,8 +72,10 @@ std::unique_ptr<Pass> CreateSplitLongReductionsPass();
 // (hoist_loop_products.cc).
 std::unique_ptr<Pass> CreateHoistLoopProductsPass();
 
-// transpose(dot_general(a, b)) to [batch, rhs free, lhs free] as dot_general(b, a) when the
-// transpose is the product's only use (transposed_products.cc).
+// Transposes folded into dot_general: transpose(dot_general(a, b)) to [batch, rhs free, lhs
+// free] as dot_general(b, a) when the transpose is the product's only use; an operand's
+// transpose that keeps its free dimensions in order by renumbering the dimension numbers
+// (transposed_products.cc).
 std::unique_ptr<Pass> CreateTransposedProductsPass();
 
 }  // namespace vkhlo::passes

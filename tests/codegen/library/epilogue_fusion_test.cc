@@ -149,6 +149,33 @@ TEST_F(EpilogueFusionTest, SelectConvertAndTwoFullSizeInputs) {
   Check(mlir, in, 1);  // logistic and exponential included: one kernel
 }
 
+// Attention's projections: reshape(x @ w + bias) to [b, s, h, d], read by the scores' product
+// through a transpose. The reshape (the stored value's only use) is part of the epilogue: the
+// product's kernel stores the reshaped value (same bytes, same order), no copy kernel; and the
+// transposes fold into the scores' product (passes/transposed_products.cc). Also a reshape
+// straight after a product (no element-wise op) and a reshape chain.
+TEST_F(EpilogueFusionTest, ReshapeOfTheStoredValueIsStoredByTheProduct) {
+  const std::string mlir = R"(func.func @main(%x: tensor<2x6x8xf32>, %wq: tensor<8x8xf32>, %wk: tensor<8x8xf32>, %bias: tensor<8xf32>) -> tensor<2x2x6x6xf32> {
+  %q0 = stablehlo.dot_general %x, %wq, contracting_dims = [2] x [0] : (tensor<2x6x8xf32>, tensor<8x8xf32>) -> tensor<2x6x8xf32>
+  %bb = stablehlo.broadcast_in_dim %bias, dims = [2] : (tensor<8xf32>) -> tensor<2x6x8xf32>
+  %q1 = stablehlo.add %q0, %bb : tensor<2x6x8xf32>
+  %q = stablehlo.reshape %q1 : (tensor<2x6x8xf32>) -> tensor<2x6x2x4xf32>
+  %k0 = stablehlo.dot_general %x, %wk, contracting_dims = [2] x [0] : (tensor<2x6x8xf32>, tensor<8x8xf32>) -> tensor<2x6x8xf32>
+  %k1 = stablehlo.reshape %k0 : (tensor<2x6x8xf32>) -> tensor<12x8xf32>
+  %k = stablehlo.reshape %k1 : (tensor<12x8xf32>) -> tensor<2x6x2x4xf32>
+  %qt = stablehlo.transpose %q, dims = [0, 2, 1, 3] : (tensor<2x6x2x4xf32>) -> tensor<2x2x6x4xf32>
+  %kt = stablehlo.transpose %k, dims = [0, 2, 3, 1] : (tensor<2x6x2x4xf32>) -> tensor<2x2x4x6xf32>
+  %s = stablehlo.dot_general %qt, %kt, batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [2] : (tensor<2x2x6x4xf32>, tensor<2x2x4x6xf32>) -> tensor<2x2x6x6xf32>
+  func.return %s : tensor<2x2x6x6xf32>
+})";
+  std::vector<ir::Literal> in;
+  in.push_back(SmallIntegers(ir::Type::Tensor(ir::ElementType::kF32, {2, 6, 8}), rng_));
+  in.push_back(SmallIntegers(ir::Type::Tensor(ir::ElementType::kF32, {8, 8}), rng_));
+  in.push_back(SmallIntegers(ir::Type::Tensor(ir::ElementType::kF32, {8, 8}), rng_));
+  in.push_back(SmallIntegers(ir::Type::Tensor(ir::ElementType::kF32, {8}), rng_));
+  Check(mlir, in, 3);  // the three products, nothing else
+}
+
 // A scan step's slice of a product computed before its loop (passes/hoist_loop_products.cc):
 // the epilogue reads the slice from the whole tensor at the step's index, clamped as
 // dynamic_slice clamps, with no kernel storing the slice first; the slice is taken before the

@@ -52,3 +52,35 @@ func.func @main(%a: tensor<4x3xf32>, %b: tensor<3x5xf32>, %c: tensor<2x4x3xf32>,
 // CHECK: "stablehlo.transpose"
 // CHECK: "stablehlo.dot_general"(%arg4, %arg5)
 // CHECK: "stablehlo.transpose"
+
+// -----
+// Attention's q and k: transposes of the operands fold into the dimension numbers (the free
+// dimension s keeps its place); the transposes are left to dce.
+func.func @main(%q: tensor<2x5x3x4xf32>, %k: tensor<2x5x3x4xf32>) -> tensor<2x3x5x5xf32> {
+  %qt = stablehlo.transpose %q, dims = [0, 2, 1, 3] : (tensor<2x5x3x4xf32>) -> tensor<2x3x5x4xf32>
+  %kt = stablehlo.transpose %k, dims = [0, 2, 3, 1] : (tensor<2x5x3x4xf32>) -> tensor<2x3x4x5xf32>
+  %s = stablehlo.dot_general %qt, %kt, batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [2] : (tensor<2x3x5x4xf32>, tensor<2x3x4x5xf32>) -> tensor<2x3x5x5xf32>
+  func.return %s : tensor<2x3x5x5xf32>
+}
+// CHECK: "stablehlo.dot_general"(%arg0, %arg1)
+// CHECK-SAME: lhs_batching_dimensions = [0, 2], rhs_batching_dimensions = [0, 2]
+// CHECK-SAME: lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [3]
+// CHECK-SAME: (tensor<2x5x3x4xf32>, tensor<2x5x3x4xf32>) -> tensor<2x3x5x5xf32>
+// CHECK-NOT: "stablehlo.transpose"
+
+// -----
+// Left alone: a transpose that reorders the operand's free dimensions (the result's order is
+// theirs). The transpose of an operand still folds when the transpose has other uses (it is
+// computed for them; the product reads x).
+func.func @main(%x: tensor<3x4x5xf32>, %w: tensor<5x2xf32>, %y: tensor<6x3xi32>, %z: tensor<6x7xi32>) -> (tensor<4x3x2xf32>, tensor<3x7xi32>, tensor<3x6xi32>) {
+  %xt = stablehlo.transpose %x, dims = [1, 0, 2] : (tensor<3x4x5xf32>) -> tensor<4x3x5xf32>
+  %p = stablehlo.dot_general %xt, %w, contracting_dims = [2] x [0] : (tensor<4x3x5xf32>, tensor<5x2xf32>) -> tensor<4x3x2xf32>
+  %yt = stablehlo.transpose %y, dims = [1, 0] : (tensor<6x3xi32>) -> tensor<3x6xi32>
+  %q = stablehlo.dot_general %yt, %z, contracting_dims = [1] x [0] : (tensor<3x6xi32>, tensor<6x7xi32>) -> tensor<3x7xi32>
+  func.return %p, %q, %yt : tensor<4x3x2xf32>, tensor<3x7xi32>, tensor<3x6xi32>
+}
+// CHECK: "stablehlo.transpose"(%arg0)
+// CHECK: "stablehlo.dot_general"(%0, %arg1)
+// CHECK: "stablehlo.transpose"(%arg2)
+// CHECK: "stablehlo.dot_general"(%arg2, %arg3)
+// CHECK-SAME: lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0]
