@@ -132,6 +132,8 @@ StatusOr<MatmulProblem> NormalizeDotGeneral(const ir::Operation& op) {
                                             result.ToString()));
   }
   p.result_dims = result.dims();
+  p.result_batch_dims = static_cast<int64_t>(dn.lhs_batching_dimensions.size());
+  p.result_row_dims = static_cast<int64_t>(lhs_free.size());
   // Quantized (ir::kQuantizedTypesAttribute): per-axis rhs channels along a batching or free
   // dimension, numbered as the normalized b (batching dims row-major) or n (rhs free dims).
   QuantizedAxisRules rules;
@@ -166,6 +168,38 @@ StatusOr<MatmulProblem> NormalizeDotGeneral(const ir::Operation& op) {
   p.c_rows.parts = {{p.m, p.n}};
   p.c_cols.parts = {{p.n, 1}};
   return p;
+}
+
+Status StoreTransposed(MatmulProblem& p, const std::vector<int64_t>& permutation) {
+  const std::vector<int64_t>& dims = p.result_dims;
+  const size_t rank = dims.size();
+  std::vector<bool> seen(rank, false);
+  for (int64_t d : permutation) {
+    if (permutation.size() != rank || d < 0 || static_cast<size_t>(d) >= rank || seen[static_cast<size_t>(d)]) {
+      return InvalidArgumentError(fmt::format("{}: a stored transpose needs a permutation of the result's {} dimensions",
+                                              p.what, rank));
+    }
+    seen[static_cast<size_t>(d)] = true;
+  }
+  // Stored dimension i is result dimension permutation[i]; row-major strides of the stored
+  // tensor, given to the result dimensions they belong to.
+  std::vector<int64_t> stride(rank, 1);
+  int64_t s = 1;
+  for (size_t i = rank; i-- > 0;) {
+    stride[static_cast<size_t>(permutation[i])] = s;
+    s *= dims[static_cast<size_t>(permutation[i])];
+  }
+  auto map = [&](int64_t begin, int64_t end) {
+    AxisMap m;
+    for (int64_t d = begin; d < end; ++d) m.parts.push_back({dims[static_cast<size_t>(d)], stride[static_cast<size_t>(d)]});
+    return m;
+  };
+  const int64_t nb = p.result_batch_dims, nm = p.result_row_dims;
+  p.product_maps = std::array<AxisMap, 3>{p.c_batch, p.c_rows, p.c_cols};
+  p.c_batch = map(0, nb);
+  p.c_rows = map(nb, nb + nm);
+  p.c_cols = map(nb + nm, static_cast<int64_t>(rank));
+  return OkStatus();
 }
 
 }  // namespace vkhlo::codegen::library

@@ -25,6 +25,9 @@ struct Epilogue {
   const ir::Value* root = nullptr;  // null: no epilogue (the product is stored)
   std::vector<const ir::Value*> inputs;
   std::string source_name;  // for the emitter's messages
+  // Non-empty: the kernel stores transpose(root, store_permutation) (a dot_general's only; the
+  // permutation of the product's dimensions), through the result's index maps.
+  std::vector<int64_t> store_permutation;
 
   bool empty() const { return root == nullptr; }
   // The element type stored: the root's, or `product_type` without an epilogue.

@@ -49,7 +49,7 @@ StatusOr<GeneratedEpilogueGlsl> GenerateEpilogueGlsl(const Epilogue& g, const Ta
   for (const std::string& gl : prelude.globals()) out.helpers += gl + "\n";
   out.function = fmt::format(
       "{0} epilogue({1} acc, uint b, uint m, uint n) {{\n  {2} x = round_result(acc);\n"
-      "  uint oi = out_index(b, m, n);\n{3}  return {4};\n}}\n",
+      "  uint oi = product_index(b, m, n);\n{3}  return {4};\n}}\n",
       final_glsl, acc_glsl, product_glsl, em.body(), result);
   return out;
 }

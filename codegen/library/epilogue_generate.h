@@ -23,7 +23,7 @@ struct GeneratedEpilogueGlsl {
 
 // `<final_glsl> epilogue(<acc_glsl> acc, uint b, uint m, uint n)`, which calls
 // `round_result(acc)` (the product rounded to its type, in `product_glsl`) and
-// `out_index(b, m, n)` (the result's row-major index), and reads epilogue input i from the
+// `product_index(b, m, n)` (the product's row-major index), and reads epilogue input i from the
 // `uint[]` buffer member `in<i>`. `final_glsl`: the type the result's store takes.
 StatusOr<GeneratedEpilogueGlsl> GenerateEpilogueGlsl(const Epilogue& g, const TargetInfo& target,
                                                      const std::string& acc_glsl, const std::string& product_glsl,

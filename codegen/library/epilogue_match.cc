@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "codegen/elemental/op_emitters.h"
+#include "ir/op_attributes.h"
 #include "ir/requantize.h"
 #include "ir/walk.h"
 
@@ -103,10 +104,20 @@ class Matcher {
       }
     }
     const ir::Value* root = best.result;
+    // A dot_general's kernel stores through index maps of any strides: a transpose of what is
+    // stored, when it is its only use, is stored in place (attention's output,
+    // transpose(p @ v, [0, 2, 1, 3]), was a transpose kernel of its own).
+    std::vector<int64_t> store_permutation;
+    if (const ir::Operation* transpose = OnlyUseOf(best.result, ir::OpCode::kTranspose);
+        transpose != nullptr && op_.code() == ir::OpCode::kDotGeneral && absorbed_.size() < kMaxEpilogueOps) {
+      store_permutation = ir::AttrInts(*transpose, "permutation");
+      best.fused.push_back(transpose);
+      best.result = transpose->result(0);
+    }
     // Reshapes of what is stored, when they are its only use: a reshape keeps the row-major
     // order, so the kernel stores the reshaped value itself (attention's q, k and v are
     // reshape(x @ w) to [b, s, h, d]; the reshape was a copy kernel of its own).
-    while (const ir::Operation* reshape = OnlyReshapeOf(best.result)) {
+    while (const ir::Operation* reshape = OnlyUseOf(best.result, ir::OpCode::kReshape)) {
       if (absorbed_.size() >= kMaxEpilogueOps) break;
       best.fused.push_back(reshape);
       best.result = reshape->result(0);
@@ -116,6 +127,7 @@ class Matcher {
               [this](const ir::Operation* a, const ir::Operation* b) { return position_.at(a) < position_.at(b); });
     best.epilogue.product = product_;
     best.epilogue.root = root;
+    best.epilogue.store_permutation = std::move(store_permutation);
     best.epilogue.inputs = best.inputs;
     best.epilogue.source_name = options_.source_name;
     return best;
@@ -140,8 +152,9 @@ class Matcher {
     return true;
   }
 
-  // The reshape of `v` to the same element type in this block, when it is v's only use.
-  const ir::Operation* OnlyReshapeOf(const ir::Value* v) const {
+  // The reshape or transpose (`code`) of `v` to the same element type in this block, when it is
+  // v's only use.
+  const ir::Operation* OnlyUseOf(const ir::Value* v, ir::OpCode code) const {
     auto n = uses_.find(v);
     const ir::Operation* def = v->defining_op();
     if (n == uses_.end() || n->second != 1 || def == nullptr || def->parent_block() != &block_) return nullptr;
@@ -149,10 +162,10 @@ class Matcher {
     for (size_t i = position_.at(def) + 1; i < ops.size(); ++i) {
       const ir::Operation& user = *ops[i];
       if (std::find(user.operands().begin(), user.operands().end(), v) == user.operands().end()) continue;
-      const bool reshape = user.code() == ir::OpCode::kReshape && user.num_operands() == 1 && IsElementalOp(user) &&
-                           user.result(0)->type().element_type() == v->type().element_type() &&
-                           user.result(0)->type().is_static();
-      return reshape ? &user : nullptr;
+      const bool layout = user.code() == code && user.num_operands() == 1 && IsElementalOp(user) &&
+                          user.result(0)->type().element_type() == v->type().element_type() &&
+                          user.result(0)->type().is_static() && v->type().is_static();
+      return layout ? &user : nullptr;
     }
     return nullptr;
   }

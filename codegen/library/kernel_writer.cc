@@ -316,6 +316,11 @@ Status KernelWriter::DeclareOutput() {
   VKHLO_RETURN_IF_ERROR(EmitElementStorer("st_c", "c_buf", final_type, t_, writer_.prelude(), functions_));
   functions_ += fmt::format("uint out_index(uint b, uint m, uint n) {{ return {} + {} + {}; }}\n", p_.c_batch.Offset("b"),
                             p_.c_rows.Offset("m"), p_.c_cols.Offset("n"));
+  // The product's own element index, which the epilogue's inputs are read by: out_index unless
+  // the result is stored transposed (StoreTransposed keeps the product's maps).
+  const std::array<AxisMap, 3>& product = p_.product_maps ? *p_.product_maps : std::array<AxisMap, 3>{p_.c_batch, p_.c_rows, p_.c_cols};
+  functions_ += fmt::format("uint product_index(uint b, uint m, uint n) {{ return {} + {} + {}; }}\n",
+                            product[0].Offset("b"), product[1].Offset("m"), product[2].Offset("n"));
   DeclareQuantizedHelpers();
   if (p_.quant && !p_.quant->hybrid) {
     // The integer path's epilogue is the requantization (PlanMatmul admits no other).

@@ -166,6 +166,7 @@ StatusOr<LibraryPlan> PlanMatmul(const MatmulProblem& problem, const TargetInfo&
 StatusOr<LibraryPlan> PlanDotGeneral(const ir::Operation& op, const TargetInfo& t, const Epilogue& e,
                                      const PlanOptions& options) {
   VKHLO_ASSIGN_OR_RETURN(MatmulProblem p, NormalizeDotGeneral(op));
+  if (!e.store_permutation.empty()) VKHLO_RETURN_IF_ERROR(StoreTransposed(p, e.store_permutation));
   PlanOptions o = options;
   if (o.name.empty()) o.name = "dot_general";
   return PlanMatmul(p, t, e, o);

@@ -59,6 +59,11 @@ struct MatmulProblem {
   // Output element offset = c_batch.Offset(b) + c_rows.Offset(m) + c_cols.Offset(n).
   AxisMap c_batch, c_rows, c_cols;
   std::vector<int64_t> result_dims;  // the op's result shape (epilogue broadcasts use it)
+  // dot_general: how many of result_dims are batch dims, and lhs free dims (rows) after them.
+  int64_t result_batch_dims = 0, result_row_dims = 0;
+  // Set by StoreTransposed: the product's own row-major maps (c_* then describe the stored
+  // transpose), by which the epilogue's inputs are indexed.
+  std::optional<std::array<AxisMap, 3>> product_maps;
   // Set for an op with ir::kQuantizedTypesAttribute (quantized.h): a_type / b_type / c_type
   // are then the storage types, `acc` i32 (integer path) or the expressed type's (hybrid).
   std::optional<QuantizedContraction> quant;
@@ -71,6 +76,9 @@ struct MatmulProblem {
 // order), M = lhs free dims, N = rhs free dims, K = the contracting dims (pairs in order). The
 // result is [batch..., lhs free..., rhs free...], so C is row-major [B, M, N].
 StatusOr<MatmulProblem> NormalizeDotGeneral(const ir::Operation& op);
+// The result maps of `p` (from NormalizeDotGeneral) for storing transpose(result, permutation)
+// instead of the result (Epilogue::store_permutation).
+Status StoreTransposed(MatmulProblem& p, const std::vector<int64_t>& permutation);
 
 // convolution as an implicit GEMM per group (feature_group_count or batch_group_count):
 // batch = groups, M = output batch x output spatial, N = output features per group,

@@ -187,7 +187,7 @@ TEST(Kernel, LoopConfigFollowsTheDevice) {
 // may be loop-invariant, run once per loop) takes none.
 TEST(Fusion, ScalarRootsJoinALoopKernelOfTheirBlock) {
   auto module = Parse(R"(
-func.func @main(%x: tensor<8x4xf32>, %y: tensor<4x8xf32>, %v: tensor<64xf32>, %i: tensor<i32>, %q: tensor<i64>) -> (tensor<8x8xf32>, tensor<64xf32>, tensor<i32>, tensor<i64>) {
+func.func @main(%x: tensor<8x4xf32>, %y: tensor<4x8xf32>, %v: tensor<64xf32>, %i: tensor<i32>, %q: tensor<i64>) -> (tensor<8x8xf32>, tensor<64xf32>, tensor<i32>, tensor<i64>, tensor<8x8xf32>) {
   %d = stablehlo.dot_general %x, %y, contracting_dims = [1] x [0] : (tensor<8x4xf32>, tensor<4x8xf32>) -> tensor<8x8xf32>
   %t = stablehlo.transpose %d, dims = [1, 0] : (tensor<8x8xf32>) -> tensor<8x8xf32>
   %e = stablehlo.exponential %t : tensor<8x8xf32>
@@ -196,12 +196,13 @@ func.func @main(%x: tensor<8x4xf32>, %y: tensor<4x8xf32>, %v: tensor<64xf32>, %i
   %n = stablehlo.add %i, %one : tensor<i32>
   %w = stablehlo.convert %n : (tensor<i32>) -> tensor<i64>
   %m = stablehlo.multiply %q, %w : tensor<i64>
-  return %e, %a, %n, %m : tensor<8x8xf32>, tensor<64xf32>, tensor<i32>, tensor<i64>
+  return %e, %a, %n, %m, %d : tensor<8x8xf32>, tensor<64xf32>, tensor<i32>, tensor<i64>, tensor<8x8xf32>
 })");
   const TargetInfo target = TargetInfo::Everything();
   auto plan = PlanBlock(Body(*module), target);
   ASSERT_TRUE(plan.ok()) << plan.status().ToString();
-  // The product, the transposed exp with both scalars, abs alone.
+  // The product (returned too, so it does not store its transpose itself), the transposed exp
+  // with both scalars, abs alone.
   ASSERT_EQ(plan->fusions.size(), 3u);
   const Fusion* host = nullptr;
   for (const Fusion& f : plan->fusions) {

@@ -38,6 +38,7 @@ uint ix_b(uint b, uint r, uint c, out bool valid) {
 float load_b(uint b, uint k, uint n) { bool v; return ld_b(ix_b(b, k, n, v)); }
 void st_c(uint i, float v) { c_buf[i] = floatBitsToUint(v); }
 uint out_index(uint b, uint m, uint n) { return 0u + ((m) * 48u) + ((n)); }
+uint product_index(uint b, uint m, uint n) { return 0u + ((m) * 48u) + ((n)); }
 float round_result(float acc) { return acc; }
 
 float hlo_max_f32(float a, float b) {
@@ -48,7 +49,7 @@ float hlo_max_f32(float a, float b) {
 }
 float epilogue(float acc, uint b, uint m, uint n) {
   float x = round_result(acc);
-  uint oi = out_index(b, m, n);
+  uint oi = product_index(b, m, n);
   int v0 = int(oi % 48u);
   uint v1 = oi / 48u;
   int v2 = int(v1);

@@ -176,6 +176,36 @@ TEST_F(EpilogueFusionTest, ReshapeOfTheStoredValueIsStoredByTheProduct) {
   Check(mlir, in, 3);  // the three products, nothing else
 }
 
+// A transpose of what a product stores (its only use) is stored in place through the result's
+// index maps, a reshape after it too: attention's output transpose(p @ v, [0, 2, 1, 3]) as
+// [b, s, h * d]; batch dimensions moved inside, and a permutation that leaves no column run
+// contiguous (the tile stored element by element), after element-wise ops.
+TEST_F(EpilogueFusionTest, TransposeOfTheStoredValueIsStoredByTheProduct) {
+  const std::vector<std::string> permutations = {"0, 2, 1, 3", "2, 3, 0, 1", "3, 1, 2, 0"};
+  for (const std::string& permutation : permutations) {
+    std::vector<int64_t> perm;
+    for (char c : permutation) {
+      if (c >= '0' && c <= '9') perm.push_back(c - '0');
+    }
+    const std::vector<int64_t> dims = {2, 3, 5, 4};  // [b, h, s, d]
+    std::vector<int64_t> out;
+    for (int64_t d : perm) out.push_back(dims[static_cast<size_t>(d)]);
+    const std::string out_type = fmt::format("tensor<{}x{}x{}x{}xf32>", out[0], out[1], out[2], out[3]);
+    const std::string mlir = fmt::format(R"(func.func @main(%p: tensor<2x3x5x6xf32>, %v: tensor<2x3x6x4xf32>, %r: tensor<2x3x5x4xf32>) -> tensor<{1}x{2}xf32> {{
+  %0 = stablehlo.dot_general %p, %v, batching_dims = [0, 1] x [0, 1], contracting_dims = [3] x [2] : (tensor<2x3x5x6xf32>, tensor<2x3x6x4xf32>) -> tensor<2x3x5x4xf32>
+  %1 = stablehlo.add %0, %r : tensor<2x3x5x4xf32>
+  %2 = stablehlo.transpose %1, dims = [{3}] : (tensor<2x3x5x4xf32>) -> {0}
+  %3 = stablehlo.reshape %2 : ({0}) -> tensor<{1}x{2}xf32>
+  func.return %3 : tensor<{1}x{2}xf32>
+}})", out_type, out[0] * out[1], out[2] * out[3], permutation);
+    std::vector<ir::Literal> in;
+    in.push_back(SmallIntegers(ir::Type::Tensor(ir::ElementType::kF32, {2, 3, 5, 6}), rng_));
+    in.push_back(SmallIntegers(ir::Type::Tensor(ir::ElementType::kF32, {2, 3, 6, 4}), rng_));
+    in.push_back(SmallIntegers(ir::Type::Tensor(ir::ElementType::kF32, {2, 3, 5, 4}), rng_));
+    Check(mlir, in, 1);
+  }
+}
+
 // A scan step's slice of a product computed before its loop (passes/hoist_loop_products.cc):
 // the epilogue reads the slice from the whole tensor at the step's index, clamped as
 // dynamic_slice clamps, with no kernel storing the slice first; the slice is taken before the
