@@ -97,6 +97,23 @@ class DotGeneralTest : public DeviceTest {
   }
 
   // Runs the case through `options` (a forced config or the choice) and compares.
+  // `mlir`: a product, + a bias of `channels`, relu. Runs it with that epilogue fused (both ops
+  // absorbed) against the interpreter, products of `k` terms; `fused` gets the plan.
+  void CheckBiasRelu(const std::string& mlir, int64_t channels, int64_t k, codegen::library::LibraryPlan* fused) {
+    ASSERT_OK_AND_ASSIGN(ParsedOp with_bias, ParseOp(mlir, ir::OpCode::kDotGeneral));
+    std::vector<ir::Literal> operands = {RandomLiteral(with_bias.op->operand(0)->type(), rng_),
+                                         RandomLiteral(with_bias.op->operand(1)->type(), rng_)};
+    std::vector<ir::Literal> bias = {RandomLiteral(ir::Type::Tensor(ir::ElementType::kF32, {channels}), rng_)};
+    interp::InterpValues values = {interp::InterpValue::Tensor(operands[0]), interp::InterpValue::Tensor(operands[1]),
+                                   interp::InterpValue::Tensor(bias[0])};
+    ASSERT_OK_AND_ASSIGN(interp::RunResult expected, interp::RunFunction(*with_bias.module, "main", values));
+    const codegen::library::FusedEpilogue e = codegen::library::MatchEpilogue(*with_bias.op->parent_block(), *with_bias.op);
+    ASSERT_EQ(e.fused.size(), 2u);
+    ASSERT_OK_AND_ASSIGN(*fused, codegen::library::PlanDotGeneral(*with_bias.op, target_, e.epilogue));
+    ASSERT_OK_AND_ASSIGN(ir::Literal actual, RunPlan(dev(), TestCompiler(), target_, *fused, operands, bias));
+    EXPECT_EQ(Compare(expected.outputs[0].literal(), actual, k), "");
+  }
+
   void Check(const DotCase& c, const PlanOptions& options, const Epilogue& epilogue = {},
              const std::vector<ir::Literal>& epilogue_inputs = {}, const ir::Literal* expected_override = nullptr) {
     SCOPED_TRACE(c.mlir + "config " + (options.force_config.empty() ? "chosen" : options.force_config) +
@@ -510,27 +527,17 @@ TEST_F(DotGeneralTest, PackedPanels) {
   ASSERT_OK_AND_ASSIGN(auto plan, codegen::library::PlanDotGeneral(*parsed.op, target_));
   EXPECT_EQ(plan.config.variant, codegen::library::MatmulVariant::kPacked) << plan.summary;
   Check(big, {});
-  std::vector<ir::Literal> bias = {RandomLiteral(ir::Type::Tensor(ir::ElementType::kF32, {100}), rng_)};
-  ASSERT_OK_AND_ASSIGN(ParsedOp with_bias, ParseOp(R"(func.func @main(%a: tensor<2x130x257xf32>, %b: tensor<2x257x100xf32>, %bias: tensor<100xf32>) -> tensor<2x130x100xf32> {
+  codegen::library::LibraryPlan fused;
+  CheckBiasRelu(R"(func.func @main(%a: tensor<2x130x257xf32>, %b: tensor<2x257x100xf32>, %bias: tensor<100xf32>) -> tensor<2x130x100xf32> {
   %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x130x257xf32>, tensor<2x257x100xf32>) -> tensor<2x130x100xf32>
   %1 = stablehlo.broadcast_in_dim %bias, dims = [2] : (tensor<100xf32>) -> tensor<2x130x100xf32>
   %2 = stablehlo.add %0, %1 : tensor<2x130x100xf32>
   %3 = stablehlo.constant dense<0.0> : tensor<2x130x100xf32>
   %4 = stablehlo.maximum %2, %3 : tensor<2x130x100xf32>
   func.return %4 : tensor<2x130x100xf32>
-})", ir::OpCode::kDotGeneral));
-  std::vector<ir::Literal> operands = {RandomLiteral(with_bias.op->operand(0)->type(), rng_),
-                                       RandomLiteral(with_bias.op->operand(1)->type(), rng_)};
-  interp::InterpValues values = {interp::InterpValue::Tensor(operands[0]), interp::InterpValue::Tensor(operands[1]),
-                                 interp::InterpValue::Tensor(bias[0])};
-  ASSERT_OK_AND_ASSIGN(interp::RunResult expected, interp::RunFunction(*with_bias.module, "main", values));
-  const codegen::library::FusedEpilogue e = codegen::library::MatchEpilogue(*with_bias.op->parent_block(), *with_bias.op);
-  ASSERT_EQ(e.fused.size(), 2u);
-  ASSERT_OK_AND_ASSIGN(auto fused, codegen::library::PlanDotGeneral(*with_bias.op, target_, e.epilogue));
+})", 100, 257, &fused);
   EXPECT_EQ(fused.config.variant, codegen::library::MatmulVariant::kPacked) << fused.summary;
   EXPECT_EQ(fused.dispatches.size(), 3u) << "two packs and the product with the epilogue fused";
-  ASSERT_OK_AND_ASSIGN(ir::Literal actual, RunPlan(dev(), TestCompiler(), target_, fused, operands, bias));
-  EXPECT_EQ(Compare(expected.outputs[0].literal(), actual, 257), "");
 }
 
 // A product of few row tiles (a small batch through a big weight) reads B through a texel
@@ -558,26 +565,16 @@ TEST_F(DotGeneralTest, PackedReadsBInPlaceForFewRowTiles) {
     Check(c, {});
   }
   // With a bias and relu fused: the epilogue reads its inputs beside B's view.
-  ASSERT_OK_AND_ASSIGN(ParsedOp with_bias, ParseOp(R"(func.func @main(%a: tensor<20x128xf32>, %b: tensor<128x700xf32>, %bias: tensor<700xf32>) -> tensor<20x700xf32> {
+  codegen::library::LibraryPlan fused;
+  CheckBiasRelu(R"(func.func @main(%a: tensor<20x128xf32>, %b: tensor<128x700xf32>, %bias: tensor<700xf32>) -> tensor<20x700xf32> {
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<20x128xf32>, tensor<128x700xf32>) -> tensor<20x700xf32>
   %1 = stablehlo.broadcast_in_dim %bias, dims = [1] : (tensor<700xf32>) -> tensor<20x700xf32>
   %2 = stablehlo.add %0, %1 : tensor<20x700xf32>
   %3 = stablehlo.constant dense<0.0> : tensor<20x700xf32>
   %4 = stablehlo.maximum %2, %3 : tensor<20x700xf32>
   func.return %4 : tensor<20x700xf32>
-})", ir::OpCode::kDotGeneral));
-  std::vector<ir::Literal> operands = {RandomLiteral(with_bias.op->operand(0)->type(), rng_),
-                                       RandomLiteral(with_bias.op->operand(1)->type(), rng_)};
-  std::vector<ir::Literal> bias = {RandomLiteral(ir::Type::Tensor(ir::ElementType::kF32, {700}), rng_)};
-  interp::InterpValues values = {interp::InterpValue::Tensor(operands[0]), interp::InterpValue::Tensor(operands[1]),
-                                 interp::InterpValue::Tensor(bias[0])};
-  ASSERT_OK_AND_ASSIGN(interp::RunResult expected, interp::RunFunction(*with_bias.module, "main", values));
-  const codegen::library::FusedEpilogue e = codegen::library::MatchEpilogue(*with_bias.op->parent_block(), *with_bias.op);
-  ASSERT_EQ(e.fused.size(), 2u);
-  ASSERT_OK_AND_ASSIGN(auto fused, codegen::library::PlanDotGeneral(*with_bias.op, target_, e.epilogue));
+})", 700, 128, &fused);
   EXPECT_TRUE(fused.config.direct_b) << fused.summary;
-  ASSERT_OK_AND_ASSIGN(ir::Literal actual, RunPlan(dev(), TestCompiler(), target_, fused, operands, bias));
-  EXPECT_EQ(Compare(expected.outputs[0].literal(), actual, 128), "");
 }
 
 // K = 0 (an empty contraction) gives zeros; empty results give no dispatch.
