@@ -114,12 +114,12 @@ struct DeviceKernelEmitter {
   // "not supported on the Vulkan backend yet" names the op. nullptr: every instance.
   bool (*accepts)(const ir::Operation& op) = nullptr;
   // Opt-in epilogue fusion (fusion.h): the element-wise ops after `op` (in its block, program
-  // order, each the only user of the previous one's result) that the kernel computes itself,
-  // and the values they read besides that chain. The planner then puts them in the Fusion's
-  // ops (after `op`), binds `inputs` as fusion inputs and makes the chain's last result the
-  // output. false or nullptr: no epilogue.
+  // order) that the kernel computes itself, the values they read besides those, and the values
+  // it stores (`outputs`: the chain's last result, or several whose other uses all come after
+  // the last of `ops`). The planner then puts them in the Fusion's ops (after `op`), binds
+  // `inputs` as fusion inputs and `outputs` as its outputs. false or nullptr: no epilogue.
   bool (*absorb_epilogue)(const ir::Operation& op, const TargetInfo& target, std::vector<const ir::Operation*>& ops,
-                          std::vector<const ir::Value*>& inputs) = nullptr;
+                          std::vector<const ir::Value*>& inputs, std::vector<const ir::Value*>& outputs) = nullptr;
   // Opt-in prologue fusion (fusion.h): elemental producers of the op's operands that are read
   // once per element (or cheap to recompute) join the op's Fusion, and the emitter computes
   // them at each element's index through the elemental emitter instead of reading a buffer.

@@ -128,9 +128,9 @@ class Planner {
     for (const auto& op : block_.operations()) {
       const DeviceKernelEmitter* emitter = IsElementalOp(*op) ? nullptr : FindDeviceKernelEmitter(*op);
       std::vector<const ir::Operation*> ops;
-      std::vector<const ir::Value*> inputs;
+      std::vector<const ir::Value*> inputs, outputs;
       if (emitter != nullptr && emitter->absorb_epilogue != nullptr && !absorbed_.count(op.get()) &&
-          emitter->absorb_epilogue(*op, target_, ops, inputs)) {
+          emitter->absorb_epilogue(*op, target_, ops, inputs, outputs)) {
         bool ok = true;
         for (const ir::Operation* o : ops) {
           ok = ok && o->parent_block() == &block_ && IsElementalOp(*o) && !absorbed_.count(o);
@@ -145,7 +145,7 @@ class Planner {
         if (ok) {
           for (const ir::Operation* o : ops) absorbed_.insert(o);
           deferred_[ops.back()] = op.get();
-          epilogues_[op.get()] = {std::move(ops), std::move(inputs)};
+          epilogues_[op.get()] = {std::move(ops), std::move(inputs), std::move(outputs)};
         }
       }
     }
@@ -658,7 +658,7 @@ class Planner {
       for (const ir::Value* v : epilogue->second.inputs) {
         if (std::find(f.inputs.begin(), f.inputs.end(), v) == f.inputs.end()) f.inputs.push_back(v);
       }
-      f.outputs = {epilogue->second.ops.back()->result(0)};
+      f.outputs = epilogue->second.outputs;
       ops.insert(epilogue->second.ops.begin(), epilogue->second.ops.end());
     }
     const uint32_t limit = target_.max_storage_buffers_per_stage;
@@ -685,6 +685,7 @@ class Planner {
   struct Epilogue {
     std::vector<const ir::Operation*> ops;
     std::vector<const ir::Value*> inputs;
+    std::vector<const ir::Value*> outputs;
   };
   std::unordered_map<const ir::Operation*, Epilogue> epilogues_;
   std::unordered_set<const ir::Operation*> absorbed_;

@@ -202,4 +202,30 @@ Status StoreTransposed(MatmulProblem& p, const std::vector<int64_t>& permutation
   return OkStatus();
 }
 
+Status GroupColumns(MatmulProblem& p, int64_t groups, int64_t width, int64_t stride, int64_t per_block) {
+  const AxisMap b_cols = p.b.cols.Simplified();
+  const bool one_free = p.result_batch_dims + p.result_row_dims + 1 == static_cast<int64_t>(p.result_dims.size());
+  if (!one_free || p.product_maps || p.quant || b_cols.parts.size() != 1 || groups < 2 || width < 1 || per_block < 1 ||
+      width % per_block != 0 || stride < width || (groups - 1) * stride + width > p.n) {
+    return InvalidArgumentError(fmt::format("{}: columns cannot be grouped ({} groups of {} every {})", p.what, groups,
+                                            width, stride));
+  }
+  const int64_t sn = b_cols.parts[0].stride;
+  auto grouped = [&](int64_t unit) {
+    AxisMap m;
+    m.parts = {{width / per_block, per_block * unit}, {groups, stride * unit}, {per_block, unit}};
+    return m;
+  };
+  p.b.cols = grouped(sn);
+  SetVectorRuns(p.b);
+  p.product_maps = std::array<AxisMap, 3>{p.c_batch, p.c_rows, grouped(1)};
+  p.grouped = MatmulProblem::GroupedColumns{groups, width, stride, per_block};
+  p.n = groups * width;
+  p.c_batch.parts = {{p.batch, p.m * width}};
+  p.c_rows.parts = {{p.m, width}};
+  p.c_cols.parts = {{width, 1}};
+  p.result_dims.back() = width;
+  return OkStatus();
+}
+
 }  // namespace vkhlo::codegen::library

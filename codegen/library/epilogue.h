@@ -12,6 +12,7 @@
 // per element. The ops must stay alive while the plan is made.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,19 @@
 #include "ir/module.h"
 
 namespace vkhlo::codegen::library {
+
+// Column groups (a dot_general's, epilogue_match.h): the value the element-wise part computes
+// (`Epilogue::root`, of the product's shape) is read only by G slices along its last
+// dimension, slice g holding columns [g * stride, g * stride + width); element-wise ops on
+// those slices (and on inputs) compute `roots`, each of the slices' shape, which the kernel
+// stores. An LSTM or GRU cell after its recurrent product: the gates are slices of one
+// product, and the new state is computed from all of them at the same index, so a tile holding
+// column j of every gate computes the cell there with no kernel of its own.
+struct ColumnGroups {
+  std::vector<const ir::Value*> slices;  // slice g's result (its columns start at g * stride)
+  int64_t width = 0, stride = 0;
+  std::vector<const ir::Value*> roots;   // the stored values, result i = roots[i]
+};
 
 struct Epilogue {
   const ir::Value* product = nullptr;
@@ -28,10 +42,14 @@ struct Epilogue {
   // Non-empty: the kernel stores transpose(root, store_permutation) (a dot_general's only; the
   // permutation of the product's dimensions), through the result's index maps.
   std::vector<int64_t> store_permutation;
+  // Set: the kernel stores the groups' roots instead of `root` (which may be the product).
+  std::optional<ColumnGroups> groups;
 
   bool empty() const { return root == nullptr; }
-  // The element type stored: the root's, or `product_type` without an epilogue.
+  // The element type stored: the root's (the first group root's), or `product_type` without
+  // an epilogue.
   ir::ElementType ResultType(ir::ElementType product_type) const {
+    if (groups && !groups->roots.empty()) return groups->roots.front()->type().element_type();
     return root == nullptr ? product_type : root->type().element_type();
   }
 };

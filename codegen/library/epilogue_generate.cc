@@ -2,44 +2,59 @@
 
 #include <fmt/format.h>
 
+#include <memory>
 #include <unordered_map>
 
 #include "codegen/elemental/emitter.h"
 
 namespace vkhlo::codegen::library {
+namespace {
 
-StatusOr<GeneratedEpilogueGlsl> GenerateEpilogueGlsl(const Epilogue& g, const TargetInfo& target,
-                                                     const std::string& acc_glsl, const std::string& product_glsl,
-                                                     const std::string& final_glsl) {
-  if (g.product == nullptr || g.root == nullptr) return InternalError("generated epilogue without product or root");
-  ShaderPrelude prelude;
-  std::unordered_map<const ir::Value*, InputBinding> bindings;
+// An elemental emitter over `prelude` that reads epilogue input i from `in<i>`.
+std::unique_ptr<ElementalEmitter> EpilogueEmitter(const Epilogue& g, const TargetInfo& target, ShaderPrelude& prelude) {
+  auto bindings = std::make_shared<std::unordered_map<const ir::Value*, InputBinding>>();
   for (size_t i = 0; i < g.inputs.size(); ++i) {
-    bindings[g.inputs[i]] = InputBinding{static_cast<int>(i), g.inputs[i]->type().element_type()};
+    (*bindings)[g.inputs[i]] = InputBinding{static_cast<int>(i), g.inputs[i]->type().element_type()};
   }
-  ElementalEmitter em(target, prelude, [&bindings](const ir::Value* v) -> std::optional<InputBinding> {
-    auto it = bindings.find(v);
-    if (it == bindings.end()) return std::nullopt;
+  auto em = std::make_unique<ElementalEmitter>(target, prelude, [bindings](const ir::Value* v) -> std::optional<InputBinding> {
+    auto it = bindings->find(v);
+    if (it == bindings->end()) return std::nullopt;
     return it->second;
   });
-  em.set_source_name(g.source_name);
+  em->set_source_name(g.source_name);
+  return em;
+}
+
+// `<final_glsl> epilogue(<acc_glsl> acc, uint b, uint m, uint n)`: g.root at the product's
+// element, with the prelude's helpers.
+StatusOr<std::string> EpilogueFunction(const Epilogue& g, const TargetInfo& target, ShaderPrelude& prelude,
+                                       const std::string& acc_glsl, const std::string& product_glsl,
+                                       const std::string& final_glsl) {
+  if (g.product == nullptr || g.root == nullptr) return InternalError("generated epilogue without product or root");
+  std::unique_ptr<ElementalEmitter> em = EpilogueEmitter(g, target, prelude);
   // The product in the emitter's compute form of its type. The library's domain and the
   // emitter's compute type hold the same value (f16 as float vs float16_t, ui32 as int vs
   // uint, i1 as int vs bool, ...), so a GLSL constructor converts exactly: the value was
   // rounded to the type by round_result.
-  const TypeFacts& pf = em.Facts(g.product->type().element_type());
+  const TypeFacts& pf = em->Facts(g.product->type().element_type());
   if (std::string_view feature = RequiredFeature(pf); !TargetHas(target, feature)) {
     return UnimplementedError(fmt::format("an epilogue on {} needs {}", ir::ElementTypeName(pf.type), feature));
   }
   const std::string product = pf.glsl == product_glsl ? "x" : fmt::format("{}(x)", pf.glsl);
-  em.Bind(g.product, Expr{product, pf.type, false});
+  em->Bind(g.product, Expr{product, pf.type, false});
   const Index index = Index::Linear(g.product->type().dims(), "oi");
-  VKHLO_ASSIGN_OR_RETURN(Expr root, em.Emit(g.root, index));
-  VKHLO_ASSIGN_OR_RETURN(root, em.Compute(root));
-  VKHLO_RETURN_IF_ERROR(em.sticky_error());
-  const TypeFacts& rf = em.Facts(g.root->type().element_type());
+  VKHLO_ASSIGN_OR_RETURN(Expr root, em->Emit(g.root, index));
+  VKHLO_ASSIGN_OR_RETURN(root, em->Compute(root));
+  VKHLO_RETURN_IF_ERROR(em->sticky_error());
+  const TypeFacts& rf = em->Facts(g.root->type().element_type());
   const std::string result = rf.glsl == final_glsl ? root.code : fmt::format("{}({})", final_glsl, root.code);
+  return fmt::format(
+      "{0} epilogue({1} acc, uint b, uint m, uint n) {{\n  {2} x = round_result(acc);\n"
+      "  uint oi = product_index(b, m, n);\n{3}  return {4};\n}}\n",
+      final_glsl, acc_glsl, product_glsl, em->body(), result);
+}
 
+GeneratedEpilogueGlsl Collect(const ShaderPrelude& prelude) {
   GeneratedEpilogueGlsl out;
   for (const std::string& e : prelude.extensions()) {
     if (e != "GL_GOOGLE_include_directive") out.extensions.push_back(e);
@@ -47,10 +62,60 @@ StatusOr<GeneratedEpilogueGlsl> GenerateEpilogueGlsl(const Epilogue& g, const Ta
   out.includes = prelude.includes();
   for (const std::string& h : prelude.helpers()) out.helpers += h + "\n";
   for (const std::string& gl : prelude.globals()) out.helpers += gl + "\n";
-  out.function = fmt::format(
-      "{0} epilogue({1} acc, uint b, uint m, uint n) {{\n  {2} x = round_result(acc);\n"
-      "  uint oi = product_index(b, m, n);\n{3}  return {4};\n}}\n",
-      final_glsl, acc_glsl, product_glsl, em.body(), result);
+  return out;
+}
+
+}  // namespace
+
+StatusOr<GeneratedEpilogueGlsl> GenerateEpilogueGlsl(const Epilogue& g, const TargetInfo& target,
+                                                     const std::string& acc_glsl, const std::string& product_glsl,
+                                                     const std::string& final_glsl) {
+  ShaderPrelude prelude;
+  VKHLO_ASSIGN_OR_RETURN(std::string function, EpilogueFunction(g, target, prelude, acc_glsl, product_glsl, final_glsl));
+  GeneratedEpilogueGlsl out = Collect(prelude);
+  out.function = std::move(function);
+  return out;
+}
+
+StatusOr<GeneratedEpilogueGlsl> GenerateGroupedEpilogueGlsl(const Epilogue& g, const TargetInfo& target,
+                                                            const std::string& acc_glsl, const std::string& product_glsl,
+                                                            const std::string& sliced_glsl,
+                                                            const std::vector<std::string>& root_glsl) {
+  if (!g.groups || g.root == nullptr || g.groups->roots.size() != root_glsl.size()) {
+    return InternalError("grouped epilogue without column groups");
+  }
+  ShaderPrelude prelude;  // one for both functions: each helper once
+  std::string stage_one;
+  if (g.root == g.product) {
+    stage_one = fmt::format("{} epilogue({} acc, uint b, uint m, uint n) {{ return round_result(acc); }}\n", sliced_glsl,
+                            acc_glsl);
+  } else {
+    VKHLO_ASSIGN_OR_RETURN(stage_one, EpilogueFunction(g, target, prelude, acc_glsl, product_glsl, sliced_glsl));
+  }
+  std::unique_ptr<ElementalEmitter> em = EpilogueEmitter(g, target, prelude);
+  // Slice s is the stage-one value of group s at this root element (parameter x<s>), in the
+  // emitter's compute form of its type (as the product is bound above).
+  const TypeFacts& sf = em->Facts(g.root->type().element_type());
+  std::string params;
+  for (size_t s = 0; s < g.groups->slices.size(); ++s) {
+    const std::string x = fmt::format("x{}", s);
+    em->Bind(g.groups->slices[s], Expr{sf.glsl == sliced_glsl ? x : fmt::format("{}({})", sf.glsl, x), sf.type, false});
+    params += fmt::format(", {} {}", sliced_glsl, x);
+  }
+  const Index index = Index::Linear(g.groups->roots.front()->type().dims(), "oj");
+  std::string stores;
+  for (size_t r = 0; r < g.groups->roots.size(); ++r) {
+    const ir::Value* root = g.groups->roots[r];
+    VKHLO_ASSIGN_OR_RETURN(Expr value, em->Emit(root, index));
+    VKHLO_ASSIGN_OR_RETURN(value, em->Compute(value));
+    const TypeFacts& rf = em->Facts(root->type().element_type());
+    const std::string code = rf.glsl == root_glsl[r] ? value.code : fmt::format("{}({})", root_glsl[r], value.code);
+    stores += fmt::format("  st_c{}(oj, {});\n", r == 0 ? std::string() : std::to_string(r), code);
+  }
+  VKHLO_RETURN_IF_ERROR(em->sticky_error());
+  GeneratedEpilogueGlsl out = Collect(prelude);
+  out.function = stage_one + fmt::format("void store_group(uint b, uint m, uint j{}) {{\n  uint oj = out_index(b, m, j);\n{}{}}}\n",
+                                         params, em->body(), stores);
   return out;
 }
 

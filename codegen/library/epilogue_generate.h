@@ -29,4 +29,14 @@ StatusOr<GeneratedEpilogueGlsl> GenerateEpilogueGlsl(const Epilogue& g, const Ta
                                                      const std::string& acc_glsl, const std::string& product_glsl,
                                                      const std::string& final_glsl);
 
+// Column groups (Epilogue::groups): `epilogue` as above for g.root (the value the slices read,
+// returned as `sliced_glsl`), and `void store_group(uint b, uint m, uint j, <sliced_glsl> x0,
+// ...)`, which computes every root at the element `out_index(b, m, j)` of the roots' shape from
+// the slices' values x<s> there (the stage-one epilogue's results) and the inputs, and stores
+// root r through `st_c<r>` (`st_c` for root 0) as `root_glsl[r]`.
+StatusOr<GeneratedEpilogueGlsl> GenerateGroupedEpilogueGlsl(const Epilogue& g, const TargetInfo& target,
+                                                            const std::string& acc_glsl, const std::string& product_glsl,
+                                                            const std::string& sliced_glsl,
+                                                            const std::vector<std::string>& root_glsl);
+
 }  // namespace vkhlo::codegen::library

@@ -104,6 +104,7 @@ class Matcher {
       }
     }
     const ir::Value* root = best.result;
+    if (Groups(best)) return best;
     // A dot_general's kernel stores through index maps of any strides: a transpose of what is
     // stored, when it is its only use, is stored in place (attention's output,
     // transpose(p @ v, [0, 2, 1, 3]), was a transpose kernel of its own).
@@ -123,17 +124,138 @@ class Matcher {
       best.result = reshape->result(0);
     }
     if (best.fused.empty()) return best;
-    std::sort(best.fused.begin(), best.fused.end(),
-              [this](const ir::Operation* a, const ir::Operation* b) { return position_.at(a) < position_.at(b); });
-    best.epilogue.product = product_;
-    best.epilogue.root = root;
+    Finish(best, root);
     best.epilogue.store_permutation = std::move(store_permutation);
-    best.epilogue.inputs = best.inputs;
-    best.epilogue.source_name = options_.source_name;
     return best;
   }
 
  private:
+  void Finish(FusedEpilogue& best, const ir::Value* root) const {
+    std::sort(best.fused.begin(), best.fused.end(),
+              [this](const ir::Operation* a, const ir::Operation* b) { return position_.at(a) < position_.at(b); });
+    best.epilogue.product = product_;
+    best.epilogue.root = root;
+    best.epilogue.inputs = best.inputs;
+    best.epilogue.source_name = options_.source_name;
+  }
+
+  // What matching changes (Groups tries a second stage and may take it back).
+  struct State {
+    std::vector<int64_t> dims;
+    std::unordered_set<const ir::Value*> dependent, computed;
+    std::vector<const ir::Operation*> absorbed;
+    std::unordered_map<const ir::Value*, int> absorbed_uses;
+    std::vector<const ir::Value*> inputs;
+  };
+  State Save() const { return {dims_, dependent_, computed_, absorbed_, absorbed_uses_, inputs_}; }
+  void Restore(const State& s) {
+    dims_ = s.dims;
+    dependent_ = s.dependent;
+    computed_ = s.computed;
+    absorbed_ = s.absorbed;
+    absorbed_uses_ = s.absorbed_uses;
+    inputs_ = s.inputs;
+  }
+
+  // Column groups (epilogue.h): the closed epilogue's root (or the product, with none) is read
+  // only by G >= 2 slices along its last dimension, of one width, starting at 0, stride,
+  // 2 * stride, ...; then the element-wise ops on them join as far as the same rules take
+  // them, and every value of theirs used outside is a stored root. On success `best` holds the
+  // grouped epilogue; on failure nothing changes.
+  bool Groups(FusedEpilogue& best) {
+    if (!options_.column_groups || op_.code() != ir::OpCode::kDotGeneral || dims_.size() < 2 || absorbed_.size() != best.fused.size()) return false;
+    const ir::Value* sliced = best.fused.empty() ? product_ : best.result;
+    const auto& ops = block_.operations();
+    const size_t rank = dims_.size();
+    std::vector<std::pair<int64_t, const ir::Operation*>> slices;  // (start, slice)
+    int64_t width = -1;
+    int found_uses = 0;
+    for (size_t i = position_.at(sliced->defining_op()) + 1; i < ops.size(); ++i) {
+      const ir::Operation& user = *ops[i];
+      const int n = static_cast<int>(std::count(user.operands().begin(), user.operands().end(), sliced));
+      if (n == 0) continue;
+      found_uses += n;
+      if (user.code() != ir::OpCode::kSlice || !IsElementalOp(user) || user.num_operands() != 1) return false;
+      const std::vector<int64_t> start = ir::AttrInts(user, "start_indices");
+      const std::vector<int64_t> limit = ir::AttrInts(user, "limit_indices");
+      const std::vector<int64_t> strides = ir::AttrInts(user, "strides");
+      if (start.size() != rank || limit.size() != rank || strides.size() != rank) return false;
+      for (size_t d = 0; d < rank; ++d) {
+        if (strides[d] != 1) return false;
+        if (d + 1 < rank && (start[d] != 0 || limit[d] != dims_[d])) return false;
+      }
+      const int64_t w = limit[rank - 1] - start[rank - 1];
+      if (w <= 0 || (width >= 0 && w != width)) return false;
+      width = w;
+      slices.push_back({start[rank - 1], &user});
+    }
+    auto total = uses_.find(sliced);
+    if (slices.size() < 2 || total == uses_.end() || total->second != found_uses) return false;
+    std::sort(slices.begin(), slices.end());
+    const int64_t stride = slices[1].first - slices[0].first;
+    if (slices[0].first != 0 || stride < width) return false;
+    for (size_t g = 0; g < slices.size(); ++g) {
+      if (slices[g].first != static_cast<int64_t>(g) * stride) return false;
+    }
+    // Stage two, on the slices' shape; restored if no root comes out of it.
+    const State saved = Save();
+    std::unordered_set<const ir::Operation*> members;
+    for (const auto& [start, slice] : slices) {
+      Add(*slice);
+      members.insert(slice);
+      dependent_.insert(slice->result(0));
+    }
+    dims_ = slices[0].second->result(0)->type().dims();
+    size_t last = 0;
+    for (const auto& [start, slice] : slices) last = std::max(last, position_.at(slice));
+    for (size_t i = position_.at(slices[0].second) + 1; i < ops.size(); ++i) {
+      const ir::Operation& user = *ops[i];
+      if (members.count(&user)) continue;
+      bool reads = false;
+      for (const ir::Value* v : user.operands()) reads = reads || dependent_.count(v);
+      if (!reads) continue;
+      if (!Absorb(user) || absorbed_.size() > kMaxEpilogueOps || inputs_.size() > max_inputs_) break;
+      members.insert(&user);
+      last = i;
+    }
+    // The roots: absorbed values used by anything else, which must come after the kernel (it
+    // runs at the last absorbed op's place).
+    ColumnGroups groups;
+    for (const auto& [start, slice] : slices) groups.slices.push_back(slice->result(0));
+    groups.width = width;
+    groups.stride = stride;
+    bool ok = absorbed_.size() <= kMaxEpilogueOps && inputs_.size() <= max_inputs_;
+    for (const ir::Operation* o : absorbed_) {
+      const ir::Value* v = o->result(0);
+      auto n = uses_.find(v);
+      auto inside = absorbed_uses_.find(v);
+      const int outside = (n == uses_.end() ? 0 : n->second) - (inside == absorbed_uses_.end() ? 0 : inside->second);
+      if (outside > 0) groups.roots.push_back(v);
+    }
+    for (size_t i = position_.at(&op_) + 1; ok && i < last; ++i) {
+      const ir::Operation& other = *ops[i];
+      if (std::find(absorbed_.begin(), absorbed_.end(), &other) != absorbed_.end()) continue;
+      for (const ir::Value* root : groups.roots) {
+        ok = ok && other.num_regions() == 0 &&
+             std::find(other.operands().begin(), other.operands().end(), root) == other.operands().end();
+      }
+    }
+    ok = ok && !groups.roots.empty();
+    if (!ok) {
+      Restore(saved);
+      return false;
+    }
+    std::sort(groups.roots.begin(), groups.roots.end(), [this](const ir::Value* a, const ir::Value* b) {
+      return position_.at(a->defining_op()) < position_.at(b->defining_op());
+    });
+    best.fused = absorbed_;
+    best.inputs = inputs_;
+    best.result = groups.roots.front();
+    Finish(best, sliced);
+    best.epilogue.groups = std::move(groups);
+    return true;
+  }
+
   // `user` (reading the product or a value computed from it) as an op of the subgraph.
   bool Absorb(const ir::Operation& user) {
     if (!IsElementalOp(user) || user.info().kind != ir::OpKind::kElementwise || user.num_results() != 1 ||

@@ -36,7 +36,12 @@ struct FusedEpilogue {
   Epilogue epilogue;
   std::vector<const ir::Value*> inputs;     // epilogue input i is bound from inputs[i]
   std::vector<const ir::Operation*> fused;  // absorbed ops, in program order
-  const ir::Value* result = nullptr;        // the value the plan's result holds
+  const ir::Value* result = nullptr;        // the value the plan's result holds (the first)
+  // Every value the plan stores, in order: the column groups' roots, else `result`.
+  std::vector<const ir::Value*> Results() const {
+    if (epilogue.groups) return epilogue.groups->roots;
+    return {result};
+  }
 };
 
 struct EpilogueMatchOptions {
@@ -50,9 +55,17 @@ struct EpilogueMatchOptions {
   // stores a tile through one loop then (KernelWriter::StoreTile), so the epilogue's code
   // appears once however many elements a tile holds.
   bool side_library_calls = false;
+  // Whether column groups may be matched (see above).
+  bool column_groups = true;
   std::string source_name;  // names the program in messages
 };
 
+// Column groups (epilogue.h's ColumnGroups, dot_general only): when what the element-wise
+// part computes is read only by slices of its last dimension at 0, stride, 2 * stride, ... of
+// one width, the element-wise ops on the slices join too (the same rules, on the slices'
+// shape), and the kernel stores every value of theirs that something else reads (an LSTM cell's
+// new c and h). Those uses must come after the last absorbed op (where the kernel runs).
+//
 // `op` (a dot_general, dot or convolution in `block`) and the largest subgraph after it within
 // `options`; with none the epilogue is empty and `result` is op's result. A quantized
 // contraction with an integer result takes none (its kernel requantizes). Inputs may be

@@ -314,6 +314,15 @@ Status KernelWriter::DeclareOutput() {
   result_binding_ = static_cast<int>(bindings_.size());
   Binding({BufferRole::kResult, 0, true}, "c_buf", narrow ? BufferAccess::kReadWrite : BufferAccess::kWrite);
   VKHLO_RETURN_IF_ERROR(EmitElementStorer("st_c", "c_buf", final_type, t_, writer_.prelude(), functions_));
+  // Column groups: root r > 0 in c_buf<r>, stored by st_c<r>.
+  for (size_t i = 1; e_.groups && i < e_.groups->roots.size(); ++i) {
+    const ElementType type = e_.groups->roots[i]->type().element_type();
+    const bool narrow_i = LibraryFacts(type, t_).storage_bits < 32;
+    Binding({BufferRole::kResult, static_cast<int>(i), true}, fmt::format("c_buf{}", i),
+            narrow_i ? BufferAccess::kReadWrite : BufferAccess::kWrite);
+    VKHLO_RETURN_IF_ERROR(
+        EmitElementStorer(fmt::format("st_c{}", i), fmt::format("c_buf{}", i), type, t_, writer_.prelude(), functions_));
+  }
   functions_ += fmt::format("uint out_index(uint b, uint m, uint n) {{ return {} + {} + {}; }}\n", p_.c_batch.Offset("b"),
                             p_.c_rows.Offset("m"), p_.c_cols.Offset("n"));
   // The product's own element index, which the epilogue's inputs are read by: out_index unless
@@ -338,6 +347,22 @@ Status KernelWriter::DeclareOutput() {
   VKHLO_ASSIGN_OR_RETURN(std::string to_r, ConvertDomain("acc", p_.acc, r, &writer_.prelude(), r_unsigned, r_unsigned));
   functions_ += fmt::format("{} round_result({} acc) {{ return {}; }}\n", AccGlslType(r), acc(),
                             RoundToType(to_r, p_.c_type, t_, writer_.prelude()));
+  if (e_.groups) {
+    // Column groups: the stage-one epilogue per product element, then store_group per root
+    // element; StoreGroups stores through one loop.
+    if (!p_.grouped) return InternalError(p_.what + ": column groups without a grouped problem");
+    std::vector<std::string> root_glsl;
+    for (const ir::Value* root : e_.groups->roots) root_glsl.emplace_back(AccGlslType(Domain(root->type().element_type())));
+    const std::string sliced_glsl(AccGlslType(Domain(e_.root->type().element_type())));
+    VKHLO_ASSIGN_OR_RETURN(GeneratedEpilogueGlsl gen, GenerateGroupedEpilogueGlsl(e_, t_, acc(), std::string(AccGlslType(r)),
+                                                                                 sliced_glsl, root_glsl));
+    for (const std::string& ext : gen.extensions) writer_.prelude().Extension(ext);
+    for (const std::string& file : gen.includes) writer_.prelude().Include(file);
+    functions_ += gen.helpers;
+    functions_ += gen.function;
+    costly_epilogue_ = true;
+    return OkStatus();
+  }
   if (e_.empty()) {
     functions_ += fmt::format("{} epilogue({} acc, uint b, uint m, uint n) {{ return round_result(acc); }}\n",
                               AccGlslType(r), acc());
@@ -385,6 +410,31 @@ std::string KernelWriter::StoreTile(const std::vector<TileElement>& elements, co
       "{0}  [[dont_unroll]] for (uint e = 0u; e < {1}u; ++e) {{\n"
       "{0}    if (tile_ok[e]) store_c(tile_at[e].x, tile_at[e].y, tile_at[e].z, tile_v[e]);\n{0}  }}\n{0}}}\n",
       indent, n);
+  return out;
+}
+
+std::string KernelWriter::StoreGroups(const std::vector<GroupElement>& elements, const std::string& indent) {
+  if (elements.empty() || !p_.grouped) return "";
+  writer_.prelude().Extension("GL_EXT_control_flow_attributes");
+  const size_t n = elements.size(), groups = elements.front().values.size();
+  std::string out = fmt::format("{0}{{\n{0}  {1} group_v[{2}];\n{0}  uvec4 group_at[{3}];\n{0}  bool group_ok[{3}];\n",
+                                indent, acc(), n * groups, n);
+  for (size_t e = 0; e < n; ++e) {
+    const GroupElement& t = elements[e];
+    for (size_t g = 0; g < groups; ++g) out += fmt::format("{}  group_v[{}] = {};\n", indent, e * groups + g, t.values[g]);
+    out += fmt::format("{0}  group_at[{1}] = uvec4({2}, {3}, {4}, {5}); group_ok[{1}] = {6};\n", indent, e, t.b, t.m, t.j,
+                       t.n, t.guard.empty() ? "true" : t.guard);
+  }
+  std::string args;
+  for (size_t g = 0; g < groups; ++g) {
+    args += fmt::format(",\n{0}        epilogue(group_v[e * {1}u + {2}u], at.x, at.y, at.w + {3}u)", indent, groups, g,
+                        static_cast<int64_t>(g) * p_.grouped->per_block);
+  }
+  out += fmt::format(
+      "{0}  [[dont_unroll]] for (uint e = 0u; e < {1}u; ++e) {{\n"
+      "{0}    uvec4 at = group_at[e];\n"
+      "{0}    if (group_ok[e]) store_group(at.x, at.y, at.z{2});\n{0}  }}\n{0}}}\n",
+      indent, n, args);
   return out;
 }
 

@@ -115,6 +115,16 @@ class KernelWriter {
   // made megabytes of SPIR-V). After DeclareMatmul / DeclarePackedMatmul / DeclareFill.
   std::string StoreTile(const std::vector<TileElement>& elements, const std::string& indent = "  ");
 
+  // Column groups (MatmulProblem::grouped): one root element a tile stores, (b, m, j), from the
+  // accumulators `values` of its columns in each group, the first (group 0's) at column `n`,
+  // group g's at n + g * per_block, when `guard` holds. GLSL statements applying the
+  // stage-one epilogue to each and store_group to them, through one loop. After DeclareMatmul.
+  struct GroupElement {
+    std::vector<std::string> values;
+    std::string b, m, j, n, guard;
+  };
+  std::string StoreGroups(const std::vector<GroupElement>& elements, const std::string& indent = "  ");
+
   void AddShared(const std::string& decl) { shared_ += decl; }
   // A GLSL function after the declared ones (it may call load_a, load_b, ...).
   void AddFunction(const std::string& text) { functions_ += text; }

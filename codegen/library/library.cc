@@ -26,11 +26,21 @@ Status CheckPlanSupport(const MatmulProblem& p, const Epilogue& e, const TargetI
   VKHLO_RETURN_IF_ERROR(CheckTypeSupport(p.c_type, p.acc, t, p.what));
   const ir::ElementType final_type = e.ResultType(p.c_type);
   VKHLO_RETURN_IF_ERROR(CheckTypeSupport(final_type, ComputeDomain(final_type, t), t, p.what + " (epilogue)"));
+  size_t results = 1;
+  if (e.groups) {
+    results = e.groups->roots.size();
+    for (const ir::Value* root : e.groups->roots) {
+      const ir::ElementType type = root->type().element_type();
+      VKHLO_RETURN_IF_ERROR(CheckTypeSupport(type, ComputeDomain(type, t), t, p.what + " (epilogue)"));
+    }
+    const ir::ElementType sliced = e.root->type().element_type();
+    VKHLO_RETURN_IF_ERROR(CheckTypeSupport(sliced, ComputeDomain(sliced, t), t, p.what + " (epilogue)"));
+  }
   for (const ir::Value* in : e.inputs) {
     const ir::ElementType type = in->type().element_type();
     VKHLO_RETURN_IF_ERROR(CheckTypeSupport(type, ComputeDomain(type, t), t, p.what + " (epilogue input)"));
   }
-  const size_t buffers = 3 + e.inputs.size() + (p.quant && p.quant->channels > 1 ? 1 : 0);
+  const size_t buffers = 2 + results + e.inputs.size() + (p.quant && p.quant->channels > 1 ? 1 : 0);
   if (buffers > t.max_storage_buffers_per_stage) {
     return ResourceExhaustedError(fmt::format("{} with its epilogue binds {} storage buffers, more than {}'s "
                                               "maxPerStageDescriptorStorageBuffers = {}",
@@ -82,6 +92,11 @@ StatusOr<LibraryPlan> PlanMatmul(const MatmulProblem& problem, const TargetInfo&
     choice.reason = "forced";
   }
   if (options.force_split_k > 0) choice.config.split_k = options.force_split_k;
+  if (p.grouped && (choice.config.variant != MatmulVariant::kRegisterTiled || choice.config.split_k > 1 ||
+                    choice.config.tn % (p.grouped->groups * p.grouped->per_block) != 0 || p.k == 0)) {
+    return InvalidArgumentError(fmt::format("{}: column groups need a register tile of whole column blocks and K > 0 ({})",
+                                            p.what, choice.config.ToString()));
+  }
   plan.config = choice.config;
   if (p.quant) {
     const MatmulVariant v = plan.config.variant;
@@ -167,6 +182,12 @@ StatusOr<LibraryPlan> PlanDotGeneral(const ir::Operation& op, const TargetInfo& 
                                      const PlanOptions& options) {
   VKHLO_ASSIGN_OR_RETURN(MatmulProblem p, NormalizeDotGeneral(op));
   if (!e.store_permutation.empty()) VKHLO_RETURN_IF_ERROR(StoreTransposed(p, e.store_permutation));
+  if (e.groups) {
+    const int64_t groups = static_cast<int64_t>(e.groups->slices.size());
+    const int64_t per_block = GroupedColumnsPerBlock(groups, e.groups->width, t);
+    if (per_block == 0) return InvalidArgumentError(fmt::format("{}: {} column groups", p.what, groups));
+    VKHLO_RETURN_IF_ERROR(GroupColumns(p, groups, e.groups->width, e.groups->stride, per_block));
+  }
   PlanOptions o = options;
   if (o.name.empty()) o.name = "dot_general";
   return PlanMatmul(p, t, e, o);

@@ -4,7 +4,8 @@
 // A LibraryPlan names its buffers by role; here they become the fusion's values:
 //   kOperand i        -> the op's operand i (a fusion input)
 //   kEpilogueInput i  -> MatchEpilogue's input i (a fusion input: the bias before its broadcast)
-//   kResult           -> the fusion's one output (the op's result, or the end of the absorbed chain)
+//   kResult i         -> the fusion's output i (the op's result, the end of the absorbed chain,
+//                        or the column groups' roots)
 //   kScratch i        -> DeviceKernel scratch buffer i (split-K partial sums)
 //   kConstant i       -> DeviceKernel constant table i (a quantized contraction's per-channel
 //                        constants), uploaded once by the runtime
@@ -41,16 +42,22 @@ StatusOr<LibraryPlan> Plan(const ir::Operation& op, const TargetInfo& target, co
 
 // The chains MatchEpilogue finds for `op`, the largest first: each further one reads fewer
 // input buffers (the device's binding limit may not take them all). Stops when `take` accepts.
+// Column groups first (an LSTM cell in its recurrent product's kernel), then without them.
 template <typename Take>
 void ForEachEpilogue(const ir::Operation& op, const std::string& source_name, Take take) {
-  library::EpilogueMatchOptions options;
-  options.source_name = source_name;
-  library::FusedEpilogue match = library::MatchEpilogue(*op.parent_block(), op, options);
-  while (!match.fused.empty()) {
-    if (take(match)) return;
-    if (match.inputs.empty()) return;
-    options.max_inputs = match.inputs.size() - 1;
-    match = library::MatchEpilogue(*op.parent_block(), op, options);
+  for (bool groups : {true, false}) {
+    library::EpilogueMatchOptions options;
+    options.source_name = source_name;
+    options.column_groups = groups;
+    library::FusedEpilogue match = library::MatchEpilogue(*op.parent_block(), op, options);
+    if (groups && !match.epilogue.groups) continue;  // the same matches follow without
+    while (!match.fused.empty()) {
+      if (take(match)) return;
+      if (match.inputs.empty()) break;
+      options.max_inputs = match.inputs.size() - 1;
+      match = library::MatchEpilogue(*op.parent_block(), op, options);
+      if (groups && !match.epilogue.groups) break;
+    }
   }
 }
 
@@ -59,7 +66,8 @@ uint64_t Descriptors(const ir::Operation& op, const library::FusedEpilogue& epil
   auto bytes = [](const ir::Value* v) {
     return (StorageByteSize(v->type().element_type(), v->type().num_elements()) + 3) / 4 * 4;
   };
-  uint64_t n = DescriptorsFor(target, bytes(epilogue.result));
+  uint64_t n = 0;
+  for (const ir::Value* v : epilogue.Results()) n += DescriptorsFor(target, bytes(v));
   for (const ir::Value* v : op.operands()) n += DescriptorsFor(target, bytes(v));
   for (const ir::Value* v : epilogue.inputs) n += DescriptorsFor(target, bytes(v));
   return n;
@@ -88,8 +96,9 @@ StatusOr<library::FusedEpilogue> EpilogueOf(const Fusion& fusion, const std::str
 StatusOr<DeviceKernel> EmitLibrary(const Fusion& fusion, const TargetInfo& target, const KernelOptions& options) {
   const ir::Operation& op = *fusion.device_op;
   VKHLO_ASSIGN_OR_RETURN(library::FusedEpilogue epilogue, EpilogueOf(fusion, options.source_name));
-  if (fusion.outputs.size() != 1 || fusion.outputs[0] != epilogue.result) {
-    return InternalError(fmt::format("{}: expected one output, the result of its last fused op", fusion.name));
+  const std::vector<const ir::Value*> results = epilogue.Results();
+  if (fusion.outputs != results) {
+    return InternalError(fmt::format("{}: expected the epilogue's results as outputs", fusion.name));
   }
   VKHLO_ASSIGN_OR_RETURN(LibraryPlan plan, Plan(op, target, epilogue.epilogue, fusion.name));
   DeviceKernel kernel;
@@ -138,7 +147,8 @@ StatusOr<DeviceKernel> EmitLibrary(const Fusion& fusion, const TargetInfo& targe
           dispatch.bindings.push_back(KernelBuffer::Read(epilogue.inputs[i]));
           break;
         case BufferRole::kResult:
-          dispatch.bindings.push_back(KernelBuffer::Write(epilogue.result));
+          if (i >= results.size()) return InternalError(fmt::format("{}: result {} out of range", d.name, i));
+          dispatch.bindings.push_back(KernelBuffer::Write(results[i]));
           break;
         case BufferRole::kScratch:
           dispatch.bindings.push_back(KernelBuffer::Scratch(ref.index, ref.written));
@@ -160,7 +170,7 @@ StatusOr<DeviceKernel> EmitLibrary(const Fusion& fusion, const TargetInfo& targe
 // allows (an epilogue in a type the device lacks leaves the ops to loop kernels; one reading
 // too many buffers gives way to a smaller one: a conv block's batch norm without its residual).
 bool AbsorbEpilogue(const ir::Operation& op, const TargetInfo& target, std::vector<const ir::Operation*>& ops,
-                    std::vector<const ir::Value*>& inputs) {
+                    std::vector<const ir::Value*>& inputs, std::vector<const ir::Value*>& outputs) {
   if (op.parent_block() == nullptr) return false;
   bool taken = false;
   ForEachEpilogue(op, "", [&](const library::FusedEpilogue& m) {
@@ -168,6 +178,7 @@ bool AbsorbEpilogue(const ir::Operation& op, const TargetInfo& target, std::vect
     if (!Plan(op, target, m.epilogue, "probe").ok()) return false;
     ops = m.fused;
     inputs = m.inputs;
+    outputs = m.Results();
     taken = true;
     return true;
   });

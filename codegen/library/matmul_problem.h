@@ -64,6 +64,15 @@ struct MatmulProblem {
   // Set by StoreTransposed: the product's own row-major maps (c_* then describe the stored
   // transpose), by which the epilogue's inputs are indexed.
   std::optional<std::array<AxisMap, 3>> product_maps;
+  // Set by GroupColumns (Epilogue::groups): the kernel's column n < N = groups * width is the
+  // product's column g * stride + jb * per_block + jj for n = (jb * groups + g) * per_block + jj,
+  // so a tile of groups * per_block columns holds the same per_block columns of every group.
+  // B's column map reads that order; product_maps index the product's element (b, m, n); the
+  // c_* maps place the stored roots' element (b, m, j) of [batch, M, width].
+  struct GroupedColumns {
+    int64_t groups = 1, width = 0, stride = 0, per_block = 1;
+  };
+  std::optional<GroupedColumns> grouped;
   // Set for an op with ir::kQuantizedTypesAttribute (quantized.h): a_type / b_type / c_type
   // are then the storage types, `acc` i32 (integer path) or the expressed type's (hybrid).
   std::optional<QuantizedContraction> quant;
@@ -79,6 +88,10 @@ StatusOr<MatmulProblem> NormalizeDotGeneral(const ir::Operation& op);
 // The result maps of `p` (from NormalizeDotGeneral) for storing transpose(result, permutation)
 // instead of the result (Epilogue::store_permutation).
 Status StoreTransposed(MatmulProblem& p, const std::vector<int64_t>& permutation);
+
+// The maps of `p` (from NormalizeDotGeneral, one rhs free dimension) for computing its columns
+// in column groups of `per_block` (MatmulProblem::grouped) and storing roots of `width` columns.
+Status GroupColumns(MatmulProblem& p, int64_t groups, int64_t width, int64_t stride, int64_t per_block);
 
 // convolution as an implicit GEMM per group (feature_group_count or batch_group_count):
 // batch = groups, M = output batch x output spatial, N = output features per group,

@@ -234,8 +234,34 @@ StatusOr<LibraryDispatch> EmitRegisterTiled(const MatmulProblem& p, const Epilog
     }
     body += "  }\n";
   }
+  if (p.grouped) {
+    // Column groups: the tile holds whole blocks of groups * per_block columns; root column j
+    // of block q takes column jj of each group (MatmulProblem::grouped's order).
+    if (split > 1 || dot4 || qcols || !e.groups) {
+      return InvalidArgumentError(p.what + ": column groups in a split or quantized product, or without their epilogue");
+    }
+    const uint32_t per_block = static_cast<uint32_t>(p.grouped->per_block);
+    const uint32_t block = static_cast<uint32_t>(p.grouped->groups) * per_block;
+    if (tn % block != 0) return InternalError(p.what + ": a grouped tile of partial column blocks");
+    std::vector<KernelWriter::GroupElement> groups;
+    for (uint32_t i = 0; i < tm; ++i) {
+      for (uint32_t q = 0; q < tn / block; ++q) {
+        for (uint32_t jj = 0; jj < per_block; ++jj) {
+          KernelWriter::GroupElement g;
+          for (uint32_t s = 0; s < block / per_block; ++s) g.values.push_back(fmt::format("c{}_{}", i, q * block + s * per_block + jj));
+          g.b = "b";
+          g.m = fmt::format("m0 + {}u", i);
+          g.n = fmt::format("n0 + {}u", q * block + jj);
+          g.j = fmt::format("(n0 + {}u) / {}u * {}u + {}u", q * block, block, per_block, jj);
+          g.guard = fmt::format("{} < M && {} < N", g.m, g.n);
+          groups.push_back(std::move(g));
+        }
+      }
+    }
+    body += w.StoreGroups(groups);
+  }
   std::vector<KernelWriter::TileElement> tile;
-  for (uint32_t i = 0; i < tm; ++i) {
+  for (uint32_t i = 0; !p.grouped && i < tm; ++i) {
     for (uint32_t j = 0; j < tn; ++j) {
       const std::string m = fmt::format("m0 + {}u", i), n = fmt::format("n0 + {}u", j);
       const std::string guard = fmt::format("{} < M && {} < N", m, n);

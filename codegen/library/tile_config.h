@@ -85,6 +85,11 @@ struct MatmulChoice {
 // dot-per-output kernel (or split-K), skinny shapes smaller tiles, small batches tiles that fit.
 MatmulChoice ChooseMatmulConfig(const MatmulProblem& problem, const TargetInfo& target);
 
+// Column groups (MatmulProblem::grouped): the columns of each group a tile holds, before the
+// problem is grouped: on CPU drivers 4 (one texel per group and k) when the width allows and
+// the tile stays within 16 columns, else 2 or 1; elsewhere 1. 0: too many groups for a tile.
+int64_t GroupedColumnsPerBlock(int64_t groups, int64_t width, const TargetInfo& target);
+
 // Whether this build's GLSL compiler can emit GL_KHR_cooperative_matrix (glslang >= 13).
 bool CompilerHasKhrCooperativeMatrix();
 
