@@ -162,6 +162,9 @@ bool UseDirectConvolution(const ConvParams& c, const TargetInfo&) {
 
 StatusOr<LibraryPlan> PlanDirectConvolution(const ConvParams& c, const TargetInfo& t, const Epilogue& e,
                                             const PlanOptions& options) {
+  // Its tiles' (b, m, n) are not the implicit GEMM's: a value varying along the output
+  // features is not known to be one per column.
+  if (!e.column_values.empty()) return InvalidArgumentError("the direct convolution kernel takes no column values");
   VKHLO_ASSIGN_OR_RETURN(MatmulProblem p, ConvolutionAsMatmul(c));
   p.acc = AccForTarget(p.acc, t);  // 64-bit integers as uvec2 pairs without shaderInt64
   VKHLO_RETURN_IF_ERROR(CheckPlanSupport(p, e, t));

@@ -44,6 +44,10 @@ struct Epilogue {
   std::vector<int64_t> store_permutation;
   // Set: the kernel stores the groups' roots instead of `root` (which may be the product).
   std::optional<ColumnGroups> groups;
+  // Values of the product's shape that vary only along its columns (a batch-norm scale
+  // broadcast along the channels, computed in the subgraph with library calls): the epilogue
+  // computes each once per column it meets in a row, not once per element.
+  std::vector<const ir::Value*> column_values;
 
   bool empty() const { return root == nullptr; }
   // The element type stored: the root's (the first group root's), or `product_type` without

@@ -29,7 +29,7 @@ std::unique_ptr<ElementalEmitter> EpilogueEmitter(const Epilogue& g, const Targe
 // element, with the prelude's helpers.
 StatusOr<std::string> EpilogueFunction(const Epilogue& g, const TargetInfo& target, ShaderPrelude& prelude,
                                        const std::string& acc_glsl, const std::string& product_glsl,
-                                       const std::string& final_glsl) {
+                                       const std::string& final_glsl, bool* element_calls = nullptr) {
   if (g.product == nullptr || g.root == nullptr) return InternalError("generated epilogue without product or root");
   std::unique_ptr<ElementalEmitter> em = EpilogueEmitter(g, target, prelude);
   // The product in the emitter's compute form of its type. The library's domain and the
@@ -43,11 +43,38 @@ StatusOr<std::string> EpilogueFunction(const Epilogue& g, const TargetInfo& targ
   const std::string product = pf.glsl == product_glsl ? "x" : fmt::format("{}(x)", pf.glsl);
   em->Bind(g.product, Expr{product, pf.type, false});
   const Index index = Index::Linear(g.product->type().dims(), "oi");
+  // Column values (Epilogue::column_values): hlo_cv_fill(slot, b, m, n) computes them at the
+  // product's element (b, m, n) into slot `slot` of private arrays; the epilogue reads slot
+  // hlo_cv_slot. The kernel fills a slot per column of a tile once, in a loop, then stores the
+  // tile's elements (KernelWriter::StoreTile), so their library calls appear once in the kernel
+  // and run once per column.
+  for (size_t i = 0; i < g.column_values.size(); ++i) {
+    const TypeFacts& vf = em->Facts(g.column_values[i]->type().element_type());
+    em->Bind(g.column_values[i], Expr{fmt::format("hlo_cv{}[hlo_cv_slot]", i), vf.type, false});
+  }
   VKHLO_ASSIGN_OR_RETURN(Expr root, em->Emit(g.root, index));
   VKHLO_ASSIGN_OR_RETURN(root, em->Compute(root));
   VKHLO_RETURN_IF_ERROR(em->sticky_error());
+  // (Before the fill adds its own.)
+  if (element_calls != nullptr) *element_calls = !prelude.includes().empty();
   const TypeFacts& rf = em->Facts(g.root->type().element_type());
   const std::string result = rf.glsl == final_glsl ? root.code : fmt::format("{}({})", final_glsl, root.code);
+  if (!g.column_values.empty()) {
+    std::unique_ptr<ElementalEmitter> fill = EpilogueEmitter(g, target, prelude);
+    prelude.Global("uint hlo_cv_slot = 0u;");
+    std::string stores;
+    for (size_t i = 0; i < g.column_values.size(); ++i) {
+      const ir::Value* v = g.column_values[i];
+      VKHLO_ASSIGN_OR_RETURN(Expr value, fill->Emit(v, index));
+      VKHLO_ASSIGN_OR_RETURN(value, fill->Compute(value));
+      prelude.Global(fmt::format("{} hlo_cv{}[{}];", fill->Facts(v->type().element_type()).glsl, i, kColumnValueSlots));
+      stores += fmt::format("  hlo_cv{}[slot] = {};\n", i, value.code);
+    }
+    VKHLO_RETURN_IF_ERROR(fill->sticky_error());
+    prelude.Helper("hlo_cv_fill", fmt::format("void hlo_cv_fill(uint slot, uint b, uint m, uint n) {{\n"
+                                              "  uint oi = product_index(b, m, n);\n{}{}}}",
+                                              fill->body(), stores));
+  }
   return fmt::format(
       "{0} epilogue({1} acc, uint b, uint m, uint n) {{\n  {2} x = round_result(acc);\n"
       "  uint oi = product_index(b, m, n);\n{3}  return {4};\n}}\n",
@@ -60,8 +87,9 @@ GeneratedEpilogueGlsl Collect(const ShaderPrelude& prelude) {
     if (e != "GL_GOOGLE_include_directive") out.extensions.push_back(e);
   }
   out.includes = prelude.includes();
-  for (const std::string& h : prelude.helpers()) out.helpers += h + "\n";
+  // Globals first: helpers may use them (the column values' arrays).
   for (const std::string& gl : prelude.globals()) out.helpers += gl + "\n";
+  for (const std::string& h : prelude.helpers()) out.helpers += h + "\n";
   return out;
 }
 
@@ -71,9 +99,12 @@ StatusOr<GeneratedEpilogueGlsl> GenerateEpilogueGlsl(const Epilogue& g, const Ta
                                                      const std::string& acc_glsl, const std::string& product_glsl,
                                                      const std::string& final_glsl) {
   ShaderPrelude prelude;
-  VKHLO_ASSIGN_OR_RETURN(std::string function, EpilogueFunction(g, target, prelude, acc_glsl, product_glsl, final_glsl));
+  bool element_calls = false;
+  VKHLO_ASSIGN_OR_RETURN(std::string function,
+                         EpilogueFunction(g, target, prelude, acc_glsl, product_glsl, final_glsl, &element_calls));
   GeneratedEpilogueGlsl out = Collect(prelude);
   out.function = std::move(function);
+  out.element_calls = element_calls;
   return out;
 }
 

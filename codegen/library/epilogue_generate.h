@@ -14,13 +14,22 @@
 
 namespace vkhlo::codegen::library {
 
+// Slots of column values (Epilogue::column_values) a kernel holds: the distinct columns of the
+// elements one StoreTile stores.
+inline constexpr int kColumnValueSlots = 64;
+
 struct GeneratedEpilogueGlsl {
   std::vector<std::string> extensions;  // besides GL_GOOGLE_include_directive
   std::vector<std::string> includes;    // GLSL library files
   std::string helpers;                  // helper functions and globals the body calls
   std::string function;                 // the epilogue function
+  // Whether the epilogue itself (not the column values' fill) calls the GLSL library.
+  bool element_calls = false;
 };
 
+// With column values the helpers define `hlo_cv_fill(uint slot, uint b, uint m, uint n)`, which
+// the caller runs for the element's column before the epilogue, with `hlo_cv_slot` = slot.
+//
 // `<final_glsl> epilogue(<acc_glsl> acc, uint b, uint m, uint n)`, which calls
 // `round_result(acc)` (the product rounded to its type, in `product_glsl`) and
 // `product_index(b, m, n)` (the product's row-major index), and reads epilogue input i from the

@@ -137,6 +137,11 @@ class Matcher {
     best.epilogue.root = root;
     best.epilogue.inputs = best.inputs;
     best.epilogue.source_name = options_.source_name;
+    for (const ir::Value* v : column_values_) {
+      if (std::find(best.fused.begin(), best.fused.end(), v->defining_op()) != best.fused.end()) {
+        best.epilogue.column_values.push_back(v);
+      }
+    }
   }
 
   // What matching changes (Groups tries a second stage and may take it back).
@@ -145,9 +150,9 @@ class Matcher {
     std::unordered_set<const ir::Value*> dependent, computed;
     std::vector<const ir::Operation*> absorbed;
     std::unordered_map<const ir::Value*, int> absorbed_uses;
-    std::vector<const ir::Value*> inputs;
+    std::vector<const ir::Value*> inputs, column_values;
   };
-  State Save() const { return {dims_, dependent_, computed_, absorbed_, absorbed_uses_, inputs_}; }
+  State Save() const { return {dims_, dependent_, computed_, absorbed_, absorbed_uses_, inputs_, column_values_}; }
   void Restore(const State& s) {
     dims_ = s.dims;
     dependent_ = s.dependent;
@@ -155,6 +160,7 @@ class Matcher {
     absorbed_ = s.absorbed;
     absorbed_uses_ = s.absorbed_uses;
     inputs_ = s.inputs;
+    column_values_ = s.column_values;
   }
 
   // Column groups (epilogue.h): the closed epilogue's root (or the product, with none) is read
@@ -356,6 +362,7 @@ class Matcher {
   // absorbed ops.
   bool Side(const ir::Value* v) {
     if (computed_.count(v) || dependent_.count(v)) return true;
+    if (ColumnValue(v)) return true;
     std::vector<const ir::Value*> leaves;
     if (IndexExpression(v, leaves)) {
       for (const ir::Value* leaf : leaves) {
@@ -377,6 +384,113 @@ class Matcher {
     if (!Independent(v)) return false;
     if (std::find(inputs_.begin(), inputs_.end(), v) == inputs_.end()) inputs_.push_back(v);
     return true;
+  }
+
+  // A side value of the product's shape that varies only along its last dimension, computed
+  // with library calls (batch norm's scale rsqrt(var + eps) * gamma, broadcast along the
+  // channels): a chain of broadcast_in_dim / reshape from a vector of the last dimension's
+  // size, each op's result used once, the vector computed per element from values that exist
+  // before the kernel. Its ops join; the kernel computes it once per tile column
+  // (Epilogue::column_values) instead of in a kernel of its own.
+  bool ColumnValue(const ir::Value* v) {
+    if (!options_.column_values || !ColumnsAreLastDimension() || v->type().dims() != dims_) return false;
+    std::vector<const ir::Operation*> chain;
+    const ir::Value* x = v;
+    int64_t channel = static_cast<int64_t>(dims_.size()) - 1;  // the dimension of x the columns run along
+    while (x->type().rank() != 1 || x->type().dims()[0] != dims_.back()) {
+      const ir::Operation* def = x->defining_op();
+      if (def == nullptr || def->parent_block() != &block_ || !IsElementalOp(*def) || def->num_operands() != 1 ||
+          UsesOf(x) != 1 || chain.size() > 8) {
+        return false;
+      }
+      const ir::Type& in = def->operand(0)->type();
+      int64_t next = -1;
+      if (def->code() == ir::OpCode::kBroadcastInDim) {
+        const std::vector<int64_t> map = ir::AttrInts(*def, "broadcast_dimensions");
+        for (size_t d = 0; d < map.size(); ++d) {
+          if (map[d] == channel) next = static_cast<int64_t>(d);
+          else if (in.dims()[d] != 1) return false;  // varies along another dimension
+        }
+      } else if (def->code() == ir::OpCode::kReshape) {
+        for (int64_t d = 0; d < in.rank(); ++d) {
+          if (in.dims()[static_cast<size_t>(d)] == 1) continue;
+          if (next >= 0 || in.dims()[static_cast<size_t>(d)] != dims_.back()) return false;
+          next = d;
+        }
+        if (x->type().num_elements() != dims_.back()) return false;  // only the channels, and size-1 dims
+      } else {
+        return false;
+      }
+      if (next < 0 || in.dims()[static_cast<size_t>(next)] != dims_.back()) return false;
+      chain.push_back(def);
+      channel = next;
+      x = def->operand(0);
+    }
+    // The vector: worth a column value only when computing it calls the GLSL library.
+    const ir::Operation* def = x->defining_op();
+    if (chain.empty() || def == nullptr || def->parent_block() != &block_ || UsesOf(x) != 1 || Before(x)) return false;
+    const State saved = Save();
+    const size_t absorbed_before = absorbed_.size();
+    bool ok = SideVector(x), calls = false;
+    // Every op it took is used once (by the chain): nothing else needs the vector.
+    for (size_t i = absorbed_before; ok && i < absorbed_.size(); ++i) {
+      ok = UsesOf(absorbed_[i]->result(0)) == 1;
+      calls = calls || LibraryCall(*absorbed_[i]);
+    }
+    ok = ok && calls;
+    if (!ok) {
+      Restore(saved);
+      return false;
+    }
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      Add(**it);
+      computed_.insert((*it)->result(0));
+    }
+    column_values_.push_back(v);
+    return true;
+  }
+
+  // `x` computed per element by side ops, library calls allowed (ColumnValue's vector).
+  bool SideVector(const ir::Value* x) {
+    const ir::Operation* def = x->defining_op();
+    if (!SideComputable(*def) || def->num_results() != 1 || def->code() == ir::OpCode::kConstant) return false;
+    for (const ir::Value* operand : def->operands()) {
+      if (computed_.count(operand) || dependent_.count(operand)) return false;
+      std::vector<const ir::Value*> leaves;
+      if (IndexExpression(operand, leaves)) {
+        for (const ir::Value* leaf : leaves) {
+          if (std::find(inputs_.begin(), inputs_.end(), leaf) == inputs_.end()) inputs_.push_back(leaf);
+        }
+        continue;
+      }
+      if (operand->defining_op() == nullptr || UsesOf(operand) != 1 || !SideVector(operand)) return false;
+    }
+    Add(*def);
+    computed_.insert(x);
+    return true;
+  }
+
+  // Whether the product's last dimension is the kernel's column side (so a value varying only
+  // along it is constant along each tile column): a dot_general with an rhs free dimension, a
+  // convolution whose output features are its last dimension.
+  bool ColumnsAreLastDimension() const {
+    if (op_.code() == ir::OpCode::kDotGeneral) {
+      const ir::Attribute* a = op_.attribute("dot_dimension_numbers");
+      const ir::DotDimensionNumbers* dn = a ? a->as<ir::DotDimensionNumbers>() : nullptr;
+      return dn != nullptr && dn->rhs_batching_dimensions.size() + dn->rhs_contracting_dimensions.size() <
+                                  static_cast<size_t>(op_.operand(1)->type().rank());
+    }
+    if (op_.code() == ir::OpCode::kConvolution) {
+      const ir::Attribute* a = op_.attribute("dimension_numbers");
+      const ir::ConvDimensionNumbers* cn = a ? a->as<ir::ConvDimensionNumbers>() : nullptr;
+      return cn != nullptr && cn->output_feature_dimension == static_cast<int64_t>(dims_.size()) - 1;
+    }
+    return false;
+  }
+
+  int UsesOf(const ir::Value* v) const {
+    auto n = uses_.find(v);
+    return n == uses_.end() ? 0 : n->second;
   }
 
   // Whether `v` (defined after the product) is computed without it.
@@ -428,6 +542,7 @@ class Matcher {
   std::vector<const ir::Operation*> absorbed_;
   std::unordered_map<const ir::Value*, int> absorbed_uses_;
   std::vector<const ir::Value*> inputs_;
+  std::vector<const ir::Value*> column_values_;
 };
 
 }  // namespace

@@ -57,6 +57,10 @@ struct EpilogueMatchOptions {
   bool side_library_calls = false;
   // Whether column groups may be matched (see above).
   bool column_groups = true;
+  // Whether a per-channel vector computed with library calls and broadcast along the product's
+  // last dimension (the columns) joins as a column value (Epilogue::column_values), computed
+  // once per tile column.
+  bool column_values = true;
   std::string source_name;  // names the program in messages
 };
 

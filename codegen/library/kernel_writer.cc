@@ -378,38 +378,72 @@ Status KernelWriter::DeclareOutput() {
     auto narrow = [](ir::ElementType t) {
       return ir::IsFloat(t) && t != ElementType::kF32 && t != ElementType::kF64;
     };
-    costly_epilogue_ = !gen.includes.empty() || narrow(p_.c_type) || narrow(final_type);
+    costly_epilogue_ = gen.element_calls || narrow(p_.c_type) || narrow(final_type);
   }
-  functions_ += fmt::format("void store_c(uint b, uint m, uint n, {} acc) {{ st_c(out_index(b, m, n), epilogue(acc, b, m, n)); }}\n",
-                            acc());
+  if (e_.column_values.empty()) {
+    functions_ += fmt::format("void store_c(uint b, uint m, uint n, {} acc) {{ st_c(out_index(b, m, n), epilogue(acc, b, m, n)); }}\n",
+                              acc());
+    return OkStatus();
+  }
+  // Column values: store_c fills slot 0 for its own element (kernels that store an element
+  // per call site); StoreTile fills a slot per column of the tile, then calls store_c_slot.
+  functions_ += fmt::format(
+      "void store_c_slot(uint slot, uint b, uint m, uint n, {} acc) {{ hlo_cv_slot = slot; st_c(out_index(b, m, n), "
+      "epilogue(acc, b, m, n)); }}\n"
+      "void store_c(uint b, uint m, uint n, {} acc) {{ hlo_cv_fill(0u, b, min(m, M - 1u), min(n, N - 1u)); "
+      "store_c_slot(0u, b, m, n, acc); }}\n",
+      acc(), acc());
   return OkStatus();
 }
 
 std::string KernelWriter::StoreTile(const std::vector<TileElement>& elements, const std::string& indent) {
+  // Column values: one slot per distinct (b, n) of the tile, filled in a loop (one copy of
+  // their code), then every element stored from its column's slot.
+  std::vector<size_t> slot(elements.size(), 0);
+  std::string out;
+  const bool columns = !e_.column_values.empty() && !elements.empty();
+  if (columns) {
+    std::vector<size_t> first;  // the element each slot is filled for
+    for (size_t e = 0; e < elements.size(); ++e) {
+      size_t s = 0;
+      while (s < first.size() && (elements[first[s]].n != elements[e].n || elements[first[s]].b != elements[e].b)) ++s;
+      if (s == first.size()) first.push_back(e);
+      slot[e] = s;
+    }
+    if (first.size() > static_cast<size_t>(kColumnValueSlots)) return "#error more tile columns than column-value slots\n";
+    writer_.prelude().Extension("GL_EXT_control_flow_attributes");
+    out += fmt::format("{0}{{\n{0}  uvec2 cv_at[{1}];\n", indent, first.size());
+    for (size_t s = 0; s < first.size(); ++s) {
+      out += fmt::format("{}  cv_at[{}] = uvec2({}, min({}, N - 1u));\n", indent, s, elements[first[s]].b, elements[first[s]].n);
+    }
+    out += fmt::format("{0}  [[dont_unroll]] for (uint s = 0u; s < {1}u; ++s) hlo_cv_fill(s, cv_at[s].x, 0u, cv_at[s].y);\n{0}}}\n",
+                       indent, first.size());
+  }
+  auto store = [&](const TileElement& t, size_t e) {
+    return columns ? fmt::format("store_c_slot({}u, {}, {}, {}, {});", slot[e], t.b, t.m, t.n, t.value)
+                   : fmt::format("store_c({}, {}, {}, {});", t.b, t.m, t.n, t.value);
+  };
   auto guarded = [](const TileElement& t, const std::string& store) {
     return t.guard.empty() ? store + "\n" : fmt::format("if ({}) {}\n", t.guard, store);
   };
-  std::string out;
   if (!costly_epilogue_ || elements.size() < 2) {
-    for (const TileElement& t : elements) {
-      out += indent + guarded(t, fmt::format("store_c({}, {}, {}, {});", t.b, t.m, t.n, t.value));
-    }
+    for (size_t e = 0; e < elements.size(); ++e) out += indent + guarded(elements[e], store(elements[e], e));
     return out;
   }
   // Drivers inline every call: one loop keeps a single copy of the epilogue in the kernel.
   writer_.prelude().Extension("GL_EXT_control_flow_attributes");
   const size_t n = elements.size();
-  out += fmt::format("{0}{{\n{0}  {1} tile_v[{2}];\n{0}  uvec3 tile_at[{2}];\n{0}  bool tile_ok[{2}];\n", indent,
+  out += fmt::format("{0}{{\n{0}  {1} tile_v[{2}];\n{0}  uvec4 tile_at[{2}];\n{0}  bool tile_ok[{2}];\n", indent,
                      acc(), n);
   for (size_t e = 0; e < n; ++e) {
     const TileElement& t = elements[e];
-    out += fmt::format("{0}  tile_v[{1}] = {2}; tile_at[{1}] = uvec3({3}, {4}, {5}); tile_ok[{1}] = {6};\n", indent,
-                       e, t.value, t.b, t.m, t.n, t.guard.empty() ? "true" : t.guard);
+    out += fmt::format("{0}  tile_v[{1}] = {2}; tile_at[{1}] = uvec4({3}, {4}, {5}, {6}u); tile_ok[{1}] = {7};\n", indent,
+                       e, t.value, t.b, t.m, t.n, slot[e], t.guard.empty() ? "true" : t.guard);
   }
   out += fmt::format(
       "{0}  [[dont_unroll]] for (uint e = 0u; e < {1}u; ++e) {{\n"
-      "{0}    if (tile_ok[e]) store_c(tile_at[e].x, tile_at[e].y, tile_at[e].z, tile_v[e]);\n{0}  }}\n{0}}}\n",
-      indent, n);
+      "{0}    if (tile_ok[e]) {2}tile_at[e].x, tile_at[e].y, tile_at[e].z, tile_v[e]);\n{0}  }}\n{0}}}\n",
+      indent, n, columns ? "store_c_slot(tile_at[e].w, " : "store_c(");
   return out;
 }
 
@@ -473,6 +507,7 @@ Status KernelWriter::DeclarePackedMatmul(bool direct_b) {
 bool KernelWriter::DeclareVectorResult() {
   const ElementType final_type = FinalType();
   if (costly_epilogue_) return false;  // StoreTile's loop instead of 4 copies per row
+  if (!e_.column_values.empty()) return false;  // StoreTile fills the columns' slots
   if (result_binding_ < 0 || final_type != ElementType::kF32 || ComputeDomain(p_.c_type) != AccKind::kF32) return false;
   if (p_.n % 4 != 0 || !p_.c_cols.IsUnitStride() || !p_.c_rows.StridesMultipleOf(4) ||
       !p_.c_batch.StridesMultipleOf(4)) {

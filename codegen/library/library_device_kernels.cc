@@ -42,21 +42,29 @@ StatusOr<LibraryPlan> Plan(const ir::Operation& op, const TargetInfo& target, co
 
 // The chains MatchEpilogue finds for `op`, the largest first: each further one reads fewer
 // input buffers (the device's binding limit may not take them all). Stops when `take` accepts.
-// Column groups first (an LSTM cell in its recurrent product's kernel), then without them.
+// Column groups first (an LSTM cell in its recurrent product's kernel), then column values (a
+// batch-norm scale computed per tile column), then neither: each kind only some kernels take.
 template <typename Take>
 void ForEachEpilogue(const ir::Operation& op, const std::string& source_name, Take take) {
-  for (bool groups : {true, false}) {
+  struct Kind {
+    bool groups, column_values;
+  };
+  for (Kind kind : {Kind{true, true}, Kind{false, true}, Kind{false, false}}) {
     library::EpilogueMatchOptions options;
     options.source_name = source_name;
-    options.column_groups = groups;
+    options.column_groups = kind.groups;
+    options.column_values = kind.column_values;
+    // Only what this kind adds: the same matches follow under the next.
+    auto adds = [&](const library::FusedEpilogue& m) {
+      if (kind.groups) return m.epilogue.groups.has_value();
+      return !kind.column_values || !m.epilogue.column_values.empty();
+    };
     library::FusedEpilogue match = library::MatchEpilogue(*op.parent_block(), op, options);
-    if (groups && !match.epilogue.groups) continue;  // the same matches follow without
-    while (!match.fused.empty()) {
+    while (!match.fused.empty() && adds(match)) {
       if (take(match)) return;
       if (match.inputs.empty()) break;
       options.max_inputs = match.inputs.size() - 1;
       match = library::MatchEpilogue(*op.parent_block(), op, options);
-      if (groups && !match.epilogue.groups) break;
     }
   }
 }

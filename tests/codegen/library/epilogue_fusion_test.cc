@@ -1,7 +1,8 @@
 // Generated epilogues through the whole runtime (fusion planning, the library kernel, the
 // elemental emitter): a conv block (conv -> batch norm (inference) -> + residual -> relu, as JAX
-// exports it) runs as the convolution's kernel after a small kernel for the per-channel scale
-// rsqrt(var + eps) * gamma; matmul -> + bias -> GELU as the matmul's kernel alone, in f32, f16 and bf16. Results are bit-identical to the
+// exports it) runs as the convolution's kernel alone, the per-channel scale rsqrt(var + eps) *
+// gamma computed once per tile column inside it; matmul -> + bias -> GELU as the matmul's
+// kernel alone, in f32, f16 and bf16. Results are bit-identical to the
 // interpreter and to the unfused path. The operands hold small integers, so every
 // product sum is exact whatever order the kernel adds in, and any difference would come from
 // the element-wise part, which must round each op exactly as unfused.
@@ -76,7 +77,9 @@ class EpilogueFusionTest : public ::testing::Test {
   void Check(const std::string& mlir, const std::vector<ir::Literal>& inputs, uint64_t kernels) {
     SCOPED_TRACE(mlir);
     ASSERT_OK_AND_ASSIGN(BothResults fused, RunOnBoth(mlir, inputs));
-    if (kernels > 0) EXPECT_EQ(fused.stats.kernels_dispatched, kernels) << "the epilogue runs in the product's kernel";
+    if (kernels > 0) {
+      EXPECT_EQ(fused.stats.kernels_dispatched, kernels) << "the epilogue runs in the product's kernel";
+    }
     CompileOptions off;
     off.fuse = false;
     ASSERT_OK_AND_ASSIGN(BothResults unfused, RunOnBoth(mlir, inputs, off));
@@ -108,18 +111,17 @@ class EpilogueFusionTest : public ::testing::Test {
   std::mt19937_64 rng_{24};
 };
 
-// The per-channel scale's kernel, then the convolution with everything else.
+// One kernel: the convolution, the scale's chain (a column value), everything else.
 TEST_F(EpilogueFusionTest, ConvBlockWithResidualIsTheConvolutionsKernel) {
-  Check(ConvBlock("f32", true), ConvInputs(ir::ElementType::kF32), 2);
+  Check(ConvBlock("f32", true), ConvInputs(ir::ElementType::kF32), 1);
 }
 
 // Narrow-float arithmetic rounds through the codec at each op, as unfused: the conv block's
-// epilogue in f16 and bf16 is the convolution's kernel too, after the per-channel scale's
-// small kernels (var + eps and the rsqrt's chain in a narrow float are computed once per
-// channel, not per element).
+// epilogue in f16 and bf16 is the convolution's kernel too (var + eps and the rsqrt's chain in
+// a narrow float computed once per tile column, not per element).
 TEST_F(EpilogueFusionTest, ConvBlockF16AndBf16) {
-  Check(ConvBlock("f16", false), ConvInputs(ir::ElementType::kF16), 2);
-  Check(ConvBlock("bf16", true), ConvInputs(ir::ElementType::kBF16), 2);
+  Check(ConvBlock("f16", false), ConvInputs(ir::ElementType::kF16), 1);
+  Check(ConvBlock("bf16", true), ConvInputs(ir::ElementType::kBF16), 1);
 }
 
 // The whole GELU is the matmul's epilogue, in f32, f16 and bf16.
@@ -268,21 +270,28 @@ TEST(EpilogueMatchTest, ConvBlockSubgraphAndBindingLimit) {
   const codegen::library::FusedEpilogue all = codegen::library::MatchEpilogue(block, conv);
   ASSERT_FALSE(all.epilogue.empty());
   EXPECT_EQ(all.result, block.operations()[block.operations().size() - 2]->result(0)) << "the relu";
-  // mean, gamma, rsqrt(var + eps), beta, the residual: read from buffers at the index the
-  // emitter derives.
+  // mean, gamma, var, beta, the residual: read from buffers at the index the emitter derives.
   ASSERT_EQ(all.inputs.size(), 5u);
   EXPECT_EQ(all.inputs[0], block.arguments()[2].get());
-  EXPECT_EQ(all.inputs[2]->defining_op()->code(), ir::OpCode::kRsqrt);
+  EXPECT_EQ(all.inputs[2], block.arguments()[3].get());
   EXPECT_EQ(all.inputs[4], block.arguments()[0].get());
-  // With side library calls allowed the rsqrt is computed per element from var.
+  // Every element-wise op after the convolution, the scale's chain included: rsqrt(var + eps)
+  // * gamma broadcast along the channels is a column value, computed once per tile column.
+  EXPECT_EQ(all.fused.size(), 10u);
+  ASSERT_EQ(all.epilogue.column_values.size(), 1u);
+  EXPECT_EQ(all.epilogue.column_values[0], block.operations()[10]->result(0)) << "the scale's broadcast";
+  // Without column values the rsqrt's chain is left to its own kernel (once per channel rather
+  // than once per element), unless side library calls are allowed: then it is computed per
+  // element from var.
+  const codegen::library::FusedEpilogue rows = codegen::library::MatchEpilogue(block, conv, {.column_values = false});
+  EXPECT_EQ(rows.fused.size(), 8u);
+  EXPECT_EQ(rows.inputs[2]->defining_op()->code(), ir::OpCode::kRsqrt);
+  EXPECT_TRUE(rows.epilogue.column_values.empty());
   const codegen::library::FusedEpilogue calls =
-      codegen::library::MatchEpilogue(block, conv, {.side_library_calls = true});
+      codegen::library::MatchEpilogue(block, conv, {.side_library_calls = true, .column_values = false});
   EXPECT_EQ(calls.fused.size(), 10u);
   EXPECT_EQ(calls.inputs[2], block.arguments()[3].get());
-  // The element-wise ops after the convolution but the rsqrt's chain (its own kernel: once per
-  // channel rather than once per element), and the broadcasts of the scale; the constants
-  // and the broadcasts of inputs are emitted inline.
-  EXPECT_EQ(all.fused.size(), 8u);
+  EXPECT_TRUE(calls.epilogue.column_values.empty());
   const codegen::library::FusedEpilogue one = codegen::library::MatchEpilogue(block, conv, {.max_inputs = 1});
   ASSERT_EQ(one.inputs.size(), 1u);
   EXPECT_EQ(one.result->defining_op()->code(), ir::OpCode::kSubtract);
