@@ -433,12 +433,14 @@ std::string KernelWriter::StoreTile(const std::vector<TileElement>& elements, co
   // Drivers inline every call: one loop keeps a single copy of the epilogue in the kernel.
   writer_.prelude().Extension("GL_EXT_control_flow_attributes");
   const size_t n = elements.size();
-  out += fmt::format("{0}{{\n{0}  {1} tile_v[{2}];\n{0}  uvec4 tile_at[{2}];\n{0}  bool tile_ok[{2}];\n", indent,
-                     acc(), n);
+  const char* at = columns ? "uvec4" : "uvec3";  // with the column's slot
+  out += fmt::format("{0}{{\n{0}  {1} tile_v[{2}];\n{0}  {3} tile_at[{2}];\n{0}  bool tile_ok[{2}];\n", indent, acc(), n,
+                     at);
   for (size_t e = 0; e < n; ++e) {
     const TileElement& t = elements[e];
-    out += fmt::format("{0}  tile_v[{1}] = {2}; tile_at[{1}] = uvec4({3}, {4}, {5}, {6}u); tile_ok[{1}] = {7};\n", indent,
-                       e, t.value, t.b, t.m, t.n, slot[e], t.guard.empty() ? "true" : t.guard);
+    const std::string where = columns ? fmt::format("{}, {}, {}, {}u", t.b, t.m, t.n, slot[e]) : fmt::format("{}, {}, {}", t.b, t.m, t.n);
+    out += fmt::format("{0}  tile_v[{1}] = {2}; tile_at[{1}] = {3}({4}); tile_ok[{1}] = {5};\n", indent, e, t.value, at,
+                       where, t.guard.empty() ? "true" : t.guard);
   }
   out += fmt::format(
       "{0}  [[dont_unroll]] for (uint e = 0u; e < {1}u; ++e) {{\n"
