@@ -129,6 +129,10 @@ struct DeviceKernelEmitter {
   // results' shape, reading them only at the same index) join the op's Fusion as further
   // `outputs` after the op's results; the emitter computes them from each result element.
   bool fuses_result_consumers = false;
+  // Opt-in: scalar roots of element-wise trees (a loop counter's step) may join the op's
+  // Fusion as further outputs after its own (and their ops and inputs with them), computed
+  // once by the kernel (fusion.cc's ScalarHost), so they cost no dispatch of their own.
+  bool hosts_scalars = false;
 };
 
 class DeviceKernelTable {

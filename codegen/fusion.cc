@@ -516,6 +516,19 @@ class Planner {
 
   static bool IsResultOf(const ir::Value* v, const ir::Operation& op) { return v->defining_op() == &op; }
 
+  // Whether `v` is an argument of this block that its terminator does not return unchanged in
+  // the same place (a loop body's carried value that changes between iterations).
+  bool ChangingArgument(const ir::Value* v) const {
+    const auto& args = block_.arguments();
+    if (block_.operations().empty()) return false;
+    const ir::Operation& terminator = *block_.operations().back();
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (args[i].get() != v) continue;
+      return i >= terminator.num_operands() || terminator.operand(i) != v;
+    }
+    return false;
+  }
+
   // The loop kernel a scalar root `v` (its tree's `inputs`) may join, or -1: the last one that
   // runs after the inputs are ready (step > `ready`), covers at least one element and stays
   // within the binding limit, and either reads a result of an op of this block or is itself a
@@ -527,14 +540,19 @@ class Planner {
                  const std::vector<Open>& open) const {
     for (size_t k = plan.fusions.size(); k-- > 0;) {
       const Fusion& f = plan.fusions[k];
-      if (f.device_op != nullptr || !f.row_reductions.empty() || open[k].step <= ready) continue;
+      if (!f.row_reductions.empty() || open[k].step <= ready) continue;
+      // A device kernel whose emitter computes scalars (its first invocation, as a loop
+      // kernel's does) and that runs each time anyway: it reads a value the block changes.
+      const DeviceKernelEmitter* emitter = f.device_op ? FindDeviceKernelEmitter(*f.device_op) : nullptr;
+      if (f.device_op != nullptr && (emitter == nullptr || !emitter->hosts_scalars)) continue;
       int64_t elements = 1;
       for (int64_t d : f.dims) elements *= d;
       if (elements <= 0) continue;
-      bool fresh = f.dims.empty();
+      bool fresh = f.dims.empty() && f.device_op == nullptr;
       for (const ir::Value* in : f.inputs) {
         const ir::Operation* def = in->defining_op();
-        fresh = fresh || (def != nullptr && def->parent_block() == &block_);
+        fresh = fresh || (def != nullptr && def->parent_block() == &block_) ||
+                (f.device_op != nullptr && ChangingArgument(in));
       }
       if (!fresh) continue;
       const uint64_t bindings =

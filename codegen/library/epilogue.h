@@ -48,6 +48,11 @@ struct Epilogue {
   // broadcast along the channels, computed in the subgraph with library calls): the epilogue
   // computes each once per column it meets in a row, not once per element.
   std::vector<const ir::Value*> column_values;
+  // Rank-0 values the kernel also computes, once, and stores after its results (a loop
+  // counter's step hosted by the kernel: fusion.cc's ScalarHost), from `inputs`, with the ops
+  // `scalar_ops`. Any kernel may have them, with or without an epilogue (`root` null).
+  std::vector<const ir::Value*> scalars;
+  std::vector<const ir::Operation*> scalar_ops;
 
   bool empty() const { return root == nullptr; }
   // The element type stored: the root's (the first group root's), or `product_type` without

@@ -150,4 +150,24 @@ StatusOr<GeneratedEpilogueGlsl> GenerateGroupedEpilogueGlsl(const Epilogue& g, c
   return out;
 }
 
+StatusOr<GeneratedEpilogueGlsl> GenerateScalarsGlsl(const Epilogue& g, const TargetInfo& target,
+                                                    const std::vector<std::string>& scalar_glsl) {
+  if (g.scalars.size() != scalar_glsl.size()) return InternalError("scalar outputs without their types");
+  ShaderPrelude prelude;
+  std::unique_ptr<ElementalEmitter> em = EpilogueEmitter(g, target, prelude);
+  std::string stores;
+  for (size_t i = 0; i < g.scalars.size(); ++i) {
+    const ir::Value* v = g.scalars[i];
+    VKHLO_ASSIGN_OR_RETURN(Expr value, em->Emit(v, Index::Scalar()));
+    VKHLO_ASSIGN_OR_RETURN(value, em->Compute(value));
+    const TypeFacts& f = em->Facts(v->type().element_type());
+    const std::string code = f.glsl == scalar_glsl[i] ? value.code : fmt::format("{}({})", scalar_glsl[i], value.code);
+    stores += fmt::format("  st_s{}(0u, {});\n", i, code);
+  }
+  VKHLO_RETURN_IF_ERROR(em->sticky_error());
+  GeneratedEpilogueGlsl out = Collect(prelude);
+  out.function = fmt::format("void hlo_store_scalars() {{\n{}{}}}\n", em->body(), stores);
+  return out;
+}
+
 }  // namespace vkhlo::codegen::library

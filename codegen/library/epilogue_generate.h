@@ -48,4 +48,9 @@ StatusOr<GeneratedEpilogueGlsl> GenerateGroupedEpilogueGlsl(const Epilogue& g, c
                                                             const std::string& sliced_glsl,
                                                             const std::vector<std::string>& root_glsl);
 
+// Epilogue::scalars: `void hlo_store_scalars()`, which computes each from the inputs and stores
+// scalar i through `st_s<i>(0u, value)` as `scalar_glsl[i]`.
+StatusOr<GeneratedEpilogueGlsl> GenerateScalarsGlsl(const Epilogue& g, const TargetInfo& target,
+                                                    const std::vector<std::string>& scalar_glsl);
+
 }  // namespace vkhlo::codegen::library

@@ -323,6 +323,7 @@ Status KernelWriter::DeclareOutput() {
     VKHLO_RETURN_IF_ERROR(
         EmitElementStorer(fmt::format("st_c{}", i), fmt::format("c_buf{}", i), type, t_, writer_.prelude(), functions_));
   }
+  VKHLO_RETURN_IF_ERROR(DeclareScalars());
   functions_ += fmt::format("uint out_index(uint b, uint m, uint n) {{ return {} + {} + {}; }}\n", p_.c_batch.Offset("b"),
                             p_.c_rows.Offset("m"), p_.c_cols.Offset("n"));
   // The product's own element index, which the epilogue's inputs are read by: out_index unless
@@ -447,6 +448,26 @@ std::string KernelWriter::StoreTile(const std::vector<TileElement>& elements, co
       "{0}    if (tile_ok[e]) {2}tile_at[e].x, tile_at[e].y, tile_at[e].z, tile_v[e]);\n{0}  }}\n{0}}}\n",
       indent, n, columns ? "store_c_slot(tile_at[e].w, " : "store_c(");
   return out;
+}
+
+Status KernelWriter::DeclareScalars() {
+  if (e_.scalars.empty()) return OkStatus();
+  const int first = e_.groups ? static_cast<int>(e_.groups->roots.size()) : 1;
+  std::vector<std::string> glsl;
+  for (size_t i = 0; i < e_.scalars.size(); ++i) {
+    const ElementType type = e_.scalars[i]->type().element_type();
+    const bool narrow = LibraryFacts(type, t_).storage_bits < 32;
+    Binding({BufferRole::kResult, first + static_cast<int>(i), true}, fmt::format("s_buf{}", i),
+            narrow ? BufferAccess::kReadWrite : BufferAccess::kWrite);
+    VKHLO_RETURN_IF_ERROR(
+        EmitElementStorer(fmt::format("st_s{}", i), fmt::format("s_buf{}", i), type, t_, writer_.prelude(), functions_));
+    glsl.emplace_back(AccGlslType(Domain(type)));
+  }
+  VKHLO_ASSIGN_OR_RETURN(GeneratedEpilogueGlsl gen, GenerateScalarsGlsl(e_, t_, glsl));
+  for (const std::string& ext : gen.extensions) writer_.prelude().Extension(ext);
+  for (const std::string& file : gen.includes) writer_.prelude().Include(file);
+  scalar_functions_ = gen.helpers + gen.function;
+  return OkStatus();
 }
 
 std::string KernelWriter::StoreGroups(const std::vector<GroupElement>& elements, const std::string& indent) {
@@ -577,7 +598,11 @@ std::string KernelWriter::Assemble(uint32_t wg_x, uint32_t wg_y, uint32_t wg_z, 
   w.Global(fmt::format("const uint BATCH = {}u, M = {}u, N = {}u, K = {}u;", p_.batch, p_.m, p_.n, p_.k));
   if (!shared_.empty()) w.Shared(shared_);
   if (!functions_.empty()) w.Function(functions_);
-  return w.Finish("  uvec3 wg = gl_WorkGroupID + pc.vkhlo_workgroup_base.xyz;\n" + main_body);
+  if (!scalar_functions_.empty()) w.Function(scalar_functions_);
+  // Epilogue::scalars: computed once, by the first invocation, before anything returns.
+  const std::string scalars =
+      scalar_functions_.empty() ? "" : "  if (gl_LocalInvocationIndex == 0u && wg == uvec3(0u)) hlo_store_scalars();\n";
+  return w.Finish("  uvec3 wg = gl_WorkGroupID + pc.vkhlo_workgroup_base.xyz;\n" + scalars + main_body);
 }
 
 }  // namespace vkhlo::codegen::library

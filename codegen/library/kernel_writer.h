@@ -148,6 +148,10 @@ class KernelWriter {
   bool quantized_helpers_ = false;
   Status DeclareEpilogue();
   Status DeclareOutput();
+  // Epilogue::scalars: their result bindings (after the results), st_s<i>, and
+  // hlo_store_scalars, which Assemble has the first invocation call.
+  Status DeclareScalars();
+  std::string scalar_functions_;
   // The element type the result is stored as (after the epilogue's convert or custom result).
   ir::ElementType FinalType() const;
   int result_binding_ = -1;

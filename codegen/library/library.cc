@@ -40,7 +40,7 @@ Status CheckPlanSupport(const MatmulProblem& p, const Epilogue& e, const TargetI
     const ir::ElementType type = in->type().element_type();
     VKHLO_RETURN_IF_ERROR(CheckTypeSupport(type, ComputeDomain(type, t), t, p.what + " (epilogue input)"));
   }
-  const size_t buffers = 2 + results + e.inputs.size() + (p.quant && p.quant->channels > 1 ? 1 : 0);
+  const size_t buffers = 2 + results + e.scalars.size() + e.inputs.size() + (p.quant && p.quant->channels > 1 ? 1 : 0);
   if (buffers > t.max_storage_buffers_per_stage) {
     return ResourceExhaustedError(fmt::format("{} with its epilogue binds {} storage buffers, more than {}'s "
                                               "maxPerStageDescriptorStorageBuffers = {}",

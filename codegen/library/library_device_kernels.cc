@@ -81,22 +81,76 @@ uint64_t Descriptors(const ir::Operation& op, const library::FusedEpilogue& epil
   return n;
 }
 
-// The epilogue the fusion's ops after the device op stand for (the one absorb_epilogue chose).
+// The fusion's scalar outputs (fusion.cc's ScalarHost: after the op's own, rank 0) and the ops
+// that compute them: those whose results reach only them.
+struct HostedScalars {
+  std::vector<const ir::Value*> outputs;
+  std::vector<const ir::Operation*> ops;
+};
+HostedScalars ScalarsOf(const Fusion& fusion, size_t own_outputs) {
+  HostedScalars h;
+  h.outputs.assign(fusion.outputs.begin() + static_cast<std::ptrdiff_t>(std::min(own_outputs, fusion.outputs.size())),
+                   fusion.outputs.end());
+  std::vector<const ir::Value*> stack = h.outputs;
+  while (!stack.empty()) {
+    const ir::Value* v = stack.back();
+    stack.pop_back();
+    const ir::Operation* def = v->defining_op();
+    if (def == nullptr || def == fusion.device_op ||
+        std::find(fusion.ops.begin(), fusion.ops.end(), def) == fusion.ops.end() ||
+        std::find(h.ops.begin(), h.ops.end(), def) != h.ops.end()) {
+      continue;
+    }
+    h.ops.push_back(def);
+    for (const ir::Value* operand : def->operands()) stack.push_back(operand);
+  }
+  return h;
+}
+
+// The epilogue the fusion's ops after the device op stand for (the one absorb_epilogue chose),
+// with the scalars the fusion hosts: results after the epilogue's, their leaves inputs after
+// its inputs.
 StatusOr<library::FusedEpilogue> EpilogueOf(const Fusion& fusion, const std::string& source_name) {
   const ir::Operation& op = *fusion.device_op;
-  library::FusedEpilogue none;
-  none.result = op.result(0);
-  if (fusion.ops.size() <= 1) return none;
   if (op.parent_block() == nullptr) return InternalError(fmt::format("{}: epilogue without a block", fusion.name));
-  const std::vector<const ir::Operation*> chain(fusion.ops.begin() + 1, fusion.ops.end());
+  // The scalars are the outputs after the op's own results or the epilogue's: rank-0 values
+  // the op's kernel does not otherwise store.
+  size_t own = fusion.outputs.size();
+  while (own > 1 && fusion.outputs[own - 1]->type().rank() == 0 && fusion.outputs[own - 1]->defining_op() != &op) --own;
+  HostedScalars scalars = ScalarsOf(fusion, own);
+  std::vector<const ir::Operation*> chain;
+  for (const ir::Operation* o : fusion.ops) {
+    if (o != &op && std::find(scalars.ops.begin(), scalars.ops.end(), o) == scalars.ops.end()) chain.push_back(o);
+  }
   std::optional<library::FusedEpilogue> found;
-  ForEachEpilogue(op, source_name, [&](const library::FusedEpilogue& m) {
-    if (m.fused != chain) return false;
-    found = m;
-    return true;
-  });
+  if (chain.empty()) {
+    library::FusedEpilogue none;
+    none.result = op.result(0);
+    found = none;
+  } else {
+    ForEachEpilogue(op, source_name, [&](const library::FusedEpilogue& m) {
+      if (m.fused != chain) return false;
+      found = m;
+      return true;
+    });
+  }
   if (!found) {
     return InternalError(fmt::format("{}: the fused ops are not an epilogue {} can absorb", fusion.name, op.name()));
+  }
+  if (!scalars.outputs.empty()) {
+    found->epilogue.scalars = scalars.outputs;
+    found->epilogue.scalar_ops = scalars.ops;
+    if (found->epilogue.product == nullptr) found->epilogue.product = op.result(0);
+    if (found->epilogue.source_name.empty()) found->epilogue.source_name = source_name;
+    for (const ir::Operation* o : scalars.ops) {
+      for (const ir::Value* v : o->operands()) {
+        const ir::Operation* def = v->defining_op();
+        const bool computed = def != nullptr && std::find(scalars.ops.begin(), scalars.ops.end(), def) != scalars.ops.end();
+        if (computed || std::find(found->inputs.begin(), found->inputs.end(), v) != found->inputs.end()) continue;
+        found->inputs.push_back(v);
+        found->epilogue.inputs.push_back(v);
+      }
+    }
   }
   return *std::move(found);
 }
@@ -104,7 +158,8 @@ StatusOr<library::FusedEpilogue> EpilogueOf(const Fusion& fusion, const std::str
 StatusOr<DeviceKernel> EmitLibrary(const Fusion& fusion, const TargetInfo& target, const KernelOptions& options) {
   const ir::Operation& op = *fusion.device_op;
   VKHLO_ASSIGN_OR_RETURN(library::FusedEpilogue epilogue, EpilogueOf(fusion, options.source_name));
-  const std::vector<const ir::Value*> results = epilogue.Results();
+  std::vector<const ir::Value*> results = epilogue.Results();
+  results.insert(results.end(), epilogue.epilogue.scalars.begin(), epilogue.epilogue.scalars.end());
   if (fusion.outputs != results) {
     return InternalError(fmt::format("{}: expected the epilogue's results as outputs", fusion.name));
   }
@@ -196,7 +251,8 @@ bool AbsorbEpilogue(const ir::Operation& op, const TargetInfo& target, std::vect
 }  // namespace
 
 void RegisterLibraryKernels(DeviceKernelTable& table) {
-  const DeviceKernelEmitter emitter{&EmitLibrary, nullptr, &AbsorbEpilogue};
+  DeviceKernelEmitter emitter{&EmitLibrary, nullptr, &AbsorbEpilogue};
+  emitter.hosts_scalars = true;
   table.Register(ir::OpCode::kDotGeneral, emitter);
   table.Register(ir::OpCode::kDot, emitter);
   table.Register(ir::OpCode::kConvolution, emitter);

@@ -110,6 +110,44 @@ TEST_F(ColumnGroupsTest, LstmCellIsTheRecurrentProductsKernel) {
   }
 }
 
+// A scan of the cell: each step is the product's kernel alone, the counter's step computed by
+// its first invocation (fusion.cc's ScalarHost, DeviceKernelEmitter::hosts_scalars).
+TEST_F(ColumnGroupsTest, AScanStepIsOneKernelWithTheCounter) {
+  const std::string mlir = R"(func.func @main(%h0: tensor<4x8xf32>, %c0: tensor<4x8xf32>, %w: tensor<8x32xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<i32>) {
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %r:4 = stablehlo.while(%i = %zero, %h = %h0, %c = %c0, %ww = %w) : tensor<i32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x32xf32>
+  cond {
+    %n = stablehlo.constant dense<5> : tensor<i32>
+    %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %z = stablehlo.dot_general %h, %ww, contracting_dims = [1] x [0] : (tensor<4x8xf32>, tensor<8x32xf32>) -> tensor<4x32xf32>
+    %gi = stablehlo.slice %z [0:4, 0:8] : (tensor<4x32xf32>) -> tensor<4x8xf32>
+    %gf = stablehlo.slice %z [0:4, 8:16] : (tensor<4x32xf32>) -> tensor<4x8xf32>
+    %gg = stablehlo.slice %z [0:4, 16:24] : (tensor<4x32xf32>) -> tensor<4x8xf32>
+    %go = stablehlo.slice %z [0:4, 24:32] : (tensor<4x32xf32>) -> tensor<4x8xf32>
+    %si = stablehlo.logistic %gi : tensor<4x8xf32>
+    %sf = stablehlo.logistic %gf : tensor<4x8xf32>
+    %tg = stablehlo.tanh %gg : tensor<4x8xf32>
+    %so = stablehlo.logistic %go : tensor<4x8xf32>
+    %fc = stablehlo.multiply %sf, %c : tensor<4x8xf32>
+    %ig = stablehlo.multiply %si, %tg : tensor<4x8xf32>
+    %c2 = stablehlo.add %fc, %ig : tensor<4x8xf32>
+    %tc = stablehlo.tanh %c2 : tensor<4x8xf32>
+    %h2 = stablehlo.multiply %so, %tc : tensor<4x8xf32>
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %i2 = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %i2, %h2, %c2, %ww : tensor<i32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x32xf32>
+  }
+  func.return %r#1, %r#2, %r#0 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<i32>
+})";
+  std::vector<ir::Literal> in;
+  in.push_back(Uniform(F32({4, 8}), -1, 1, rng_));
+  in.push_back(Uniform(F32({4, 8}), -1, 1, rng_));
+  in.push_back(Uniform(F32({8, 32}), -1, 1, rng_));
+  Check(mlir, in, 5);
+}
+
 // Three groups spaced wider than they are (columns between them unused), sliced straight from
 // the product, a value read beside the slices at the roots' shape, a transposed weight, and a
 // root that a later op reads (its own kernel after the product's).
