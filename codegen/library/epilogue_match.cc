@@ -220,7 +220,12 @@ class Matcher {
       bool reads = false;
       for (const ir::Value* v : user.operands()) reads = reads || dependent_.count(v);
       if (!reads) continue;
-      if (!Absorb(user) || absorbed_.size() > kMaxEpilogueOps || inputs_.size() > max_inputs_) break;
+      // (Absorb may take side values for some operands before failing on another.)
+      const State before = Save();
+      if (!Absorb(user) || absorbed_.size() > kMaxEpilogueOps || inputs_.size() > max_inputs_) {
+        Restore(before);
+        break;
+      }
       members.insert(&user);
       last = i;
     }
@@ -236,7 +241,10 @@ class Matcher {
       auto n = uses_.find(v);
       auto inside = absorbed_uses_.find(v);
       const int outside = (n == uses_.end() ? 0 : n->second) - (inside == absorbed_uses_.end() ? 0 : inside->second);
-      if (outside > 0) groups.roots.push_back(v);
+      if (outside <= 0) continue;
+      // Only the slices and what is computed from them are stored (of the slices' shape).
+      ok = ok && members.count(o) && v->type().dims() == dims_;
+      groups.roots.push_back(v);
     }
     for (size_t i = position_.at(&op_) + 1; ok && i < last; ++i) {
       const ir::Operation& other = *ops[i];
