@@ -226,6 +226,20 @@ StatusOr<DeviceKernel> EmitLibrary(const Fusion& fusion, const TargetInfo& targe
     }
     kernel.dispatches.push_back(std::move(dispatch));
   }
+  // Every output is written by some dispatch (an empty product writes none, and hosts no
+  // scalars: fusion.cc's ScalarHost needs a kernel of at least one element).
+  if (plan.dispatches.empty() && !epilogue.epilogue.scalars.empty()) {
+    return InternalError(fmt::format("{}: scalars hosted by an empty product", fusion.name));
+  }
+  for (size_t i = 0; !plan.dispatches.empty() && i < results.size(); ++i) {
+    bool written = false;
+    for (const library::LibraryDispatch& d : plan.dispatches) {
+      for (const library::BufferRef& ref : d.bindings) {
+        written = written || (ref.role == BufferRole::kResult && ref.index == static_cast<int>(i));
+      }
+    }
+    if (!written) return InternalError(fmt::format("{}: no dispatch writes output {}", fusion.name, i));
+  }
   return kernel;
 }
 
