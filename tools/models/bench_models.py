@@ -18,7 +18,8 @@ so a noisy neighbour slows all of them alike):
              compare a change with in the same run)
   sgemm      BUILD_DIR/bin/vkhlo-library-bench's BM_Sgemm/1024 (else the baseline's) once a round: vkhlo's 1024^3
              SGEMM rate, the yardstick of issue 24 item 4 ("time within 2x of the model's FLOPs
-             at that rate"): the table's "x SGEMM bound" is time / (FLOPs / rate)
+             at that rate"): the table's "x SGEMM bound" is time / (FLOPs / rate), with the
+             rates' median; "round by round" divides each round's time by that round's bound
 
 and once, before the rounds, the time to first result with nothing cached:
   vkhlo      a fresh vkhlo-run process on JAX's inputs with XDG_CACHE_HOME (vkhlo's SPIR-V and
@@ -242,8 +243,11 @@ def markdown(results, backends, rounds):
              "iree-cpu": "IREE CPU"}
     if results["baseline_build"]:
         names["vkhlo-base"] = f"vkhlo ({label(results['baseline_build'])})"
-    head = ["model", "MFLOP"] + [names[b] for b in backends] + ["kernels / submissions", "x SGEMM bound"]
+    head = ["model", "MFLOP"] + [names[b] for b in backends] + ["kernels / submissions", "x SGEMM bound",
+                                                                "x bound, round by round"]
     head += [f"{names['vkhlo']} / {names[b]}" for b in backends if b != "vkhlo"]
+    if "vkhlo-base" in backends:
+        head.append("rounds faster than the baseline")
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for name, r in results["models"].items():
         vk = statistics.median(r["vkhlo"])
@@ -252,8 +256,15 @@ def markdown(results, backends, rounds):
         counts = f"{r['kernels']} / {r['submissions']}"
         if "vkhlo-base" in backends:
             counts += f" ({label(results['baseline_build'])}: {r['base_kernels']} / {r['base_submissions']})"
-        row += [counts, f"{vk / bound_ms:.1f}"]
+        # Each round's time over that round's own SGEMM bound: a noisy neighbour slows the
+        # round's SGEMM and models alike, so this spreads less than the ratio of medians.
+        by_round = [t / (r["flops"] / (g * 1e9) * 1e3) for t, g in zip(r["vkhlo"], results["sgemm_gflops"])]
+        same = len(r["vkhlo"]) == len(results["sgemm_gflops"])
+        row += [counts, f"{vk / bound_ms:.1f}", spread(by_round, digits=2) if same else "-"]
         row += [f"{vk / statistics.median(r[b]):.2f}" if r[b] else "-" for b in backends if b != "vkhlo"]
+        if "vkhlo-base" in backends:
+            pairs = list(zip(r["vkhlo"], r["vkhlo-base"]))
+            row.append(f"{sum(m < b for m, b in pairs)} of {len(pairs)}" if pairs else "-")
         lines.append("| " + " | ".join(row) + " |")
     if not any(r["cold"] for r in results["models"].values()):
         return "\n".join(lines)
