@@ -310,18 +310,12 @@ Status KernelWriter::DeclareOutput() {
   const ElementType final_type = FinalType();
   const AccKind f = Domain(final_type);
   const bool r_unsigned = ir::IsUnsignedInteger(p_.c_type);
-  const bool narrow = LibraryFacts(final_type, t_).storage_bits < 32;
   result_binding_ = static_cast<int>(bindings_.size());
-  Binding({BufferRole::kResult, 0, true}, "c_buf", narrow ? BufferAccess::kReadWrite : BufferAccess::kWrite);
-  VKHLO_RETURN_IF_ERROR(EmitElementStorer("st_c", "c_buf", final_type, t_, writer_.prelude(), functions_));
+  VKHLO_RETURN_IF_ERROR(DeclareResult(0, "c_buf", "st_c", final_type));
   // Column groups: root r > 0 in c_buf<r>, stored by st_c<r>.
   for (size_t i = 1; e_.groups && i < e_.groups->roots.size(); ++i) {
-    const ElementType type = e_.groups->roots[i]->type().element_type();
-    const bool narrow_i = LibraryFacts(type, t_).storage_bits < 32;
-    Binding({BufferRole::kResult, static_cast<int>(i), true}, fmt::format("c_buf{}", i),
-            narrow_i ? BufferAccess::kReadWrite : BufferAccess::kWrite);
-    VKHLO_RETURN_IF_ERROR(
-        EmitElementStorer(fmt::format("st_c{}", i), fmt::format("c_buf{}", i), type, t_, writer_.prelude(), functions_));
+    VKHLO_RETURN_IF_ERROR(DeclareResult(static_cast<int>(i), fmt::format("c_buf{}", i), fmt::format("st_c{}", i),
+                                        e_.groups->roots[i]->type().element_type()));
   }
   VKHLO_RETURN_IF_ERROR(DeclareScalars());
   functions_ += fmt::format("uint out_index(uint b, uint m, uint n) {{ return {} + {} + {}; }}\n", p_.c_batch.Offset("b"),
@@ -357,10 +351,7 @@ Status KernelWriter::DeclareOutput() {
     const std::string sliced_glsl(AccGlslType(Domain(e_.root->type().element_type())));
     VKHLO_ASSIGN_OR_RETURN(GeneratedEpilogueGlsl gen, GenerateGroupedEpilogueGlsl(e_, t_, acc(), std::string(AccGlslType(r)),
                                                                                  sliced_glsl, root_glsl));
-    for (const std::string& ext : gen.extensions) writer_.prelude().Extension(ext);
-    for (const std::string& file : gen.includes) writer_.prelude().Include(file);
-    functions_ += gen.helpers;
-    functions_ += gen.function;
+    functions_ += Adopt(gen);
     costly_epilogue_ = true;
     return OkStatus();
   }
@@ -370,10 +361,7 @@ Status KernelWriter::DeclareOutput() {
   } else {
     VKHLO_ASSIGN_OR_RETURN(GeneratedEpilogueGlsl gen, GenerateEpilogueGlsl(e_, t_, acc(), std::string(AccGlslType(r)),
                                                                           std::string(AccGlslType(f))));
-    for (const std::string& ext : gen.extensions) writer_.prelude().Extension(ext);
-    for (const std::string& file : gen.includes) writer_.prelude().Include(file);
-    functions_ += gen.helpers;
-    functions_ += gen.function;
+    functions_ += Adopt(gen);
     // Calls into the GLSL library (exact math, narrow-float codecs) and narrow-float
     // arithmetic are large once inlined: StoreTile then stores a tile through one loop.
     auto narrow = [](ir::ElementType t) {
@@ -450,23 +438,31 @@ std::string KernelWriter::StoreTile(const std::vector<TileElement>& elements, co
   return out;
 }
 
+Status KernelWriter::DeclareResult(int index, const std::string& buffer, const std::string& storer, ElementType type) {
+  // A narrow type packs several elements in a word: its stores read the word too.
+  const bool narrow = LibraryFacts(type, t_).storage_bits < 32;
+  Binding({BufferRole::kResult, index, true}, buffer, narrow ? BufferAccess::kReadWrite : BufferAccess::kWrite);
+  return EmitElementStorer(storer, buffer, type, t_, writer_.prelude(), functions_);
+}
+
+std::string KernelWriter::Adopt(const GeneratedEpilogueGlsl& gen) {
+  for (const std::string& ext : gen.extensions) writer_.prelude().Extension(ext);
+  for (const std::string& file : gen.includes) writer_.prelude().Include(file);
+  return gen.helpers + gen.function;
+}
+
 Status KernelWriter::DeclareScalars() {
   if (e_.scalars.empty()) return OkStatus();
   const int first = e_.groups ? static_cast<int>(e_.groups->roots.size()) : 1;
   std::vector<std::string> glsl;
   for (size_t i = 0; i < e_.scalars.size(); ++i) {
     const ElementType type = e_.scalars[i]->type().element_type();
-    const bool narrow = LibraryFacts(type, t_).storage_bits < 32;
-    Binding({BufferRole::kResult, first + static_cast<int>(i), true}, fmt::format("s_buf{}", i),
-            narrow ? BufferAccess::kReadWrite : BufferAccess::kWrite);
     VKHLO_RETURN_IF_ERROR(
-        EmitElementStorer(fmt::format("st_s{}", i), fmt::format("s_buf{}", i), type, t_, writer_.prelude(), functions_));
+        DeclareResult(first + static_cast<int>(i), fmt::format("s_buf{}", i), fmt::format("st_s{}", i), type));
     glsl.emplace_back(AccGlslType(Domain(type)));
   }
   VKHLO_ASSIGN_OR_RETURN(GeneratedEpilogueGlsl gen, GenerateScalarsGlsl(e_, t_, glsl));
-  for (const std::string& ext : gen.extensions) writer_.prelude().Extension(ext);
-  for (const std::string& file : gen.includes) writer_.prelude().Include(file);
-  scalar_functions_ = gen.helpers + gen.function;
+  scalar_functions_ = Adopt(gen);
   return OkStatus();
 }
 

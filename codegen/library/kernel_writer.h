@@ -17,6 +17,8 @@
 
 namespace vkhlo::codegen::library {
 
+struct GeneratedEpilogueGlsl;  // epilogue_generate.h
+
 // How an operand's fragment is read in the register-tiled loop.
 enum class LoadMode { kScalar, kVecInner, kVecOuter };  // vectors along cols / along rows
 
@@ -151,6 +153,11 @@ class KernelWriter {
   // Epilogue::scalars: their result bindings (after the results), st_s<i>, and
   // hlo_store_scalars, which Assemble has the first invocation call.
   Status DeclareScalars();
+  // Result binding `index` as `uint <buffer>[]` and its element storer `<storer>(uint, value)`.
+  Status DeclareResult(int index, const std::string& buffer, const std::string& storer, ir::ElementType type);
+  // Takes a generated function's extensions and includes into the prelude; returns its
+  // helpers and function text.
+  std::string Adopt(const GeneratedEpilogueGlsl& gen);
   std::string scalar_functions_;
   // The element type the result is stored as (after the epilogue's convert or custom result).
   ir::ElementType FinalType() const;

@@ -11,25 +11,12 @@
 
 #include "codegen/library/epilogue_match.h"
 #include "frontend/parser.h"
+#include "tests/codegen/library/literal_fill.h"
 #include "tests/support/device_fixture.h"
 #include "tests/support/runtime_test_util.h"
 
 namespace vkhlo::testing {
 namespace {
-
-ir::Literal SmallIntegers(const ir::Type& type, std::mt19937_64& rng) {
-  ir::Literal l = *ir::Literal::Create(type);
-  std::uniform_int_distribution<int> d(-2, 2);
-  for (int64_t i = 0; i < l.num_elements(); ++i) l.SetFloat(i, d(rng));
-  return l;
-}
-
-ir::Literal Uniform(const ir::Type& type, double lo, double hi, std::mt19937_64& rng) {
-  ir::Literal l = *ir::Literal::Create(type);
-  std::uniform_real_distribution<double> d(lo, hi);
-  for (int64_t i = 0; i < l.num_elements(); ++i) l.SetFloat(i, d(rng));
-  return l;
-}
 
 ir::Type F32(std::vector<int64_t> dims) { return ir::Type::Tensor(ir::ElementType::kF32, std::move(dims)); }
 

@@ -14,27 +14,12 @@
 #include "codegen/library/epilogue_match.h"
 #include "frontend/parser.h"
 #include "tests/codegen/library/gelu_program.h"
+#include "tests/codegen/library/literal_fill.h"
 #include "tests/support/runtime_test_util.h"
 #include "tests/support/device_fixture.h"
 
 namespace vkhlo::testing {
 namespace {
-
-// Integers in [-2, 2] of `type` (exact in every float type).
-ir::Literal SmallIntegers(const ir::Type& type, std::mt19937_64& rng) {
-  ir::Literal l = *ir::Literal::Create(type);
-  std::uniform_int_distribution<int> d(-2, 2);
-  for (int64_t i = 0; i < l.num_elements(); ++i) l.SetFloat(i, d(rng));
-  return l;
-}
-
-// Floats in [lo, hi] rounded to the type.
-ir::Literal Uniform(const ir::Type& type, double lo, double hi, std::mt19937_64& rng) {
-  ir::Literal l = *ir::Literal::Create(type);
-  std::uniform_real_distribution<double> d(lo, hi);
-  for (int64_t i = 0; i < l.num_elements(); ++i) l.SetFloat(i, d(rng));
-  return l;
-}
 
 // A conv block as jax.jit exports it (cnn.mlir): the batch-norm vectors broadcast twice, eps a
 // broadcast scalar constant, rsqrt(var + eps) * gamma computed after the convolution, a
